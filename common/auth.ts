@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+export const LoginRequestSchema = z.object({
+  adminSecret: z.string({ error: 'adminSecret is required' }).trim().min(1, 'Admin secret is required'),
+});
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+/** Texts the login form and the server share. */
+export const LOGIN_TEXTS = {
+  required: 'Admin secret is required',
+  invalid: 'Invalid admin secret',
+  connection: 'Connection error. Please try again.',
+  failed: 'Login failed',
+  tooMany: 'Too many failed login attempts. Try again in 15 minutes.',
+} as const;
+
+/** Failed logins allowed per IP within the window before the login answers 429. */
+export const LOGIN_FAILURE_LIMIT = 5;
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** Admin sessions last 24 hours. */
+export const ADMIN_SESSION_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
+import { licensingRoutes } from './features/licensing/licensing.routes.ts';
+import { publicRoutes } from './features/public/public.routes.ts';
+import { scriptsRoutes } from './features/scripts/scripts.routes.ts';
+import { systemRoutes } from './features/system/system.routes.ts';
+import { registerAdminGuard } from './plugins/admin-guard.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { realtimeRoutes } from './realtime/socket.ts';
+
+export interface BuildAppOptions {
+  /** pino logger options, or false for none (tests). */
+  logger?: boolean | { level: string };
+}
+
+/** Builds the whole server: cross-cutting plugins first, then every feature. Used by main and tests. */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        // Served over plain HTTP on a LAN by default; a TLS proxy in front can add this itself.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false, keyGenerator: (req) => req.ip ?? 'inject' });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  registerAdminGuard(app, ctx);
+
+  for (const feature of [
+    authRoutes,
+    publicRoutes,
+    dashboardRoutes,
+    systemRoutes,
+    licensingRoutes,
+    scriptsRoutes,
+    healthRoutes,
+  ]) {
+    await app.register(feature, { ctx });
+  }
+  await app.register(realtimeRoutes, { ctx });
+
+  await registerWebApp(app, ctx);
+  return app;
+}
+
+/** Serves the built React app; unknown non-API paths get index.html so the client router shows them. */
+async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const root = resolve(ctx.config.WEB_DIST);
+  const hasWeb = existsSync(resolve(root, 'index.html'));
+  if (hasWeb) await app.register(fastifyStatic, { root, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith('/api/') || path === '/api' || !hasWeb || request.method !== 'GET') {
+      return reply.status(404).send({ error: `Not found: ${request.method} ${path}` });
+    }
+    return reply.type('text/html').sendFile('index.html');
+  });
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Every setting the server reads from the environment, with defaults that run out of the box. */
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().default('0.0.0.0'),
+  /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
+  DATABASE_URL: z.string().default('./data/scanline.db'),
+  /** When set, the fan-out bus and shared counters go through Redis so several instances act as one. */
+  REDIS_URL: z.string().optional(),
+  /** The administrator's secret. When unset, one is generated on first start, stored hashed and printed once. */
+  ADMIN_SECRET: z.string().min(1).optional(),
+  /** Token scanner bots present on the socket and bot endpoints. */
+  BOT_TOKEN: z.string().min(1).optional(),
+  /** Directory with the built web app; served when present. */
+  WEB_DIST: z.string().default('./dist/web'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
+  COOKIE_SECURE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,23 @@
+import type { AdminCredentialsTable, AdminSessionsTable } from '../features/auth/auth.table.ts';
+import type { ErrorReportsTable } from '../features/health/health.table.ts';
+import type {
+  HardwareBindingsTable,
+  LicenseKeysTable,
+  UsageDailyTable,
+} from '../features/licensing/licensing.table.ts';
+import type { ScriptsPageConfigTable } from '../features/scripts/scripts.table.ts';
+import type { AuditLogsTable } from '../features/security/security.table.ts';
+import type { SystemConfigurationTable } from '../features/system/system.table.ts';
+
+/** Every table, joined from the features that own them. */
+export interface Database {
+  admin_credentials: AdminCredentialsTable;
+  admin_sessions: AdminSessionsTable;
+  audit_logs: AuditLogsTable;
+  license_keys: LicenseKeysTable;
+  hardware_bindings: HardwareBindingsTable;
+  usage_daily: UsageDailyTable;
+  system_configuration: SystemConfigurationTable;
+  scripts_page_config: ScriptsPageConfigTable;
+  error_reports: ErrorReportsTable;
+}

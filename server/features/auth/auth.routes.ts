@@ -1,0 +1,29 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ADMIN_SESSION_TTL_MS, LoginRequestSchema } from '../../../common/auth.ts';
+import type { FeatureOptions } from '../../context.ts';
+import { login, logout, SESSION_COOKIE } from './auth.service.ts';
+
+export const authRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: ctx.config.COOKIE_SECURE,
+    path: '/',
+  };
+
+  app.post('/api/admin/login', { schema: { body: LoginRequestSchema } }, async (request, reply) => {
+    const { token } = await login(ctx, request.body.adminSecret, {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+    });
+    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
+    return { success: true, expiresIn: ADMIN_SESSION_TTL_MS / 1000 };
+  });
+
+  app.post('/api/admin/logout', { schema: { body: z.unknown().optional() } }, async (request, reply) => {
+    await logout(ctx, request.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    return { success: true };
+  });
+};

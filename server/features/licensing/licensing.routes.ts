@@ -1,0 +1,4 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FeatureOptions } from '../../context.ts';
+
+export const licensingRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (_app, { ctx: _ctx }) => {};

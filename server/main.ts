@@ -1,0 +1,36 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import type { AppContext } from './context.ts';
+import { createDb } from './db/index.ts';
+import { createBus } from './realtime/bus.ts';
+import { prepareDatabase } from './startup.ts';
+
+const config = loadConfig();
+const { db, dialect } = createDb(config.DATABASE_URL);
+const ctx: AppContext = { config, db, dialect, bus: createBus(config.REDIS_URL), now: Date.now };
+const { generatedSecret } = await prepareDatabase(ctx);
+const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
+
+await app.listen({ port: config.PORT, host: config.HOST });
+const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+console.log(`\nScanline is running at http://${shownHost}:${config.PORT}  (database: ${dialect})`);
+if (generatedSecret) {
+  console.log(
+    '\nNo ADMIN_SECRET was set, so one was generated. It is shown only this once; only its hash is stored:',
+  );
+  console.log(`\n    Admin secret: ${generatedSecret}\n`);
+  console.log('Sign in at /admin/login. Set ADMIN_SECRET to choose your own.\n');
+}
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  await app.close();
+  await ctx.bus.close();
+  await db.destroy();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

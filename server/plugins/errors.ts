@@ -1,0 +1,41 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** An error with an HTTP status and a message meant for the caller. Services throw it; the handler sends it. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+/** Every error leaves as `{error}` JSON: 4xx with what is wrong, 500 without internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issues = err.validation.map((v) => {
+        const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        return { path, message: v.message ?? 'is invalid' };
+      });
+      const first = issues[0];
+      const where = err.validationContext === 'body' ? '' : `${err.validationContext} `;
+      const error = first
+        ? first.path
+          ? `${where}${first.path}: ${first.message}`
+          : `${where}${first.message}`.trim()
+        : 'Invalid request';
+      return reply.status(400).send({ error, issues });
+    }
+    if (err instanceof HttpError) return reply.status(err.statusCode).send({ error: err.message });
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.status(status).send({ error: err.message });
+    request.log.error({ err }, 'request failed');
+    return reply.status(500).send({ error: 'Internal server error' });
+  });
+}

@@ -1,0 +1,65 @@
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+
+/**
+ * Fan-out between server instances. Everything that must reach every connected dashboard or bot
+ * (a hop, a discovery, a configuration push) is published here, and each instance delivers it to
+ * its own sockets. In-process by default; Redis pub/sub when REDIS_URL is set.
+ */
+export interface Bus {
+  publish(channel: string, message: unknown): Promise<void>;
+  subscribe(channel: string, handler: (message: unknown) => void): () => void;
+  close(): Promise<void>;
+}
+
+export function createLocalBus(): Bus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    async publish(channel, message) {
+      emitter.emit(channel, message);
+    },
+    subscribe(channel, handler) {
+      emitter.on(channel, handler);
+      return () => emitter.off(channel, handler);
+    },
+    async close() {
+      emitter.removeAllListeners();
+    },
+  };
+}
+
+export function createRedisBus(url: string): Bus {
+  const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const subscriber = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const local = new EventEmitter();
+  local.setMaxListeners(0);
+  subscriber.on('message', (channel: string, raw: string) => {
+    try {
+      local.emit(channel, JSON.parse(raw));
+    } catch {
+      // A frame that is not JSON came from something other than Scanline: ignore it.
+    }
+  });
+  return {
+    async publish(channel, message) {
+      await publisher.publish(channel, JSON.stringify(message));
+    },
+    subscribe(channel, handler) {
+      if (local.listenerCount(channel) === 0) void subscriber.subscribe(channel);
+      local.on(channel, handler);
+      return () => {
+        local.off(channel, handler);
+        if (local.listenerCount(channel) === 0) void subscriber.unsubscribe(channel);
+      };
+    },
+    async close() {
+      local.removeAllListeners();
+      await Promise.all([publisher.quit(), subscriber.quit()]);
+    },
+  };
+}
+
+export function createBus(redisUrl: string | undefined): Bus {
+  return redisUrl ? createRedisBus(redisUrl) : createLocalBus();
+}

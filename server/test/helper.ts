@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { createDb, type DialectName } from '../db/index.ts';
+import { createLocalBus } from '../realtime/bus.ts';
+import { prepareDatabase } from '../startup.ts';
+
+export const TEST_ADMIN_SECRET = 'test-admin-secret';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** A clock tests can move. */
+export function fakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)) {
+  let t = start;
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+    set: (ms: number) => {
+      t = ms;
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  clock: ReturnType<typeof fakeClock>;
+  /** Logs in and returns the Cookie header value for admin calls. */
+  adminCookie(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A whole app on an empty database of the given dialect: an in-memory SQLite file, or a fresh
+ * PostgreSQL schema dropped again on close.
+ */
+export async function buildTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({
+    ADMIN_SECRET: TEST_ADMIN_SECRET,
+    WEB_DIST: '/nonexistent',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  let dropSchema = async () => {};
+  let handle: ReturnType<typeof createDb>;
+  if (dialect === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('TEST_DATABASE_URL is not set');
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    handle = createDb(url, { schema });
+    dropSchema = async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    };
+  } else {
+    handle = createDb(':memory:');
+  }
+  const clock = fakeClock();
+  const ctx: AppContext = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    bus: createLocalBus(),
+    now: clock.now,
+  };
+  await prepareDatabase(ctx);
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    clock,
+    async adminCookie() {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/admin/login',
+        payload: { adminSecret: TEST_ADMIN_SECRET },
+      });
+      if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+      const cookie = res.cookies.find((c) => c.name === 'scanline_session');
+      if (!cookie) throw new Error('login set no session cookie');
+      return `${cookie.name}=${cookie.value}`;
+    },
+    async close() {
+      await app.close();
+      await handle.db.destroy();
+      await dropSchema();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, findOrInstallChromium } from './chromium.ts';
+
+export const E2E_ADMIN_SECRET = 'e2e-admin-secret';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the built server (dist/) on a free loopback port with an empty SQLite database of its own. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'scanline-e2e-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: join(dir, 'scanline.db'),
+      ADMIN_SECRET: E2E_ADMIN_SECRET,
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Scanline is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: findOrInstallChromium(), args: CHROMIUM_ARGS });
+}
+
+/** A fresh browser context that may use the clipboard. */
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, permissions: ['clipboard-read', 'clipboard-write'] });
+  return { context, page: await context.newPage() };
+}
+
+/** Signs in through the login form and waits for the dashboard. */
+export async function loginAsAdmin(page: Page): Promise<void> {
+  await page.goto('/admin/login');
+  await page.getByLabel('Admin Secret').fill(E2E_ADMIN_SECRET);
+  await page.getByRole('button', { name: 'Access Dashboard' }).click();
+  await page.waitForURL('**/admin/dashboard');
+}

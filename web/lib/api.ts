@@ -1,0 +1,62 @@
+import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { getServerId, SERVER_ID_HEADER } from './session-id.ts';
+
+/** A non-OK answer: message is "{status}: {body text or status text}", as every screen expects. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    statusText: string,
+  ) {
+    super(`${status}: ${body || statusText}`);
+  }
+
+  /** The server's `{error}` text when the body is JSON, else the whole message. */
+  get serverMessage(): string {
+    try {
+      const parsed = JSON.parse(this.body) as { error?: unknown };
+      if (typeof parsed.error === 'string') return parsed.error;
+    } catch {
+      // not JSON
+    }
+    return this.message;
+  }
+}
+
+async function throwIfNotOk(res: Response): Promise<void> {
+  if (!res.ok) throw new ApiError(res.status, (await res.text()) || '', res.statusText);
+}
+
+/** Sends a request with credentials; a body goes as JSON. Throws ApiError on a non-OK answer. */
+export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    credentials: 'include',
+    headers: {
+      [SERVER_ID_HEADER]: getServerId(),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await throwIfNotOk(res);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The default query function: GET the query-key segments joined by slashes. A 401 is an ordinary error. */
+export const defaultQueryFn: QueryFunction = async ({ queryKey }) => apiRequest('GET', queryKey.join('/'));
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: defaultQueryFn,
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchInterval: false,
+        staleTime: Number.POSITIVE_INFINITY,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

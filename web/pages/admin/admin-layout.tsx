@@ -1,0 +1,3 @@
+export default function AdminLayout() {
+  return <div>AdminLayout</div>;
+}

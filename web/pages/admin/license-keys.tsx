@@ -1,0 +1,3 @@
+export default function LicenseKeysPage() {
+  return <div>LicenseKeysPage</div>;
+}

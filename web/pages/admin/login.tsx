@@ -1,0 +1,3 @@
+export default function AdminLoginPage() {
+  return <div>AdminLoginPage</div>;
+}

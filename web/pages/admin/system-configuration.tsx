@@ -1,0 +1,3 @@
+export default function SystemConfigurationPage() {
+  return <div>SystemConfigurationPage</div>;
+}

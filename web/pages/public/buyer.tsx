@@ -1,0 +1,3 @@
+export function BuyerPage() {
+  return <div>BuyerPage</div>;
+}

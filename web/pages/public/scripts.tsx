@@ -1,0 +1,3 @@
+export function ScriptsPage() {
+  return <div>ScriptsPage</div>;
+}

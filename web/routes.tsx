@@ -1,0 +1,45 @@
+import { lazy, Suspense } from 'react';
+import { Route, Routes } from 'react-router';
+import { ErrorBoundary } from '@/components/error-boundary.tsx';
+import { PageLoader } from '@/components/page-loader.tsx';
+import { BuyerPage } from '@/pages/public/buyer.tsx';
+import { LandingPage } from '@/pages/public/landing.tsx';
+import { NotFoundPage } from '@/pages/public/not-found.tsx';
+import { ScriptsPage } from '@/pages/public/scripts.tsx';
+
+// The admin console is split away from the public bundle: visitors never download it.
+const AdminLayout = lazy(() => import('@/pages/admin/admin-layout.tsx'));
+const AdminLoginPage = lazy(() => import('@/pages/admin/login.tsx'));
+const DashboardPage = lazy(() => import('@/pages/admin/dashboard.tsx'));
+const LicenseKeysPage = lazy(() => import('@/pages/admin/license-keys.tsx'));
+const SystemConfigurationPage = lazy(() => import('@/pages/admin/system-configuration.tsx'));
+
+/** A page inside its own error boundary, so one broken screen never takes down the app. */
+function page(element: React.ReactNode) {
+  return (
+    <ErrorBoundary level="page">
+      <Suspense fallback={<PageLoader />}>{element}</Suspense>
+    </ErrorBoundary>
+  );
+}
+
+/** The spec's route table. Screens that later work builds fall through to the not-found page until then. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={page(<LandingPage />)} />
+      <Route path="/buyer" element={page(<BuyerPage />)} />
+      <Route path="/scripts" element={page(<ScriptsPage />)} />
+      <Route path="/script" element={page(<ScriptsPage />)} />
+      <Route path="/admin/login" element={page(<AdminLoginPage />)} />
+      <Route path="/admin" element={page(<AdminLayout />)}>
+        <Route index element={page(<DashboardPage />)} />
+        <Route path="dashboard" element={page(<DashboardPage />)} />
+        <Route path="license-keys" element={page(<LicenseKeysPage />)} />
+        <Route path="system-configuration" element={page(<SystemConfigurationPage />)} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}

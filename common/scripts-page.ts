@@ -144,3 +144,8 @@ export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
     },
   ],
 };
+
+/** GET /api/public/scripts-page-config. */
+export interface ScriptsPageConfigResponse {
+  config: ScriptsPageConfig;
+}

@@ -21,8 +21,11 @@ export const PREMIUM_PRICE_USD = 40;
 export const SYSTEM_TEXTS = {
   totalSlotsMin: 'Total slots must be 0 or greater',
   walletEmpty: 'Wallet address cannot be empty',
+  /** The toast text of the `system_config_update` socket message. */
+  configurationUpdated: 'Configuration has been updated',
 } as const;
 
+/** Currency code (upper-cased) -> wallet address. */
 export const PaymentWalletsSchema = z.record(
   z
     .string()
@@ -30,18 +33,43 @@ export const PaymentWalletsSchema = z.record(
     .min(1, 'Currency cannot be empty')
     .max(16)
     .transform((c) => c.toUpperCase()),
-  z.string().trim().min(1, SYSTEM_TEXTS.walletEmpty).max(256),
+  z
+    .string({ error: 'Wallet address must be text' })
+    .trim()
+    .min(1, SYSTEM_TEXTS.walletEmpty)
+    .max(256, 'Wallet address must be at most 256 characters'),
+  {
+    // A bad key is reported as the record's own issue, so say here what a key must be.
+    error: (issue) =>
+      issue.code === 'invalid_key'
+        ? 'Currency must be 1 to 16 characters'
+        : 'paymentWallets must be an object of currency to wallet address',
+  },
 );
 
-export const SystemConfigurationSchema = z.object({
-  totalSlots: z
-    .number({ error: 'totalSlots must be a number' })
-    .int('Total slots must be a whole number')
-    .min(0, SYSTEM_TEXTS.totalSlotsMin)
-    .max(1_000_000),
-  paymentWallets: PaymentWalletsSchema,
-});
+export const SystemConfigurationSchema = z.object(
+  {
+    totalSlots: z
+      .number({ error: 'totalSlots must be a number' })
+      .int('Total slots must be a whole number')
+      .min(0, SYSTEM_TEXTS.totalSlotsMin)
+      .max(1_000_000, 'Total slots must be at most 1000000'),
+    paymentWallets: PaymentWalletsSchema,
+  },
+  { error: 'Request body must be a JSON object with totalSlots and paymentWallets' },
+);
 export type SystemConfiguration = z.infer<typeof SystemConfigurationSchema>;
+
+/** GET and PUT /api/admin/system-configuration. */
+export interface SystemConfigurationResponse {
+  configuration: SystemConfiguration;
+}
+
+/** The `system_config_update` message the admin channel carries after a PUT. */
+export interface SystemConfigUpdateMessage {
+  type: 'system_config_update';
+  payload: { message: string };
+}
 
 export interface SlotUsage {
   usedSlots: number;
@@ -50,6 +78,12 @@ export interface SlotUsage {
   utilizationPercentage: number;
 }
 
+/** GET /api/admin/system-configuration/slot-usage. */
+export interface SlotUsageResponse {
+  slotUsage: SlotUsage;
+}
+
+/** GET /api/public/purchase-info. */
 export interface PurchaseInfo {
   slots: { available: number; total: number; utilizationPercentage: number };
   paymentWallets: Record<string, string>;

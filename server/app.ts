@@ -19,6 +19,13 @@ import { registerAdminGuard } from './plugins/admin-guard.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route as registered (method and URL pattern), so tests can walk the whole surface. */
+    routeTable: { method: string; url: string }[];
+  }
+}
+
 export interface BuildAppOptions {
   /** pino logger options, or false for none (tests). */
   logger?: boolean | { level: string };
@@ -34,6 +41,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  app.decorate('routeTable', []);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url });
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -1,4 +1,49 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CreateLicenseKeySchema, LicenseKeyListQuerySchema } from '../../../common/licensing.ts';
 import type { FeatureOptions } from '../../context.ts';
+import {
+  createLicenseKey,
+  deleteLicenseKey,
+  listLicenseKeysForAdmin,
+  revokeLicenseKey,
+} from './licensing.service.ts';
 
-export const licensingRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (_app, { ctx: _ctx }) => {};
+const MAX_ID = 2_147_483_647;
+
+/** `:id` as a positive whole number that fits an integer column (a larger one would be a 500 on PostgreSQL). */
+const IdParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/, 'id must be a positive whole number')
+    .transform(Number)
+    .refine((id) => id <= MAX_ID, 'id must be a positive whole number'),
+});
+
+export const licensingRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  app.post(
+    '/api/admin/license-keys',
+    { schema: { body: CreateLicenseKeySchema } },
+    async (request, reply) => {
+      const licenseKey = await createLicenseKey(ctx, request.body, { ip: request.ip });
+      return reply.status(201).send({ licenseKey });
+    },
+  );
+
+  app.get(
+    '/api/admin/license-keys',
+    { schema: { querystring: LicenseKeyListQuerySchema } },
+    async (request) => listLicenseKeysForAdmin(ctx, request.query),
+  );
+
+  app.post(
+    '/api/admin/license-keys/:id/revoke',
+    { schema: { params: IdParamsSchema, body: z.unknown().optional() } },
+    async (request) => ({ licenseKey: await revokeLicenseKey(ctx, request.params.id, { ip: request.ip }) }),
+  );
+
+  app.delete('/api/admin/license-keys/:id', { schema: { params: IdParamsSchema } }, async (request) => {
+    await deleteLicenseKey(ctx, request.params.id, { ip: request.ip });
+    return { success: true };
+  });
+};

@@ -1,0 +1,23 @@
+import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
+import type { PurchaseInfo } from '../../../common/system.ts';
+import type { AppContext } from '../../context.ts';
+import { getScriptsPageConfig } from '../scripts/scripts.service.ts';
+import { getSlotUsage, getSystemConfiguration } from '../system/system.service.ts';
+
+/** What a visitor needs to buy: free slots out of the total, and where to pay. */
+export async function getPurchaseInfo(ctx: AppContext): Promise<PurchaseInfo> {
+  const [slotUsage, configuration] = await Promise.all([getSlotUsage(ctx), getSystemConfiguration(ctx)]);
+  return {
+    slots: {
+      available: slotUsage.availableSlots,
+      total: slotUsage.totalSlots,
+      utilizationPercentage: slotUsage.utilizationPercentage,
+    },
+    paymentWallets: configuration.paymentWallets,
+  };
+}
+
+/** The content of the public /scripts page. */
+export async function getPublicScriptsPageConfig(ctx: AppContext): Promise<ScriptsPageConfig> {
+  return getScriptsPageConfig(ctx);
+}

@@ -1,0 +1,70 @@
+import type { Selectable } from 'kysely';
+import type { SystemConfiguration } from '../../../common/system.ts';
+import type { Db } from '../../db/index.ts';
+import type { SystemConfigurationTable } from './system.table.ts';
+
+/** The configuration lives in one row. */
+const CONFIGURATION_ID = 1;
+
+export function systemConfigurationRowToConfiguration(
+  row: Selectable<SystemConfigurationTable>,
+): SystemConfiguration {
+  return { totalSlots: row.total_slots, paymentWallets: JSON.parse(row.payment_wallets) };
+}
+
+export async function findSystemConfiguration(db: Db): Promise<SystemConfiguration | undefined> {
+  const row = await db
+    .selectFrom('system_configuration')
+    .selectAll()
+    .where('id', '=', CONFIGURATION_ID)
+    .executeTakeFirst();
+  return row && systemConfigurationRowToConfiguration(row);
+}
+
+/** Inserts the configuration unless a row exists already (another instance may be starting too). */
+export async function insertSystemConfigurationIfMissing(
+  db: Db,
+  configuration: SystemConfiguration,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('system_configuration')
+    .values({
+      id: CONFIGURATION_ID,
+      total_slots: configuration.totalSlots,
+      payment_wallets: JSON.stringify(configuration.paymentWallets),
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/** Writes the whole configuration, creating the row if it is missing. */
+export async function upsertSystemConfiguration(
+  db: Db,
+  configuration: SystemConfiguration,
+  now: number,
+): Promise<void> {
+  const values = {
+    total_slots: configuration.totalSlots,
+    payment_wallets: JSON.stringify(configuration.paymentWallets),
+    updated_at: now,
+  };
+  await db
+    .insertInto('system_configuration')
+    .values({ id: CONFIGURATION_ID, ...values })
+    .onConflict((oc) => oc.column('id').doUpdateSet(values))
+    .execute();
+}
+
+/** Licenses that hold a slot: ACTIVE, PREMIUM or VIP, and not past their expiry. */
+export async function countUsedSlots(db: Db, now: number): Promise<number> {
+  const row = await db
+    .selectFrom('license_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'ACTIVE')
+    .where('key_type', 'in', ['PREMIUM', 'VIP'])
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: system configuration`, () => {
+    let t: TestApp;
+    let cookie: string;
+    beforeEach(async () => {
+      t = await buildTestApp(dialect);
+      cookie = await t.adminCookie();
+    });
+    afterEach(async () => {
+      await t.close();
+    });
+
+    const getConfiguration = () =>
+      t.app.inject({ method: 'GET', url: '/api/admin/system-configuration', headers: { cookie } });
+    const putConfiguration = (payload: unknown) =>
+      t.app.inject({ method: 'PUT', url: '/api/admin/system-configuration', headers: { cookie }, payload });
+    const getSlotUsage = () =>
+      t.app.inject({ method: 'GET', url: '/api/admin/system-configuration/slot-usage', headers: { cookie } });
+    const createKey = async (payload: Record<string, unknown>) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/license-keys',
+        headers: { cookie },
+        payload: { maxBindings: 1, ...payload },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json().licenseKey as { id: number };
+    };
+
+    it('starts a fresh install with 30 slots and no wallets', async () => {
+      const res = await getConfiguration();
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ configuration: { totalSlots: 30, paymentWallets: {} } });
+    });
+
+    it('keeps the saved configuration when the defaults are seeded again on the next start', async () => {
+      await putConfiguration({ totalSlots: 12, paymentWallets: { BTC: 'bc1qexample' } });
+      const { seedSystemConfiguration } = await import('./system.service.ts');
+      await seedSystemConfiguration(t.ctx);
+      expect((await getConfiguration()).json().configuration.totalSlots).toBe(12);
+    });
+
+    it('saves slots and wallets, upper-casing and trimming currencies', async () => {
+      const res = await putConfiguration({
+        totalSlots: 50,
+        paymentWallets: { btc: ' bc1qexampleaddress ', Eth: '0xabc123' },
+      });
+      expect(res.statusCode).toBe(200);
+      const expected = { totalSlots: 50, paymentWallets: { BTC: 'bc1qexampleaddress', ETH: '0xabc123' } };
+      expect(res.json()).toEqual({ configuration: expected });
+      expect((await getConfiguration()).json()).toEqual({ configuration: expected });
+    });
+
+    it('lets the admin remove every wallet and close sales with 0 slots', async () => {
+      await putConfiguration({ totalSlots: 5, paymentWallets: { SOL: 'So1ana' } });
+      const res = await putConfiguration({ totalSlots: 0, paymentWallets: {} });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().configuration).toEqual({ totalSlots: 0, paymentWallets: {} });
+      expect((await getSlotUsage()).json().slotUsage).toEqual({
+        usedSlots: 0,
+        availableSlots: 0,
+        totalSlots: 0,
+        utilizationPercentage: 100,
+      });
+    });
+
+    it('tells admin dashboards that the configuration changed', async () => {
+      const messages: unknown[] = [];
+      t.ctx.bus.subscribe('admin', (m) => messages.push(m));
+      await putConfiguration({ totalSlots: 40, paymentWallets: {} });
+      expect(messages).toEqual([
+        { type: 'system_config_update', payload: { message: 'Configuration has been updated' } },
+      ]);
+    });
+
+    it('refuses negative total slots with the spec text', async () => {
+      const res = await putConfiguration({ totalSlots: -1, paymentWallets: {} });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toContain('Total slots must be 0 or greater');
+      expect(res.json().error).toContain('totalSlots');
+      expect((await getConfiguration()).json().configuration.totalSlots).toBe(30);
+    });
+
+    it('refuses fractional or non-numeric total slots', async () => {
+      const fraction = await putConfiguration({ totalSlots: 2.5, paymentWallets: {} });
+      expect(fraction.statusCode).toBe(400);
+      expect(fraction.json().error).toContain('totalSlots');
+      const text = await putConfiguration({ totalSlots: 'ten', paymentWallets: {} });
+      expect(text.statusCode).toBe(400);
+      expect(text.json().error).toContain('totalSlots must be a number');
+    });
+
+    it('refuses an empty wallet address with the spec text and writes nothing', async () => {
+      const res = await putConfiguration({ totalSlots: 10, paymentWallets: { BTC: 'bc1q', ETH: '   ' } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toContain('Wallet address cannot be empty');
+      expect(res.json().error).toContain('paymentWallets');
+      expect((await getConfiguration()).json().configuration).toEqual({ totalSlots: 30, paymentWallets: {} });
+    });
+
+    it('refuses a body without paymentWallets, naming the field', async () => {
+      const res = await putConfiguration({ totalSlots: 10 });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toContain('paymentWallets');
+    });
+
+    it('refuses a body that is not JSON', async () => {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/system-configuration',
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: '{"totalSlots": 5,',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatch(/JSON/);
+    });
+
+    it('counts only active, unexpired PREMIUM and VIP keys as used slots', async () => {
+      await putConfiguration({ totalSlots: 4, paymentWallets: {} });
+      await createKey({ keyType: 'PREMIUM' });
+      await createKey({ keyType: 'VIP' });
+      await createKey({ keyType: 'FREE' });
+      await createKey({ keyType: 'PREMIUM', expiresAt: new Date(t.clock.now() + HOUR_MS).toISOString() });
+      const revoked = await createKey({ keyType: 'VIP' });
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/license-keys/${revoked.id}/revoke`,
+        headers: { cookie },
+      });
+
+      // Before expiry: PREMIUM, VIP and the PREMIUM that expires in an hour hold slots.
+      expect((await getSlotUsage()).json()).toEqual({
+        slotUsage: { usedSlots: 3, availableSlots: 1, totalSlots: 4, utilizationPercentage: 75 },
+      });
+
+      t.clock.advance(HOUR_MS);
+      expect((await getSlotUsage()).json().slotUsage).toEqual({
+        usedSlots: 2,
+        availableSlots: 2,
+        totalSlots: 4,
+        utilizationPercentage: 50,
+      });
+    });
+
+    it('never reports fewer than 0 available slots when capacity drops below use', async () => {
+      await createKey({ keyType: 'PREMIUM' });
+      await createKey({ keyType: 'PREMIUM' });
+      await putConfiguration({ totalSlots: 1, paymentWallets: {} });
+      expect((await getSlotUsage()).json().slotUsage).toEqual({
+        usedSlots: 2,
+        availableSlots: 0,
+        totalSlots: 1,
+        utilizationPercentage: 100,
+      });
+    });
+  });
+}

@@ -26,18 +26,74 @@ export type ClientMessageType = keyof typeof ClientMessageSchemas;
 
 export interface SystemHealthPayload {
   status: 'healthy' | 'degraded';
+  /** Admin dashboards connected to this server instance. */
   connectedClients: number;
+  /** 0–100: 100 while the database answers. */
   healthScore: number;
+  /** 0–100: rounded percentage of active bots over total bots. */
   networkHealth: number;
   totalBots: number;
   activeBots: number;
 }
 
+export interface ScannerStatusPayload {
+  /** The scanner list; the fleet feature defines its rows. */
+  scanners: unknown[];
+}
+
+export interface SystemConfigUpdatePayload {
+  /** Shown in the admin's toast; 'Configuration has been updated' when absent. */
+  message?: string;
+}
+
+/**
+ * What the server sends, by type. A feature that publishes a new type adds it here so the web's
+ * `useRealtimeMessages(type, …)` hands its screens a typed payload.
+ */
 export interface ServerMessagePayloads {
   heartbeat: { serverTime: number };
   system_health: SystemHealthPayload;
+  scanner_status: ScannerStatusPayload;
+  system_config_update: SystemConfigUpdatePayload;
+  /** The server refused a frame; the connection stays open. */
   error: { error: string };
 }
 export type ServerMessageType = keyof ServerMessagePayloads;
 
+/** A frame as the server sends it: id is random, timestamp an ISO string. */
+export interface ServerFrame<T extends string = string, P = unknown> {
+  type: T;
+  payload: P;
+  id: string;
+  timestamp: string;
+}
+
 export const SOCKET_PATH = '/ws';
+
+/** Port the socket uses when the page is served from a local host without a port (spec: 5000). */
+export const LOCAL_SOCKET_PORT = 5000;
+
+/** Spec: default total bots 70 (shown as 'of N total bots' until the fleet reports). */
+export const DEFAULT_TOTAL_BOTS = 70;
+
+/** Spec, section 9: the socket's timing constants, shared by the client and its tests. */
+export const SOCKET_TIMING = {
+  maxReconnectAttempts: 10,
+  reconnectBaseMs: 2000,
+  reconnectFactor: 1.5,
+  reconnectMaxMs: 30_000,
+  heartbeatIntervalMs: 30_000,
+  connectionTimeoutMs: 10_000,
+  qualityCheckIntervalMs: 10_000,
+  /** Incoming socket messages are handled at most this often. */
+  messageThrottleMs: 100,
+} as const;
+
+/** The server delivers at most one update of each replaceable kind per this window to one dashboard. */
+export const COALESCE_WINDOW_MS = 100;
+
+/** Spec text for the socket's give-up error. */
+export const reconnectionFailedText = (attempts: number) => `reconnection failed after ${attempts} attempts`;
+export const CONNECTION_TIMEOUT_TEXT = 'connection timeout';
+export const CONNECTION_ERROR_TEXT = 'connection error';
+export const SYSTEM_CONFIG_UPDATED_TEXT = 'Configuration has been updated';

@@ -1,0 +1,35 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { isSessionValid, SESSION_COOKIE } from '../features/auth/auth.service.ts';
+import type { SocketIdentity } from './connection.ts';
+
+/** Recognises one kind of caller from the upgrade request, or returns null to let the next one try. */
+export type SocketAuthenticator = (
+  ctx: AppContext,
+  request: FastifyRequest,
+) => Promise<SocketIdentity | null>;
+
+/** An admin dashboard: the same session cookie as /api/admin/*, re-checked on every liveness sweep. */
+export const adminSessionAuthenticator: SocketAuthenticator = async (ctx, request) => {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!(await isSessionValid(ctx, token))) return null;
+  return { kind: 'admin', stillValid: () => isSessionValid(ctx, token) };
+};
+
+/**
+ * Tried in order; the first to recognise the caller decides its kind. Bots (DESIGN: a bot token,
+ * `BOT_TOKEN` or admin-issued) get their authenticator here, returning `{kind: 'bot', …}`.
+ */
+export const SOCKET_AUTHENTICATORS: SocketAuthenticator[] = [adminSessionAuthenticator];
+
+export async function authenticateSocket(
+  ctx: AppContext,
+  request: FastifyRequest,
+  authenticators: readonly SocketAuthenticator[] = SOCKET_AUTHENTICATORS,
+): Promise<SocketIdentity | null> {
+  for (const authenticate of authenticators) {
+    const identity = await authenticate(ctx, request);
+    if (identity) return identity;
+  }
+  return null;
+}

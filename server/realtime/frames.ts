@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { type Frame, FrameSchema } from '../../common/realtime.ts';
+
+/** A server frame serialised once, so a broadcast does not stringify per socket. */
+export interface EncodedFrame {
+  type: string;
+  text: string;
+}
+
+/** Builds `{type, payload, id, timestamp}` with a random id and an ISO timestamp, serialised. */
+export function encodeFrame(type: string, payload: unknown, now: number): EncodedFrame {
+  const frame = { type, payload, id: randomUUID(), timestamp: new Date(now).toISOString() };
+  return { type, text: JSON.stringify(frame) };
+}
+
+export type ParsedFrame = { ok: true; frame: Frame } | { ok: false; error: string };
+
+/** Reads one incoming socket message as a frame; the error says what is wrong, for the error reply. */
+export function parseIncomingFrame(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): ParsedFrame {
+  if (isBinary) return { ok: false, error: 'Binary frames are not supported; send JSON text' };
+  const text = Array.isArray(data)
+    ? Buffer.concat(data).toString('utf8')
+    : Buffer.from(data as ArrayBuffer).toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'Invalid JSON' };
+  }
+  const parsed = FrameSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: `Invalid frame: ${describeIssue(parsed.error)}` };
+  return { ok: true, frame: parsed.data };
+}
+
+/** The first zod issue as `path: message`, the way HTTP 400s read. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'is invalid';
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+/** What features publish on the bus for sockets: `{type, payload}`. */
+export const BusMessageSchema = z.object({
+  type: z.string().min(1).max(64),
+  payload: z.unknown(),
+});
+export type BusMessage = z.infer<typeof BusMessageSchema>;

@@ -1,0 +1,100 @@
+import type { z } from 'zod';
+import { ClientMessageSchemas } from '../../common/realtime.ts';
+import type { AppContext } from '../context.ts';
+import type { ClientKind, RealtimeConnection } from './connection.ts';
+import type { ConnectionRegistry } from './connection-registry.ts';
+import { encodeFrame } from './frames.ts';
+import { readSystemHealth } from './system-health.ts';
+
+/** What a handler gets besides its payload. */
+export interface HandlerEnv {
+  ctx: AppContext;
+  registry: ConnectionRegistry;
+  connection: RealtimeConnection;
+}
+
+export interface MessageHandler<S extends z.ZodType = z.ZodType> {
+  /** Validates the frame's payload; a failure is answered with an error frame naming the field. */
+  schema: S;
+  handle(payload: z.infer<S>, env: HandlerEnv): void | Promise<void>;
+}
+
+/** Ties a handler to its schema so `payload` is typed. */
+export function defineHandler<S extends z.ZodType>(
+  schema: S,
+  handle: (payload: z.infer<S>, env: HandlerEnv) => void | Promise<void>,
+): MessageHandler {
+  return { schema, handle } as MessageHandler;
+}
+
+/**
+ * How one kind of client talks to the server. The core (socket.ts) authenticates, parses, rate
+ * limits and dispatches; everything kind-specific lives here, so a feature adds a message type by
+ * adding a handler (and its schema in common/realtime.ts), never by editing the core.
+ */
+export interface ClientProtocol {
+  /** Bus channel whose `{type, payload}` messages are forwarded to every socket of this kind. */
+  channel: string;
+  /** Types where only the newest copy matters: each socket gets at most one per 100 ms. */
+  replaceable: ReadonlySet<string>;
+  /** Incoming message type -> handler. Anything else is answered with an error frame. */
+  handlers: Readonly<Record<string, MessageHandler>>;
+  /** Runs once the socket is registered: the backfill, so a reload never shows an empty screen. */
+  onConnect?(env: HandlerEnv): Promise<void>;
+  /** Runs once the socket has closed and left the registry. */
+  onDisconnect?(env: HandlerEnv): Promise<void>;
+}
+
+async function sendSystemHealth({ ctx, registry, connection }: HandlerEnv): Promise<void> {
+  connection.deliverMessage('system_health', await readSystemHealth(ctx, registry.count('admin')));
+}
+
+/** Tells the other dashboards their connected-client count changed. */
+async function announceClientCount({ ctx, registry, connection }: HandlerEnv): Promise<void> {
+  if (registry.count('admin') === 0) return;
+  const health = await readSystemHealth(ctx, registry.count('admin'));
+  registry.broadcast('admin', encodeFrame('system_health', health, ctx.now()), connection);
+}
+
+const heartbeat = defineHandler(ClientMessageSchemas.heartbeat, (_payload, { ctx, connection }) => {
+  connection.send('heartbeat', { serverTime: ctx.now() });
+});
+
+/** The admin dashboard (session cookie). */
+const adminProtocol: ClientProtocol = {
+  channel: 'admin',
+  replaceable: new Set(['system_health', 'scanner_status']),
+  handlers: {
+    heartbeat,
+    system_health: defineHandler(ClientMessageSchemas.system_health, (_payload, env) =>
+      sendSystemHealth(env),
+    ),
+    // The fleet feature answers with the live scanner list.
+    scanner_status: defineHandler(ClientMessageSchemas.scanner_status, (_payload, { connection }) => {
+      connection.deliverMessage('scanner_status', { scanners: [] });
+    }),
+    // The spec lists server_hop among what the dashboard sends; it asks for nothing yet, so it is
+    // accepted quietly (the fleet feature may answer with recent hops).
+    server_hop: defineHandler(ClientMessageSchemas.server_hop, () => {}),
+  },
+  async onConnect(env) {
+    await sendSystemHealth(env);
+    await announceClientCount(env);
+  },
+  onDisconnect: announceClientCount,
+};
+
+/**
+ * Scanner bots. Nothing authenticates as a bot yet (see authenticate.ts); the bot protocol issue
+ * adds hello, scanner_status, server_hop, pet_discovered and config_ack here.
+ */
+const botProtocol: ClientProtocol = {
+  channel: 'bots',
+  replaceable: new Set(),
+  handlers: { heartbeat },
+};
+
+export const PROTOCOLS: Readonly<Record<ClientKind, ClientProtocol>> = {
+  admin: adminProtocol,
+  bot: botProtocol,
+};

@@ -1,0 +1,272 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerFrame } from '../../common/realtime.ts';
+import { buildTestApp, DIALECTS, type TestApp } from '../test/helper.ts';
+import { publishToAdmins } from './publish.ts';
+
+/** A real client socket with an inbox, so tests can wait for the frame they expect. */
+class TestClient {
+  readonly frames: ServerFrame[] = [];
+  private waiters: Array<() => void> = [];
+  closed: { code: number; reason: string } | null = null;
+
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      this.frames.push(JSON.parse(String(data)) as ServerFrame);
+      this.wake();
+    });
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: String(reason) };
+      this.wake();
+    });
+  }
+
+  /** Waits for the first frame (after `from`) that matches. */
+  async next(
+    match: (f: ServerFrame) => boolean,
+    { from = 0, timeoutMs = 3000 }: { from?: number; timeoutMs?: number } = {},
+  ): Promise<ServerFrame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.frames.slice(from).find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no matching frame; got ${JSON.stringify(this.frames)}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+
+  ofType(type: string): ServerFrame[] {
+    return this.frames.filter((f) => f.type === type);
+  }
+
+  send(frame: unknown): void {
+    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  async waitClosed(timeoutMs = 3000): Promise<{ code: number; reason: string }> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed) {
+      if (Date.now() > deadline) throw new Error('socket did not close');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return this.closed;
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: admin socket /ws`, () => {
+    let t: TestApp;
+    let url: string;
+    const clients: WebSocket[] = [];
+
+    beforeEach(async () => {
+      t = await buildTestApp(dialect);
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/ws`;
+    });
+    afterEach(async () => {
+      for (const ws of clients.splice(0)) ws.terminate();
+      await t.close();
+    });
+
+    /** Opens a socket; resolves with the client once open, or rejects with the refusal status. */
+    function connect(cookie?: string): Promise<TestClient> {
+      const ws = new WebSocket(url, { headers: cookie ? { cookie } : {} });
+      clients.push(ws);
+      const client = new TestClient(ws);
+      return new Promise((resolve, reject) => {
+        ws.once('open', () => resolve(client));
+        ws.once('unexpected-response', (_req, res) => reject(new Error(`refused with ${res.statusCode}`)));
+        ws.once('error', reject);
+      });
+    }
+
+    it('refuses the upgrade with 401 when there is no session cookie', async () => {
+      await expect(connect()).rejects.toThrow('refused with 401');
+      await expect(connect('scanline_session=forged')).rejects.toThrow('refused with 401');
+    });
+
+    it('answers a plain GET /ws without a session with the JSON 401', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/ws' });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'Authentication required' });
+    });
+
+    it('refuses a session that has logged out', async () => {
+      const cookie = await t.adminCookie();
+      const first = await connect(cookie);
+      await first.next((f) => f.type === 'system_health');
+      await t.app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
+      await expect(connect(cookie)).rejects.toThrow('refused with 401');
+    });
+
+    it('sends system_health at once on connect, counting the connected dashboards', async () => {
+      const cookie = await t.adminCookie();
+      const first = await connect(cookie);
+      const health = await first.next((f) => f.type === 'system_health');
+      expect(health.payload).toEqual({
+        status: 'healthy',
+        connectedClients: 1,
+        healthScore: 100,
+        networkHealth: 0,
+        totalBots: 70,
+        activeBots: 0,
+      });
+      expect(typeof health.id).toBe('string');
+      expect(health.id.length).toBeGreaterThan(8);
+      expect(new Date(health.timestamp).toISOString()).toBe(health.timestamp);
+
+      const second = await connect(cookie);
+      const secondHealth = await second.next((f) => f.type === 'system_health');
+      expect(secondHealth.payload).toMatchObject({ connectedClients: 2 });
+      // The first dashboard hears about the new count too.
+      const update = await first.next(
+        (f) =>
+          f.type === 'system_health' && (f.payload as { connectedClients: number }).connectedClients === 2,
+      );
+      expect(update.id).not.toBe(health.id);
+
+      second.ws.close(1000);
+      await first.next(
+        (f) =>
+          f.type === 'system_health' && (f.payload as { connectedClients: number }).connectedClients === 1,
+        { from: first.frames.indexOf(update) + 1 },
+      );
+    });
+
+    it('answers a heartbeat with the server time', async () => {
+      const client = await connect(await t.adminCookie());
+      client.send({ type: 'heartbeat', payload: {}, id: 'hb-1', timestamp: Date.now() });
+      const beat = await client.next((f) => f.type === 'heartbeat');
+      expect(beat.payload).toEqual({ serverTime: t.ctx.now() });
+    });
+
+    it('answers a system_health request', async () => {
+      const client = await connect(await t.adminCookie());
+      await client.next((f) => f.type === 'system_health');
+      const from = client.frames.length;
+      client.send({ type: 'system_health', payload: {} });
+      const health = await client.next((f) => f.type === 'system_health', { from });
+      expect(health.payload).toMatchObject({ status: 'healthy', connectedClients: 1 });
+    });
+
+    it('answers a scanner_status request with the scanner list', async () => {
+      const client = await connect(await t.adminCookie());
+      client.send({ type: 'scanner_status', payload: {} });
+      const status = await client.next((f) => f.type === 'scanner_status');
+      expect(status.payload).toEqual({ scanners: [] });
+    });
+
+    it('answers bad JSON, an unknown type and a bad payload with error frames and stays open', async () => {
+      const client = await connect(await t.adminCookie());
+      client.send('{not json');
+      expect((await client.next((f) => f.type === 'error')).payload).toEqual({ error: 'Invalid JSON' });
+
+      let from = client.frames.length;
+      client.send({ type: 'launch_missiles', payload: {}, id: 'm-1' });
+      expect((await client.next((f) => f.type === 'error', { from })).payload).toEqual({
+        error: 'Unknown message type: launch_missiles',
+        requestId: 'm-1',
+      });
+
+      from = client.frames.length;
+      client.send({ type: 'heartbeat', payload: 'not an object' });
+      const badPayload = await client.next((f) => f.type === 'error', { from });
+      expect((badPayload.payload as { error: string }).error).toMatch(/^Invalid heartbeat payload: /);
+
+      from = client.frames.length;
+      client.send({ payload: {} });
+      const noType = await client.next((f) => f.type === 'error', { from });
+      expect((noType.payload as { error: string }).error).toMatch(/^Invalid frame: type: /);
+
+      from = client.frames.length;
+      client.send({ type: 'heartbeat', payload: {} });
+      await client.next((f) => f.type === 'heartbeat', { from });
+      expect(client.closed).toBeNull();
+      expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    });
+
+    it('drops a flood beyond 50 messages a second with one error frame', async () => {
+      const client = await connect(await t.adminCookie());
+      await client.next((f) => f.type === 'system_health');
+      for (let i = 0; i < 80; i++) client.send({ type: 'heartbeat', payload: {} });
+      await client.next((f) => f.type === 'error');
+      await sleep(200);
+      expect(client.ofType('heartbeat')).toHaveLength(50);
+      const errors = client.ofType('error');
+      expect(errors).toHaveLength(1);
+      expect((errors[0]!.payload as { error: string }).error).toMatch(/^Too many messages/);
+      expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    });
+
+    it('forwards messages published on the admin bus channel to every dashboard', async () => {
+      const cookie = await t.adminCookie();
+      const a = await connect(cookie);
+      const b = await connect(cookie);
+      const hop = { botId: 'bot-7', success: true, latencyMs: 120 };
+      await t.ctx.bus.publish('admin', { type: 'server_hop', payload: hop });
+      for (const client of [a, b]) {
+        const frame = await client.next((f) => f.type === 'server_hop');
+        expect(frame.payload).toEqual(hop);
+        expect(typeof frame.id).toBe('string');
+        expect(typeof frame.timestamp).toBe('string');
+      }
+    });
+
+    it('delivers every event but coalesces a burst of replaceable state to the first and the latest', async () => {
+      const client = await connect(await t.adminCookie());
+      await client.next((f) => f.type === 'system_health');
+      await sleep(150); // let the connect update's window close
+      const from = client.frames.length;
+      for (let i = 1; i <= 10; i++) {
+        await publishToAdmins(t.ctx.bus, 'scanner_status', { scanners: [i] });
+        await t.ctx.bus.publish('admin', { type: 'server_hop', payload: { n: i } });
+      }
+      await client.next(
+        (f) => f.type === 'scanner_status' && (f.payload as { scanners: number[] }).scanners[0] === 10,
+        {
+          from,
+        },
+      );
+      await sleep(150);
+      const later = client.frames.slice(from);
+      expect(later.filter((f) => f.type === 'server_hop').map((f) => (f.payload as { n: number }).n)).toEqual(
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      );
+      expect(later.filter((f) => f.type === 'scanner_status').map((f) => f.payload)).toEqual([
+        { scanners: [1] },
+        { scanners: [10] },
+      ]);
+    });
+
+    it('ignores bus messages that are not {type, payload}', async () => {
+      const client = await connect(await t.adminCookie());
+      await client.next((f) => f.type === 'system_health');
+      await t.ctx.bus.publish('admin', 'garbage');
+      await t.ctx.bus.publish('admin', { type: 'server_hop', payload: { ok: 1 } });
+      const frame = await client.next((f) => f.type === 'server_hop');
+      expect(frame.payload).toEqual({ ok: 1 });
+    });
+
+    it('closes open sockets, as not a normal close, when the app closes', async () => {
+      const client = await connect(await t.adminCookie());
+      await client.next((f) => f.type === 'system_health');
+      await t.app.close();
+      const closed = await client.waitClosed();
+      // Anything but 1000 tells the browser to reconnect (to this instance once it is back, or another).
+      expect(closed.code).not.toBe(1000);
+    });
+  });
+}

@@ -1,3 +1,218 @@
+import { useQuery } from '@tanstack/react-query';
+import { ArrowLeft, Check, Copy, Crown, ExternalLink, MessageCircle, Wallet } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { PremiumBenefits } from '@/components/premium-benefits.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { ScrollArea } from '@/components/ui/scroll-area.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { copyToClipboard } from '@/lib/clipboard.ts';
+import { cn } from '@/lib/cn.ts';
+import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
+import { shortenWallet } from '../../../common/mask.ts';
+import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
+import { purchaseInfoQuery } from './public-queries.ts';
+import { glassCard, PublicShell } from './public-shell.tsx';
+import { SlotAvailability } from './slot-availability.tsx';
+
+export const PAYMENT_OPTIONS_FAILED_TEXT = 'Failed to load payment options';
+
+/** The premium purchase panel: price, availability, where to pay and how to claim the key. */
 export function BuyerPage() {
-  return <div>BuyerPage</div>;
+  const { data, isPending, isError } = useQuery(purchaseInfoQuery());
+  return (
+    <PublicShell>
+      <Button asChild variant="ghost" size="sm" className="-ml-3 mb-6 text-slate-300 hover:bg-white/5">
+        <Link to="/">
+          <ArrowLeft aria-hidden="true" />
+          Back to Home
+        </Link>
+      </Button>
+
+      <header className="mb-10">
+        <Badge className="mb-4 border-amber-400/30 bg-amber-500/15 text-amber-200">
+          <Crown className="h-3 w-3" aria-hidden="true" />
+          Premium
+        </Badge>
+        <h1 className="text-4xl font-extrabold tracking-tight text-white sm:text-5xl">
+          Premium Access - Purchase
+        </h1>
+        <p className="mt-3 max-w-2xl text-lg text-slate-300">
+          Premium access costs {PREMIUM_PRICE_USD} USD, paid via cryptocurrency.
+        </p>
+      </header>
+
+      <div className="grid gap-6 lg:grid-cols-5">
+        <div className="grid content-start gap-6 lg:col-span-2">
+          <Card
+            className={cn(
+              glassCard,
+              'border-amber-400/30 bg-gradient-to-b from-amber-500/[0.08] to-white/[0.03]',
+            )}
+          >
+            <CardHeader>
+              <CardDescription>Price</CardDescription>
+              <p className="flex items-baseline gap-1.5">
+                <span className="text-5xl font-extrabold tracking-tight text-white">{PREMIUM_PRICE_USD}</span>{' '}
+                <span className="text-lg font-medium text-muted-foreground">USD</span>
+              </p>
+              <p className="text-sm text-muted-foreground">via cryptocurrency</p>
+            </CardHeader>
+            <CardContent>
+              <SlotAvailability info={data} isPending={isPending} isError={isError} />
+            </CardContent>
+          </Card>
+
+          <Card className={glassCard}>
+            <CardHeader>
+              <CardTitle className="text-lg">What You Get</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <PremiumBenefits />
+            </CardContent>
+          </Card>
+        </div>
+
+        <div className="grid content-start gap-6 lg:col-span-3">
+          <Card className={glassCard}>
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2 text-lg">
+                <Wallet className="h-5 w-5 text-cyan-300" aria-hidden="true" />
+                Accepted Cryptocurrencies
+              </CardTitle>
+              <CardDescription>Send the payment to the wallet of the currency you pay with.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <PaymentWallets wallets={data?.paymentWallets} isPending={isPending} isError={isError} />
+            </CardContent>
+          </Card>
+
+          <Card className={glassCard}>
+            <CardHeader>
+              <CardTitle className="text-lg">How to Purchase</CardTitle>
+            </CardHeader>
+            <CardContent className="grid gap-6">
+              <ol className="grid gap-4">
+                <PurchaseStep n={1} title="Send the payment">
+                  Send exactly {PREMIUM_PRICE_USD} USD worth of any supported cryptocurrency to its wallet
+                  above.
+                </PurchaseStep>
+                <PurchaseStep n={2} title="Open a ticket">
+                  Join the community chat, create a ticket and give us the transaction hash.
+                </PurchaseStep>
+                <PurchaseStep n={3} title="Get your key">
+                  Receive your premium license key within 24 hours.
+                </PurchaseStep>
+              </ol>
+              <Button asChild size="lg" className="w-full bg-indigo-600 text-white hover:bg-indigo-500">
+                <a href={COMMUNITY_INVITE_URL} target="_blank" rel="noopener noreferrer">
+                  <MessageCircle aria-hidden="true" />
+                  Join Community Chat
+                  <ExternalLink aria-hidden="true" />
+                  <span className="sr-only">(opens in a new tab)</span>
+                </a>
+              </Button>
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+    </PublicShell>
+  );
+}
+
+function PurchaseStep({ n, title, children }: { n: number; title: string; children: React.ReactNode }) {
+  return (
+    <li className="flex gap-4">
+      <span
+        className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-blue-500 to-violet-600 text-sm font-bold text-white"
+        aria-hidden="true"
+      >
+        {n}
+      </span>
+      <div>
+        <p className="font-medium text-foreground">{title}</p>
+        <p className="text-sm text-muted-foreground">{children}</p>
+      </div>
+    </li>
+  );
+}
+
+function PaymentWallets({
+  wallets,
+  isPending,
+  isError,
+}: {
+  wallets: Record<string, string> | undefined;
+  isPending: boolean;
+  isError: boolean;
+}) {
+  if (isPending) {
+    return (
+      <div className="grid gap-2" aria-busy="true">
+        <Skeleton className="h-14 bg-white/10" />
+        <Skeleton className="h-14 bg-white/10" />
+      </div>
+    );
+  }
+  if (isError || !wallets) {
+    return (
+      <p role="alert" className="text-sm text-red-400">
+        {PAYMENT_OPTIONS_FAILED_TEXT}
+      </p>
+    );
+  }
+  const entries = Object.entries(wallets);
+  if (entries.length === 0) {
+    return (
+      <div className="rounded-lg border border-dashed border-white/15 p-6 text-center">
+        <p className="font-medium text-foreground">No payment wallets are set up yet.</p>
+        <p className="mt-1 text-sm text-muted-foreground">
+          Join the community chat and open a ticket: we will tell you where to send the payment.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <ScrollArea className="max-h-48">
+      <ul className="grid gap-2 pr-3">
+        {entries.map(([ticker, address]) => (
+          <WalletRow key={ticker} ticker={ticker} address={address} />
+        ))}
+      </ul>
+    </ScrollArea>
+  );
+}
+
+function WalletRow({ ticker, address }: { ticker: string; address: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  return (
+    <li className="flex items-center gap-3 rounded-lg border border-white/10 bg-white/[0.03] px-3 py-2.5">
+      <Badge className="min-w-14 justify-center border-cyan-400/30 bg-cyan-500/15 font-mono text-cyan-200">
+        {ticker}
+      </Badge>
+      <code className="min-w-0 flex-1 truncate font-mono text-sm text-slate-200" title={address}>
+        {shortenWallet(address)}
+      </code>
+      <Button
+        variant="outline"
+        size="sm"
+        className="border-white/15 hover:bg-white/10"
+        aria-label={`Copy ${ticker} wallet address`}
+        onClick={() => {
+          void copyToClipboard(address, `${ticker} wallet address`).then(setCopied);
+        }}
+      >
+        {copied ? <Check className="text-emerald-400" aria-hidden="true" /> : <Copy aria-hidden="true" />}
+        <span aria-hidden="true">{copied ? 'Copied' : 'Copy'}</span>
+      </Button>
+    </li>
+  );
 }

@@ -1,3 +1,180 @@
+import { useQuery } from '@tanstack/react-query';
+import { ArrowRight, Code, Crown, ExternalLink, MessageCircle, Radar } from 'lucide-react';
+import { Link } from 'react-router';
+import { PremiumBenefits } from '@/components/premium-benefits.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { cn } from '@/lib/cn.ts';
+import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
+import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
+import { purchaseInfoQuery } from './public-queries.ts';
+import { glassCard, PublicShell } from './public-shell.tsx';
+import { SlotAvailability, toSlotView } from './slot-availability.tsx';
+
+/** The public front page: community, premium access with live slot availability, scripts. */
 export function LandingPage() {
-  return <div>LandingPage</div>;
+  return (
+    <PublicShell>
+      <LandingHeader />
+      <div className="mt-12 grid gap-6 lg:grid-cols-3">
+        <CommunityCard />
+        <PremiumCard />
+        <ScriptsCard />
+      </div>
+    </PublicShell>
+  );
+}
+
+function LandingHeader() {
+  return (
+    <header className="flex flex-col items-center text-center">
+      <div className="mb-6 flex h-16 w-16 items-center justify-center rounded-2xl bg-gradient-to-br from-blue-500 to-violet-600 shadow-lg shadow-blue-500/30">
+        <Radar className="h-8 w-8 text-white" aria-hidden="true" />
+      </div>
+      <div className="flex flex-wrap items-center justify-center gap-3">
+        <h1 className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-5xl font-extrabold tracking-tight text-transparent sm:text-6xl">
+          Scanline
+        </h1>
+        <div className="flex gap-2">
+          <Badge className="border-red-400/30 bg-red-500/15 text-red-300">
+            <span className="relative flex h-2 w-2" aria-hidden="true">
+              <span className="absolute inline-flex h-full w-full animate-ping rounded-full bg-red-400 opacity-75" />
+              <span className="relative inline-flex h-2 w-2 rounded-full bg-red-400" />
+            </span>
+            LIVE
+          </Badge>
+          <Badge className="border-emerald-400/30 bg-emerald-500/15 text-emerald-300">ACTIVE</Badge>
+        </div>
+      </div>
+      <p className="mt-4 max-w-2xl text-lg text-slate-300">
+        A real-time scanner network that hops game servers around the clock and reports valuable pets the
+        moment they appear.
+      </p>
+    </header>
+  );
+}
+
+function CardIcon({ className, children }: { className: string; children: React.ReactNode }) {
+  return (
+    <div
+      className={cn(
+        'mb-2 flex h-12 w-12 items-center justify-center rounded-xl bg-gradient-to-br text-white shadow-lg [&_svg]:h-6 [&_svg]:w-6',
+        className,
+      )}
+    >
+      {children}
+    </div>
+  );
+}
+
+function CommunityCard() {
+  return (
+    <Card className={cn(glassCard, 'flex flex-col')}>
+      <CardHeader>
+        <CardIcon className="from-indigo-500 to-blue-600 shadow-indigo-500/30">
+          <MessageCircle aria-hidden="true" />
+        </CardIcon>
+        <CardTitle>Join the community chat</CardTitle>
+        <CardDescription>
+          Talk with other hunters, get help, follow announcements and open a ticket to buy premium.
+        </CardDescription>
+      </CardHeader>
+      <CardFooter className="mt-auto">
+        <Button asChild className="w-full bg-indigo-600 text-white hover:bg-indigo-500">
+          <a href={COMMUNITY_INVITE_URL} target="_blank" rel="noopener noreferrer">
+            Join Community
+            <ExternalLink aria-hidden="true" />
+            <span className="sr-only">(opens in a new tab)</span>
+          </a>
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+function PremiumCard() {
+  const { data, isPending, isError } = useQuery(purchaseInfoQuery());
+  const slots = toSlotView(data);
+  return (
+    <Card
+      className={cn(
+        glassCard,
+        'relative flex flex-col border-amber-400/30 bg-gradient-to-b from-amber-500/[0.08] to-white/[0.03] lg:-mt-3 lg:mb-3',
+      )}
+    >
+      <CardHeader>
+        <CardIcon className="from-yellow-500 to-orange-600 shadow-orange-500/30">
+          <Crown aria-hidden="true" />
+        </CardIcon>
+        <CardTitle>Premium Access</CardTitle>
+        <p className="flex items-baseline gap-1.5">
+          <span className="text-4xl font-extrabold tracking-tight text-white">${PREMIUM_PRICE_USD}</span>{' '}
+          <span className="text-sm font-medium text-muted-foreground">USD</span>
+        </p>
+      </CardHeader>
+      <CardContent className="grid gap-5">
+        <SlotAvailability info={data} isPending={isPending} isError={isError} />
+        <div>
+          <h4 className="mb-3 text-sm font-semibold uppercase tracking-wide text-amber-200/90">
+            What You Get
+          </h4>
+          <PremiumBenefits compact />
+        </div>
+      </CardContent>
+      <CardFooter className="mt-auto">
+        {isPending ? (
+          <Button disabled className="w-full">
+            Loading...
+          </Button>
+        ) : slots.known && !slots.soldOut ? (
+          <Button
+            asChild
+            className="w-full bg-gradient-to-r from-yellow-500 to-orange-600 text-white shadow-lg shadow-orange-500/25 hover:from-yellow-400 hover:to-orange-500"
+          >
+            <Link to="/buyer">
+              Buy Premium Access
+              <ArrowRight aria-hidden="true" />
+            </Link>
+          </Button>
+        ) : (
+          <Button disabled className="w-full">
+            Sold Out
+          </Button>
+        )}
+      </CardFooter>
+    </Card>
+  );
+}
+
+function ScriptsCard() {
+  return (
+    <Card className={cn(glassCard, 'flex flex-col')}>
+      <CardHeader>
+        <CardIcon className="from-emerald-500 to-teal-600 shadow-emerald-500/30">
+          <Code aria-hidden="true" />
+        </CardIcon>
+        <CardTitle>Get Scripts</CardTitle>
+        <CardDescription>
+          Download the free scanner or copy its loader for your executor. Premium users unlock every
+          high-value find.
+        </CardDescription>
+      </CardHeader>
+      <CardFooter className="mt-auto">
+        <Button asChild className="w-full bg-emerald-600 text-white hover:bg-emerald-500">
+          <Link to="/scripts">
+            Get Scripts
+            <ArrowRight aria-hidden="true" />
+          </Link>
+        </Button>
+      </CardFooter>
+    </Card>
+  );
 }

@@ -1,3 +1,157 @@
+import { useQuery } from '@tanstack/react-query';
+import { AlertTriangle, ArrowLeft, Crown, ShieldCheck, Terminal } from 'lucide-react';
+import { Link } from 'react-router';
+import { ErrorBoundary } from '@/components/error-boundary.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { cn } from '@/lib/cn.ts';
+import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/public-defaults.ts';
+import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
+import { scriptsPageConfigQuery } from './public-queries.ts';
+import { glassCard, PublicShell } from './public-shell.tsx';
+import { ScriptSection } from './script-section.tsx';
+import { visibleInOrder } from './scripts-content.ts';
+
+export const CONFIG_ERROR_TEXTS = {
+  fallback: 'Failed to load page configuration. Showing default view.',
+  support: 'Unable to load dynamic configuration. Please contact support.',
+} as const;
+
+/** The public scripts page (/scripts and /script): content comes from the admin's page config. */
 export function ScriptsPage() {
-  return <div>ScriptsPage</div>;
+  const { data, isPending, isError } = useQuery(scriptsPageConfigQuery());
+  if (isPending) return <ScriptsPageSkeleton />;
+  // A failed load, or an answer without a config, still gives visitors the default page.
+  const failed = isError || !data?.config;
+  const config = failed ? DEFAULT_SCRIPTS_PAGE_CONFIG : data.config;
+  return <ScriptsPageView config={config} configError={failed} />;
+}
+
+export function ScriptsPageView({
+  config,
+  configError,
+}: {
+  config: ScriptsPageConfig;
+  configError: boolean;
+}) {
+  const sections = visibleInOrder(config.sections);
+  return (
+    <PublicShell>
+      {config.showBackButton === 1 && (
+        <Button asChild variant="ghost" size="sm" className="-ml-3 mb-6 text-slate-300 hover:bg-white/5">
+          <Link to="/">
+            <ArrowLeft aria-hidden="true" />
+            Back to Home
+          </Link>
+        </Button>
+      )}
+
+      <header className="mb-10 flex flex-col items-center text-center">
+        <h1 className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-5xl">
+          {config.headerTitle}
+        </h1>
+        {config.headerSubtitle && (
+          <p className="mt-4 max-w-2xl text-lg text-slate-300">{config.headerSubtitle}</p>
+        )}
+        {config.securityBadge && (
+          <Badge className="mt-5 border-emerald-400/30 bg-emerald-500/15 px-3 py-1 text-emerald-300">
+            <ShieldCheck className="h-3.5 w-3.5" aria-hidden="true" />
+            {config.securityBadge}
+          </Badge>
+        )}
+      </header>
+
+      {configError && <ConfigurationErrorCard />}
+
+      <div className={cn('grid gap-6', sections.length > 1 && 'md:grid-cols-2')}>
+        {sections.map((section) => (
+          <ErrorBoundary key={section.id} level="component">
+            <ScriptSection section={section} />
+          </ErrorBoundary>
+        ))}
+      </div>
+
+      <HowToUse />
+    </PublicShell>
+  );
+}
+
+function ConfigurationErrorCard() {
+  return (
+    <Card role="alert" className="mb-8 border-red-500/40 bg-red-500/10">
+      <CardContent className="flex gap-3 p-5">
+        <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0 text-red-400" aria-hidden="true" />
+        <div className="grid gap-1">
+          <p className="font-semibold text-red-100">Configuration Error</p>
+          <p className="text-sm text-red-200">{CONFIG_ERROR_TEXTS.fallback}</p>
+          <p className="text-sm text-red-300/80">{CONFIG_ERROR_TEXTS.support}</p>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+const HOW_TO_STEPS = [
+  { title: 'Download once', text: 'Download the script file, or copy its loader, from a section above.' },
+  { title: 'Open your executor', text: 'Start the game and open your script executor.' },
+  { title: 'Load or paste', text: 'Load the downloaded file, or paste the copied loader.' },
+  { title: 'Execute', text: 'Run the script.' },
+  { title: 'The scanner starts', text: 'It connects to the network and starts showing finds.' },
+] as const;
+
+function HowToUse() {
+  return (
+    <Card className={cn(glassCard, 'mt-10')}>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-xl">
+          <Terminal className="h-5 w-5 text-cyan-300" aria-hidden="true" />
+          How to Use
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        <ol className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+          {HOW_TO_STEPS.map((step, index) => (
+            <li key={step.title} className="rounded-lg border border-white/10 bg-white/[0.03] p-4">
+              <span
+                className="mb-3 flex h-8 w-8 items-center justify-center rounded-full bg-gradient-to-br from-blue-500 to-violet-600 text-sm font-bold text-white"
+                aria-hidden="true"
+              >
+                {index + 1}
+              </span>
+              <p className="font-medium text-foreground">{step.title}</p>
+              <p className="mt-1 text-sm text-muted-foreground">{step.text}</p>
+            </li>
+          ))}
+        </ol>
+        <div className="flex gap-3 rounded-lg border border-amber-400/30 bg-amber-500/10 p-4 text-sm">
+          <Crown className="mt-0.5 h-5 w-5 shrink-0 text-amber-300" aria-hidden="true" />
+          <div>
+            <p className="font-semibold text-amber-100">Premium is optional</p>
+            <p className="text-amber-200/90">
+              Have a redemption code? Use the in-game redemption panel, and premium activates for 24 hours.
+            </p>
+          </div>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ScriptsPageSkeleton() {
+  return (
+    <PublicShell>
+      <div className="mb-10 flex flex-col items-center gap-4" aria-busy="true">
+        <span className="sr-only">Loading scripts...</span>
+        <Skeleton className="h-12 w-72 bg-white/10" />
+        <Skeleton className="h-5 w-96 max-w-full bg-white/10" />
+        <Skeleton className="h-6 w-32 rounded-full bg-white/10" />
+      </div>
+      <div className="grid gap-6 md:grid-cols-2">
+        <Skeleton className="h-72 bg-white/[0.06]" />
+        <Skeleton className="h-72 bg-white/[0.06]" />
+      </div>
+    </PublicShell>
+  );
 }

@@ -1,0 +1,101 @@
+import type { ScriptsPageConfig } from './scripts-page.ts';
+
+/*
+ * Defaults the public pages need at runtime, in a module without zod: importing a value from
+ * common/system.ts or common/scripts-page.ts pulls their schemas, and with them zod (~20 KB gzip),
+ * into the landing page's bundle. These mirror the constants there; public-defaults.test.ts keeps
+ * them equal until those files re-export from here.
+ */
+
+/** Premium access price, in USD, paid in cryptocurrency. */
+export const PREMIUM_PRICE_USD = 40;
+
+/** Total slots when nothing is configured yet. */
+export const DEFAULT_TOTAL_SLOTS = 30;
+
+/** The free script the public page names by default (shipped in scripts/). */
+export const FREE_SCRIPT_FILE = 'scanline-free.lua';
+
+/** What a fresh install shows on /scripts, and what "Reset to Default" restores. */
+export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
+  key: 'default',
+  headerTitle: 'Scanline Scripts',
+  headerSubtitle:
+    'Download the scanner script for your executor. Free to start; premium unlocks every high-value find.',
+  securityBadge: 'Verified & Secure',
+  showBackButton: 1,
+  sections: [
+    {
+      id: 'free-script',
+      title: 'Free Scanner',
+      description: 'The scanner with live finds below 10M/s. Works in every supported executor.',
+      icon: 'gift',
+      iconColor: 'from-green-500 to-emerald-600',
+      order: 0,
+      visible: true,
+      features: [
+        'zap:Live pet finds below 10M/s',
+        'shield:Keyless, nothing to install',
+        'download:Always the latest version',
+      ],
+      buttons: [
+        {
+          id: 'free-copy',
+          label: 'Copy Loader',
+          file: FREE_SCRIPT_FILE,
+          downloadType: 'script',
+          variant: 'default',
+          visible: true,
+          order: 0,
+        },
+        {
+          id: 'free-download',
+          label: 'Download .lua',
+          file: FREE_SCRIPT_FILE,
+          downloadType: 'file',
+          variant: 'outline',
+          visible: true,
+          order: 1,
+        },
+      ],
+      badge: { text: 'FREE', variant: 'secondary' },
+    },
+    {
+      id: 'premium-script',
+      title: 'Premium Scanner',
+      description: 'Every find at 10M/s and up, auto-join from 5M/s, advanced filtering and sorting.',
+      icon: 'crown',
+      iconColor: 'from-yellow-500 to-orange-600',
+      order: 1,
+      visible: true,
+      features: [
+        'crown:Pets at 10M/s and up',
+        'rocket:Auto-join for pets at 5M/s and up',
+        'sparkles:Advanced filtering and sorting',
+        'star:Priority support and updates',
+      ],
+      buttons: [
+        {
+          id: 'premium-copy',
+          label: 'Copy Loader',
+          file: FREE_SCRIPT_FILE,
+          downloadType: 'script',
+          variant: 'default',
+          visible: true,
+          order: 0,
+        },
+      ],
+      badge: { text: 'PREMIUM', variant: 'default' },
+      accessInfo: {
+        title: 'Premium access',
+        description: 'Redeem your code in the in-game panel: premium activates for 24 hours on your device.',
+        variant: 'info',
+      },
+    },
+  ],
+};
+
+/** GET /api/public/scripts-page-config. */
+export interface ScriptsPageConfigResponse {
+  config: ScriptsPageConfig;
+}

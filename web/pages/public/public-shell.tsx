@@ -1,0 +1,63 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { cn } from '@/lib/cn.ts';
+
+/**
+ * The dark, gradient backdrop every public page sits on. The public site is always dark: the
+ * wrapper carries `dark` for its own subtree, and <html> gets it too so portalled pieces
+ * (toasts, tooltips) and overscroll match.
+ */
+export function PublicShell({ children, className }: { children: React.ReactNode; className?: string }) {
+  useEffect(() => {
+    const root = document.documentElement;
+    const wasDark = root.classList.contains('dark');
+    root.classList.add('dark');
+    return () => {
+      if (!wasDark) root.classList.remove('dark');
+    };
+  }, []);
+
+  return (
+    <div className="dark relative isolate flex min-h-screen flex-col overflow-hidden bg-[#060814] text-foreground">
+      <Backdrop />
+      <div className={cn('relative mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 lg:py-14', className)}>
+        {children}
+      </div>
+      <PublicFooter />
+    </div>
+  );
+}
+
+function Backdrop() {
+  return (
+    <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
+      <div className="absolute -top-48 left-1/2 h-[36rem] w-[64rem] -translate-x-1/2 rounded-full bg-gradient-to-r from-blue-600/25 via-violet-600/20 to-cyan-500/20 blur-3xl" />
+      <div className="absolute -bottom-40 -right-32 h-[28rem] w-[28rem] rounded-full bg-fuchsia-600/10 blur-3xl" />
+      <div className="absolute inset-0 bg-[linear-gradient(to_right,rgba(255,255,255,0.035)_1px,transparent_1px),linear-gradient(to_bottom,rgba(255,255,255,0.035)_1px,transparent_1px)] bg-[size:48px_48px] [mask-image:radial-gradient(ellipse_at_top,black_30%,transparent_75%)]" />
+    </div>
+  );
+}
+
+function PublicFooter() {
+  return (
+    <footer className="relative border-t border-white/5 py-6 text-sm text-muted-foreground">
+      <div className="mx-auto flex w-full max-w-6xl flex-col items-center justify-between gap-3 px-4 sm:flex-row sm:px-6">
+        <p>© {new Date().getFullYear()} Scanline. Real-time pet scanner network.</p>
+        <nav aria-label="Site" className="flex gap-5">
+          <Link className="hover:text-foreground" to="/">
+            Home
+          </Link>
+          <Link className="hover:text-foreground" to="/buyer">
+            Premium
+          </Link>
+          <Link className="hover:text-foreground" to="/scripts">
+            Scripts
+          </Link>
+        </nav>
+      </div>
+    </footer>
+  );
+}
+
+/** The translucent card look of the public pages, layered over the backdrop. */
+export const glassCard = 'border-white/10 bg-white/[0.035] shadow-xl shadow-black/20 backdrop-blur-sm';

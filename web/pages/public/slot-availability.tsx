@@ -1,0 +1,86 @@
+import { Badge } from '@/components/ui/badge.tsx';
+import { Progress } from '@/components/ui/progress.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { cn } from '@/lib/cn.ts';
+import { DEFAULT_TOTAL_SLOTS } from '../../../common/public-defaults.ts';
+import type { PurchaseInfo } from '../../../common/system.ts';
+
+export const AVAILABILITY_FAILED_TEXT = 'Failed to load availability';
+
+export interface SlotView {
+  /** Free slots; 0 when unknown. */
+  available: number;
+  /** Slot capacity; DEFAULT_TOTAL_SLOTS when unknown. */
+  total: number;
+  /** Whether the server told us how many slots are free. */
+  known: boolean;
+  /** No slot can be bought: none free, or nothing known (the buy button is then disabled). */
+  soldOut: boolean;
+  /** The unused share of slots, 0-100. */
+  freePercent: number;
+}
+
+/** Turns purchase info (possibly missing or partial) into what the availability widgets show. */
+export function toSlotView(info: PurchaseInfo | undefined): SlotView {
+  const total = info?.slots?.total ?? DEFAULT_TOTAL_SLOTS;
+  const known = typeof info?.slots?.available === 'number';
+  const available = known ? Math.max(0, info!.slots.available) : 0;
+  const freePercent = total > 0 ? Math.min(100, Math.round((available / total) * 100)) : 0;
+  return { available, total, known, soldOut: available <= 0, freePercent };
+}
+
+/** Available/Full badge: green while a slot is free. */
+export function AvailabilityBadge({ slots }: { slots: SlotView }) {
+  return slots.soldOut ? (
+    <Badge variant="destructive">Full</Badge>
+  ) : (
+    <Badge className="border-emerald-400/30 bg-emerald-500/15 text-emerald-300">Available</Badge>
+  );
+}
+
+/** '{available}/{total} slots available', the badge and a bar of the free share; a skeleton while loading. */
+export function SlotAvailability({
+  info,
+  isPending,
+  isError,
+  className,
+}: {
+  info: PurchaseInfo | undefined;
+  isPending: boolean;
+  isError: boolean;
+  className?: string;
+}) {
+  if (isPending) {
+    return (
+      <div className={cn('grid gap-2', className)} aria-busy="true">
+        <Skeleton className="h-5 w-40 bg-white/10" />
+        <Skeleton className="h-2.5 w-full bg-white/10" />
+      </div>
+    );
+  }
+  if (isError || !info) {
+    return (
+      <p role="alert" className={cn('text-sm text-red-400', className)}>
+        {AVAILABILITY_FAILED_TEXT}
+      </p>
+    );
+  }
+  const slots = toSlotView(info);
+  return (
+    <div className={cn('grid gap-2', className)}>
+      <div className="flex items-center justify-between gap-3">
+        <p className="text-sm font-semibold tabular-nums text-foreground">{`${slots.available}/${slots.total} slots available`}</p>
+        <AvailabilityBadge slots={slots} />
+      </div>
+      <Progress
+        value={slots.freePercent}
+        aria-label="Free premium slots"
+        className="h-2.5 bg-white/10"
+        indicatorClassName={cn(
+          'bg-gradient-to-r',
+          slots.soldOut ? 'from-red-500 to-rose-600' : 'from-emerald-400 to-cyan-500',
+        )}
+      />
+    </div>
+  );
+}

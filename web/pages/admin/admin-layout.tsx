@@ -1,3 +1,196 @@
+import { ExternalLink, LoaderCircle, LogOut, Menu, Radar, X } from 'lucide-react';
+import { useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { useAdminLogout, useAdminSession } from '@/lib/admin-session.ts';
+import { cn } from '@/lib/cn.ts';
+import { RealtimeProvider } from '@/lib/realtime.tsx';
+import { ADMIN_NAV, type AdminNavItem, isNavItemActive } from './admin-nav.ts';
+import { CheckingAuthentication } from './checking-authentication.tsx';
+import { AdminLoginScreen } from './login-form.tsx';
+import { RealtimeStatus } from './realtime-status.tsx';
+import { useForcedDarkMode } from './use-forced-dark-mode.ts';
+
+/**
+ * The admin shell around every /admin screen. Screens show only with a confirmed session; otherwise
+ * the login form is shown in place. Real-time connects only once the session is confirmed.
+ */
 export default function AdminLayout() {
-  return <div>AdminLayout</div>;
+  useForcedDarkMode();
+  const session = useAdminSession();
+  if (session === 'unknown') return <CheckingAuthentication />;
+  if (session === 'unauthenticated') return <AdminLoginScreen />;
+  return (
+    <RealtimeProvider>
+      <AdminShell />
+    </RealtimeProvider>
+  );
+}
+
+function AdminShell() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const closeMenu = () => setMenuOpen(false);
+
+  return (
+    <div className="min-h-screen bg-background text-foreground">
+      {/* Small screens: a top bar with the menu toggle; the sidebar slides over the page. */}
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b bg-card/95 px-4 backdrop-blur lg:hidden">
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Toggle menu"
+          aria-expanded={menuOpen}
+          aria-controls="admin-sidebar"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? <X /> : <Menu />}
+        </Button>
+        <Brand />
+      </header>
+
+      {menuOpen && (
+        <button
+          type="button"
+          aria-label="Close menu"
+          tabIndex={-1}
+          className="fixed inset-0 z-30 bg-black/60 lg:hidden"
+          onClick={closeMenu}
+        />
+      )}
+
+      <aside
+        id="admin-sidebar"
+        className={cn(
+          'fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r bg-card transition-transform duration-200',
+          'lg:translate-x-0',
+          menuOpen ? 'translate-x-0' : '-translate-x-full',
+        )}
+      >
+        <div className="flex h-16 shrink-0 items-center justify-between border-b px-5">
+          <Brand />
+          <Button
+            variant="ghost"
+            size="icon"
+            className="lg:hidden"
+            aria-label="Close sidebar"
+            onClick={closeMenu}
+          >
+            <X />
+          </Button>
+        </div>
+        <SidebarNav onNavigate={closeMenu} />
+        <SidebarFooter />
+      </aside>
+
+      <main className="lg:pl-72">
+        <div className="mx-auto w-full max-w-7xl p-4 sm:p-6 lg:p-8">
+          <Outlet />
+        </div>
+      </main>
+    </div>
+  );
+}
+
+function Brand() {
+  return (
+    <Link to="/admin/dashboard" className="flex items-center gap-2">
+      <span className="flex h-8 w-8 items-center justify-center rounded-md bg-primary/15 text-primary">
+        <Radar className="h-5 w-5" />
+      </span>
+      <span className="leading-tight">
+        <span className="block text-sm font-semibold">Scanline</span>
+        <span className="block text-xs text-muted-foreground">Admin Console</span>
+      </span>
+    </Link>
+  );
+}
+
+function SidebarNav({ onNavigate }: { onNavigate: () => void }) {
+  const { pathname } = useLocation();
+  return (
+    <nav aria-label="Admin" className="flex-1 overflow-y-auto px-3 py-4">
+      <ul className="grid gap-1">
+        {ADMIN_NAV.map((item) => (
+          <li key={item.path}>
+            <SidebarLink item={item} active={isNavItemActive(item, pathname)} onNavigate={onNavigate} />
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function SidebarLink({
+  item,
+  active,
+  onNavigate,
+}: {
+  item: AdminNavItem;
+  active: boolean;
+  onNavigate: () => void;
+}) {
+  const Icon = item.icon;
+  return (
+    <Link
+      to={item.path}
+      onClick={onNavigate}
+      aria-current={active ? 'page' : undefined}
+      className={cn(
+        'group flex items-start gap-3 rounded-md px-3 py-2 text-sm transition-colors',
+        active
+          ? 'bg-primary/15 text-foreground ring-1 ring-primary/40'
+          : 'text-muted-foreground hover:bg-accent hover:text-foreground',
+      )}
+    >
+      <Icon
+        className={cn('mt-0.5 h-4 w-4 shrink-0', active ? 'text-primary' : 'group-hover:text-foreground')}
+      />
+      <span className="min-w-0 flex-1">
+        <span className="flex items-center gap-2 font-medium">
+          {item.label}
+          {item.badge && <NavBadge badge={item.badge} />}
+        </span>
+        <span className="block truncate text-xs text-muted-foreground">{item.description}</span>
+      </span>
+    </Link>
+  );
+}
+
+function NavBadge({ badge }: { badge: 'LIVE' | 'NEW' }) {
+  if (badge === 'LIVE') {
+    return (
+      <Badge
+        variant="outline"
+        className="border-red-500/40 bg-red-500/15 px-1.5 py-0 text-[10px] text-red-400"
+      >
+        <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-red-500" />
+        LIVE
+      </Badge>
+    );
+  }
+  return (
+    <Badge variant="outline" className="border-primary/40 bg-primary/15 px-1.5 py-0 text-[10px] text-primary">
+      NEW
+    </Badge>
+  );
+}
+
+function SidebarFooter() {
+  const logout = useAdminLogout();
+  return (
+    <div className="grid shrink-0 gap-2 border-t p-4">
+      <RealtimeStatus />
+      <Button variant="outline" size="sm" asChild>
+        <Link to="/">
+          <ExternalLink />
+          Back to public site
+        </Link>
+      </Button>
+      <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+        {logout.isPending ? <LoaderCircle className="animate-spin" /> : <LogOut />}
+        Logout
+      </Button>
+    </div>
+  );
 }

@@ -1,0 +1,112 @@
+import {
+  Activity,
+  BrainCircuit,
+  FileCode,
+  FolderOpen,
+  KeyRound,
+  LayoutDashboard,
+  LayoutTemplate,
+  type LucideIcon,
+  Server,
+  Settings,
+  ShieldCheck,
+  SlidersHorizontal,
+  Ticket,
+} from 'lucide-react';
+
+export interface AdminNavItem {
+  label: string;
+  /** One line under the label. */
+  description: string;
+  path: string;
+  icon: LucideIcon;
+  badge?: 'LIVE' | 'NEW';
+}
+
+/** The sidebar, in the spec's order. Hardware bindings is routed but deliberately absent. */
+export const ADMIN_NAV: readonly AdminNavItem[] = [
+  {
+    label: 'Dashboard',
+    description: 'Overview and key metrics',
+    path: '/admin/dashboard',
+    icon: LayoutDashboard,
+  },
+  {
+    label: 'Live Monitoring',
+    description: 'Bots, hops and pet finds in real time',
+    path: '/admin/live-monitoring',
+    icon: Activity,
+    badge: 'LIVE',
+  },
+  {
+    label: 'Server Pool',
+    description: 'Game servers handed out to bots',
+    path: '/admin/server-pool',
+    icon: Server,
+    badge: 'NEW',
+  },
+  {
+    label: 'Live Configuration',
+    description: 'Tune the bot network, emergency stop',
+    path: '/admin/configuration',
+    icon: SlidersHorizontal,
+    badge: 'NEW',
+  },
+  {
+    label: 'System Configuration',
+    description: 'Slot capacity and payment wallets',
+    path: '/admin/system-configuration',
+    icon: Settings,
+  },
+  {
+    label: 'Redemption Codes',
+    description: 'Create and track premium codes',
+    path: '/admin/redemption-keys',
+    icon: Ticket,
+  },
+  {
+    label: 'Security & Analytics',
+    description: 'Audit logs and rate limits',
+    path: '/admin/security',
+    icon: ShieldCheck,
+  },
+  {
+    label: 'Script Management',
+    description: 'Edit, version and deploy scripts',
+    path: '/admin/script-management',
+    icon: FileCode,
+  },
+  {
+    label: 'Scripts Page Editor',
+    description: 'Content of the public scripts page',
+    path: '/admin/scripts-page-editor',
+    icon: LayoutTemplate,
+    badge: 'NEW',
+  },
+  {
+    label: 'File Manager',
+    description: 'Upload and remove script files',
+    path: '/admin/file-manager',
+    icon: FolderOpen,
+  },
+  {
+    label: 'Script Keys',
+    description: 'Keys that unlock premium scripts',
+    path: '/admin/script-keys',
+    icon: KeyRound,
+  },
+  {
+    label: 'AI Debugging',
+    description: 'System health report and advice',
+    path: '/admin/ai-debugging',
+    icon: BrainCircuit,
+    badge: 'NEW',
+  },
+];
+
+/** Whether a sidebar entry is the current screen (/admin itself is the dashboard). */
+export function isNavItemActive(item: AdminNavItem, pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (item.path === '/admin/dashboard' && path === '/admin') return true;
+  return path === item.path || path.startsWith(`${item.path}/`);
+}

@@ -1,0 +1,202 @@
+import { Ban, Copy, Eye, EyeOff, LoaderCircle, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button, buttonVariants } from '@/components/ui/button.tsx';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
+import { copyToClipboard } from '@/lib/clipboard.ts';
+import { cn } from '@/lib/cn.ts';
+import { formatDate } from '../../../common/format.ts';
+import type { LicenseKey, LicenseKeyStatus, LicenseKeyType } from '../../../common/licensing.ts';
+import { maskLicenseKey } from '../../../common/mask.ts';
+import { useDeleteLicenseKey, useRevokeLicenseKey } from './license-key-mutations.ts';
+
+const COLUMNS = ['Key', 'Type', 'Status', 'Bindings', 'Usage', 'Last Used', 'Expires', 'Created', 'Actions'];
+
+const TYPE_CLASSES: Record<LicenseKeyType, string> = {
+  FREE: 'border-border bg-muted text-muted-foreground',
+  PREMIUM: 'border-primary/40 bg-primary/15 text-primary',
+  VIP: 'border-fuchsia-500/40 bg-fuchsia-500/15 text-fuchsia-300',
+};
+
+const STATUS_CLASSES: Record<LicenseKeyStatus, string> = {
+  ACTIVE: 'border-emerald-500/40 bg-emerald-500/15 text-emerald-400',
+  EXPIRED: 'border-amber-500/40 bg-amber-500/15 text-amber-300',
+  REVOKED: 'border-red-500/40 bg-red-500/15 text-red-400',
+};
+
+/** The key list. `keys` undefined means still loading. */
+export function LicenseKeyTable({ keys }: { keys: LicenseKey[] | undefined }) {
+  return (
+    <Table className="min-w-[64rem]">
+      <TableHeader>
+        <TableRow>
+          {COLUMNS.map((column) => (
+            <TableHead key={column} className={cn(column === 'Actions' && 'text-right')}>
+              {column}
+            </TableHead>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {keys === undefined ? (
+          <TableRow>
+            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
+              <LoaderCircle className="mr-2 inline h-4 w-4 animate-spin" />
+              Loading license keys...
+            </TableCell>
+          </TableRow>
+        ) : keys.length === 0 ? (
+          <TableRow>
+            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
+              No license keys found
+            </TableCell>
+          </TableRow>
+        ) : (
+          keys.map((key) => <LicenseKeyRow key={key.id} licenseKey={key} />)
+        )}
+      </TableBody>
+    </Table>
+  );
+}
+
+function LicenseKeyRow({ licenseKey: key }: { licenseKey: LicenseKey }) {
+  const [revealed, setRevealed] = useState(false);
+  return (
+    <TableRow data-key-id={key.id}>
+      <TableCell className="max-w-[22rem]">
+        <div className="flex items-center gap-1">
+          <code className="break-all rounded bg-muted px-2 py-1 font-mono text-xs" data-testid="license-key">
+            {revealed ? key.licenseKey : maskLicenseKey(key.licenseKey)}
+          </code>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-7 w-7 shrink-0"
+            aria-label={revealed ? 'Hide key' : 'Reveal key'}
+            aria-pressed={revealed}
+            onClick={() => setRevealed((r) => !r)}
+          >
+            {revealed ? <EyeOff /> : <Eye />}
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-7 w-7 shrink-0"
+            aria-label="Copy key"
+            onClick={() => void copyToClipboard(key.licenseKey, 'The full license key is on your clipboard.')}
+          >
+            <Copy />
+          </Button>
+        </div>
+        {key.notes && (
+          <p className="mt-1 truncate text-xs text-muted-foreground" title={key.notes}>
+            {key.notes}
+          </p>
+        )}
+      </TableCell>
+      <TableCell>
+        <Badge variant="outline" className={TYPE_CLASSES[key.keyType]}>
+          {key.keyType}
+        </Badge>
+      </TableCell>
+      <TableCell>
+        <Badge variant="outline" className={STATUS_CLASSES[key.status]}>
+          {key.status}
+        </Badge>
+      </TableCell>
+      <TableCell className="tabular-nums">
+        {key.activeBindings}/{key.maxBindings}
+      </TableCell>
+      <TableCell className="tabular-nums">{key.usageCount}</TableCell>
+      <TableCell className="whitespace-nowrap text-muted-foreground">{formatDate(key.lastUsed)}</TableCell>
+      <TableCell className="whitespace-nowrap text-muted-foreground">{formatDate(key.expiresAt)}</TableCell>
+      <TableCell className="whitespace-nowrap text-muted-foreground">{formatDate(key.createdAt)}</TableCell>
+      <TableCell>
+        <div className="flex justify-end gap-1">
+          {key.status === 'ACTIVE' && <RevokeButton licenseKey={key} />}
+          <DeleteButton licenseKey={key} />
+        </div>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function RevokeButton({ licenseKey: key }: { licenseKey: LicenseKey }) {
+  const revoke = useRevokeLicenseKey();
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button variant="outline" size="sm" disabled={revoke.isPending}>
+          {revoke.isPending ? <LoaderCircle className="animate-spin" /> : <Ban />}
+          Revoke
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Revoke this license key?</AlertDialogTitle>
+          <AlertDialogDescription>
+            {maskLicenseKey(key.licenseKey)} stops working at once on every bound device. A revoked key cannot
+            be activated again.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            className={buttonVariants({ variant: 'destructive' })}
+            onClick={() => revoke.mutate(key.id)}
+          >
+            Revoke Key
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+function DeleteButton({ licenseKey: key }: { licenseKey: LicenseKey }) {
+  const remove = useDeleteLicenseKey();
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="text-red-400 hover:text-red-300"
+          aria-label="Delete key"
+          disabled={remove.isPending}
+        >
+          {remove.isPending ? <LoaderCircle className="animate-spin" /> : <Trash2 />}
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Delete this license key?</AlertDialogTitle>
+          <AlertDialogDescription>
+            {maskLicenseKey(key.licenseKey)} and its device bindings are removed for good. This cannot be
+            undone.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            className={buttonVariants({ variant: 'destructive' })}
+            onClick={() => remove.mutate(key.id)}
+          >
+            Delete Key
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

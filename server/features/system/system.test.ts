@@ -17,7 +17,7 @@ for (const dialect of DIALECTS) {
 
     const getConfiguration = () =>
       t.app.inject({ method: 'GET', url: '/api/admin/system-configuration', headers: { cookie } });
-    const putConfiguration = (payload: unknown) =>
+    const putConfiguration = (payload: object) =>
       t.app.inject({ method: 'PUT', url: '/api/admin/system-configuration', headers: { cookie }, payload });
     const getSlotUsage = () =>
       t.app.inject({ method: 'GET', url: '/api/admin/system-configuration/slot-usage', headers: { cookie } });

@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, DIALECTS, type TestApp } from './test/helper.ts';
+
+/** Routes under /api/admin that must answer without a session. */
+const OPEN_ADMIN_ROUTES = new Set(['POST /api/admin/login']);
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: the whole API surface`, () => {
+    let t: TestApp;
+    beforeEach(async () => {
+      t = await buildTestApp(dialect);
+    });
+    afterEach(async () => {
+      await t.close();
+    });
+
+    const adminRoutes = () =>
+      t.app.routeTable.filter(
+        (r) => r.url.startsWith('/api/admin/') && !OPEN_ADMIN_ROUTES.has(`${r.method} ${r.url}`),
+      );
+
+    it('lists the admin routes this test walks', () => {
+      const routes = adminRoutes().map((r) => `${r.method} ${r.url}`);
+      expect(routes).toEqual(
+        expect.arrayContaining([
+          'GET /api/admin/dashboard/stats',
+          'GET /api/admin/system-configuration',
+          'PUT /api/admin/system-configuration',
+          'GET /api/admin/system-configuration/slot-usage',
+          'GET /api/admin/license-keys',
+          'POST /api/admin/license-keys',
+          'POST /api/admin/license-keys/:id/revoke',
+          'DELETE /api/admin/license-keys/:id',
+          'POST /api/admin/error-report',
+        ]),
+      );
+    });
+
+    it('refuses every admin route except login without a session cookie', async () => {
+      const answered: string[] = [];
+      for (const route of adminRoutes()) {
+        const url = route.url.replace(/:[A-Za-z_]+/g, '1').replace(/\*$/, 'x');
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          ...(['POST', 'PUT', 'PATCH'].includes(route.method) ? { payload: {} } : {}),
+        });
+        answered.push(`${route.method} ${route.url} -> ${res.statusCode}`);
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+        if (route.method !== 'HEAD') {
+          expect(res.json(), `${route.method} ${route.url}`).toEqual({ error: 'Authentication required' });
+        }
+      }
+      expect(answered.length).toBeGreaterThan(0);
+    });
+
+    it('refuses admin routes with a forged or expired session cookie', async () => {
+      const forged = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/system-configuration',
+        headers: { cookie: 'scanline_session=forged' },
+      });
+      expect(forged.statusCode).toBe(401);
+      const cookie = await t.adminCookie();
+      t.clock.advance(24 * 60 * 60 * 1000 + 1);
+      const expired = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/license-keys',
+        headers: { cookie },
+      });
+      expect(expired.statusCode).toBe(401);
+    });
+
+    it('keeps login reachable without a session', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/login',
+        payload: { adminSecret: 'x' },
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'Invalid admin secret' });
+    });
+
+    it('answers unknown API paths with 404 JSON', async () => {
+      const cookie = await t.adminCookie();
+      for (const [method, url] of [
+        ['GET', '/api/nope'],
+        ['POST', '/api/public/nope'],
+        ['GET', '/api/admin/nope'],
+        ['DELETE', '/api/admin/license-keys'],
+        ['GET', '/api'],
+      ] as const) {
+        const res = await t.app.inject({ method, url, headers: { cookie } });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.headers['content-type']).toMatch(/application\/json/);
+        expect(res.json()).toEqual({ error: `Not found: ${method} ${url}` });
+      }
+    });
+  });
+}

@@ -1,24 +1,39 @@
-import { createContext, type ReactNode, useContext } from 'react';
-import type { SystemHealthPayload } from '../../common/realtime.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useEffectEvent,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { toast } from '@/lib/toast.ts';
+import {
+  type ServerMessagePayloads,
+  SYSTEM_CONFIG_UPDATED_TEXT,
+  type SystemConfigUpdatePayload,
+} from '../../common/realtime.ts';
+import {
+  RealtimeClient,
+  type RealtimeClientOptions,
+  type RealtimeMessage,
+  type RealtimeState,
+} from './realtime-client.ts';
 
 /**
- * CONTRACT STUB — the realtime work replaces the implementation, keeping these exports.
- * The admin layout mounts <RealtimeProvider> once a session is confirmed; screens read useRealtime().
+ * The admin socket for React. The admin layout mounts <RealtimeProvider> once a session is
+ * confirmed; screens read the connection with useRealtime() and subscribe to message types with
+ * useRealtimeMessages(). The connection logic itself is RealtimeClient (realtime-client.ts).
  */
-export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
-export type ConnectionQuality = 'critical' | 'poor' | 'good' | 'excellent';
-
-export interface RealtimeState {
-  status: ConnectionStatus;
-  quality: ConnectionQuality;
-  reconnectAttempts: number;
-  /** Epoch ms of the last heartbeat answer, or null. */
-  lastHeartbeat: number | null;
-  /** The latest system_health payload (connectedClients, status, healthScore...). */
-  systemHealth: SystemHealthPayload | null;
-  /** Last connection error text, e.g. 'reconnection failed after 10 attempts'. */
-  error: string | null;
-}
+export type {
+  ConnectionQuality,
+  ConnectionStatus,
+  RealtimeMessage,
+  RealtimeState,
+} from './realtime-client.ts';
+export { ANY_MESSAGE } from './realtime-client.ts';
 
 export interface RealtimeApi extends RealtimeState {
   /** Connect again now (resets the attempt count). */
@@ -42,11 +57,91 @@ const offline: RealtimeApi = {
 };
 
 const RealtimeContext = createContext<RealtimeApi>(offline);
+const ClientContext = createContext<RealtimeClient | null>(null);
 
-export function RealtimeProvider({ children }: { children: ReactNode }) {
-  return <RealtimeContext.Provider value={offline}>{children}</RealtimeContext.Provider>;
+/** The query keys a system_config_update makes stale (configuration and slot usage). */
+export const SYSTEM_CONFIG_QUERY_KEYS = [
+  ['/api/admin/system-configuration'],
+  ['/api/admin/system-configuration/slot-usage'],
+] as const;
+
+export interface RealtimeProviderProps {
+  children: ReactNode;
+  /** URL, WebSocket constructor or timing overrides; tests use these, the app needs none. */
+  options?: RealtimeClientOptions;
 }
 
+/** Opens the admin socket on mount and closes it normally (1000) on unmount. */
+export function RealtimeProvider({ children, options }: RealtimeProviderProps) {
+  const [client] = useState(() => new RealtimeClient(options));
+  const queryClient = useQueryClient();
+
+  // Socket events update or invalidate the matching query, so screens keep no second copy.
+  useEffect(
+    () =>
+      client.subscribe('system_config_update', (message) => {
+        for (const queryKey of SYSTEM_CONFIG_QUERY_KEYS) void queryClient.invalidateQueries({ queryKey });
+        const text = (message.payload as SystemConfigUpdatePayload | undefined)?.message;
+        toast({ title: typeof text === 'string' && text ? text : SYSTEM_CONFIG_UPDATED_TEXT });
+      }),
+    [client, queryClient],
+  );
+
+  useEffect(() => {
+    client.start();
+    return client.stop;
+  }, [client]);
+
+  const state = useSyncExternalStore(client.subscribeState, client.getState, client.getState);
+  const api = useMemo<RealtimeApi>(
+    () => ({
+      ...state,
+      reconnect: client.reconnect,
+      send: client.send,
+      requestSystemHealth: client.requestSystemHealth,
+    }),
+    [client, state],
+  );
+
+  return (
+    <ClientContext.Provider value={client}>
+      <RealtimeContext.Provider value={api}>{children}</RealtimeContext.Provider>
+    </ClientContext.Provider>
+  );
+}
+
+/** The connection's state and actions; offline (and inert) outside a RealtimeProvider. */
 export function useRealtime(): RealtimeApi {
   return useContext(RealtimeContext);
+}
+
+/** The payload type of a known server message type; unknown for the rest. */
+export type PayloadOf<T extends string> = T extends keyof ServerMessagePayloads
+  ? ServerMessagePayloads[T]
+  : unknown;
+
+/**
+ * Calls `handler` for every incoming message of the given type(s), in arrival order, at most one
+ * batch per 100 ms (never dropping any). The handler may change between renders without
+ * resubscribing. Use ANY_MESSAGE for every type.
+ *
+ *     useRealtimeMessages('server_hop', (message) => addHop(message.payload));
+ */
+export function useRealtimeMessages<T extends string>(
+  types: T | readonly T[],
+  handler: (message: RealtimeMessage<PayloadOf<T>>) => void,
+): void {
+  const client = useContext(ClientContext);
+  const onMessage = useEffectEvent((message: RealtimeMessage) =>
+    handler(message as RealtimeMessage<PayloadOf<T>>),
+  );
+  // A stable key, so an inline array literal does not resubscribe on every render.
+  const key = (typeof types === 'string' ? [types] : [...types]).join('\n');
+  useEffect(() => {
+    if (!client) return;
+    const unsubscribes = key.split('\n').map((type) => client.subscribe(type, (m) => onMessage(m)));
+    return () => {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+    };
+  }, [client, key]);
 }

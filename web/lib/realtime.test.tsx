@@ -1,0 +1,153 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RealtimeProvider, useRealtime, useRealtimeMessages } from './realtime.tsx';
+import type { WebSocketConstructor } from './realtime-client.ts';
+
+vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn() }));
+const { toast } = await import('@/lib/toast.ts');
+
+/** A socket the test opens, feeds and closes by hand. */
+class FakeWebSocket {
+  static instances: FakeWebSocket[] = [];
+  readyState = 0;
+  onopen: ((event: unknown) => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  readonly sent: Array<{ type: string; payload: unknown }> = [];
+  closedWith: number | null = null;
+
+  constructor(readonly url: string) {
+    FakeWebSocket.instances.push(this);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close(code = 1005) {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+  open() {
+    act(() => {
+      this.readyState = 1;
+      this.onopen?.({});
+    });
+  }
+  receive(type: string, payload: unknown) {
+    act(() => this.onmessage?.({ data: JSON.stringify({ type, payload, id: 'x', timestamp: 'y' }) }));
+  }
+}
+
+const options = { url: 'ws://test/ws', WebSocket: FakeWebSocket as unknown as WebSocketConstructor };
+
+function renderWithProvider(ui: ReactNode, queryClient = new QueryClient()) {
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <RealtimeProvider options={options}>{ui}</RealtimeProvider>
+    </QueryClientProvider>,
+  );
+}
+
+function StatusBadge() {
+  const { status, quality, systemHealth, requestSystemHealth } = useRealtime();
+  return (
+    <div>
+      <span data-testid="status">{status}</span>
+      <span data-testid="quality">{quality}</span>
+      <span data-testid="clients">{systemHealth?.connectedClients ?? '-'}</span>
+      <button onClick={requestSystemHealth}>Refresh Status</button>
+    </div>
+  );
+}
+
+let hops: string[] = [];
+function HopList() {
+  useRealtimeMessages('server_hop', (message) => {
+    hops.push((message.payload as { botId: string }).botId);
+  });
+  return null;
+}
+
+beforeEach(() => {
+  FakeWebSocket.instances = [];
+  hops = [];
+  vi.mocked(toast).mockClear();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const socket = () => FakeWebSocket.instances.at(-1)!;
+
+describe('RealtimeProvider', () => {
+  it('connects on mount and shows status and system health', async () => {
+    renderWithProvider(<StatusBadge />);
+    expect(screen.getByTestId('status').textContent).toBe('connecting');
+    expect(socket().url).toBe('ws://test/ws');
+    socket().open();
+    expect(screen.getByTestId('status').textContent).toBe('connected');
+    expect(screen.getByTestId('quality').textContent).toBe('excellent');
+    socket().receive('system_health', { connectedClients: 3, status: 'healthy' });
+    await waitFor(() => expect(screen.getByTestId('clients').textContent).toBe('3'));
+  });
+
+  it('sends a system_health request from the Refresh Status button', () => {
+    renderWithProvider(<StatusBadge />);
+    socket().open();
+    act(() => screen.getByRole('button', { name: 'Refresh Status' }).click());
+    expect(socket().sent.map((f) => f.type)).toEqual(['heartbeat', 'system_health']);
+  });
+
+  it('hands subscribed screens every message of their type, in order', async () => {
+    renderWithProvider(<HopList />);
+    socket().open();
+    socket().receive('server_hop', { botId: 'bot-1' });
+    socket().receive('scanner_status', { scanners: [] });
+    socket().receive('server_hop', { botId: 'bot-2' });
+    await waitFor(() => expect(hops).toEqual(['bot-1', 'bot-2']));
+  });
+
+  it('refreshes configuration and slot usage and toasts on system_config_update', async () => {
+    const queryClient = new QueryClient();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    renderWithProvider(<StatusBadge />, queryClient);
+    socket().open();
+    socket().receive('system_config_update', { message: 'Total slots set to 40' });
+    await waitFor(() => expect(toast).toHaveBeenCalledWith({ title: 'Total slots set to 40' }));
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/admin/system-configuration'] });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/admin/system-configuration/slot-usage'] });
+
+    socket().receive('system_config_update', {});
+    await waitFor(() => expect(toast).toHaveBeenLastCalledWith({ title: 'Configuration has been updated' }));
+  });
+
+  it('closes the socket normally (1000) on unmount', () => {
+    const { unmount } = renderWithProvider(<StatusBadge />);
+    socket().open();
+    unmount();
+    expect(socket().closedWith).toBe(1000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('shows a lost connection as disconnected and reconnects', () => {
+    vi.useFakeTimers();
+    renderWithProvider(<StatusBadge />);
+    socket().open();
+    act(() => socket().onclose?.({ code: 1006 }));
+    expect(screen.getByTestId('status').textContent).toBe('disconnected');
+    expect(screen.getByTestId('quality').textContent).toBe('critical');
+    act(() => vi.advanceTimersByTime(2000));
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    expect(screen.getByTestId('status').textContent).toBe('connecting');
+  });
+});
+
+describe('without a provider', () => {
+  it('reads as offline and sends nothing', () => {
+    render(<StatusBadge />);
+    expect(screen.getByTestId('status').textContent).toBe('disconnected');
+    expect(FakeWebSocket.instances).toHaveLength(0);
+  });
+});

@@ -104,6 +104,14 @@ for (const dialect of DIALECTS) {
       expect(res.json()).toEqual({ error: 'Authentication required' });
     });
 
+    it('limits upgrade attempts from one IP to 120 a minute', async () => {
+      const attempt = () => t.app.inject({ method: 'GET', url: '/ws', remoteAddress: '10.9.9.9' });
+      for (let i = 0; i < 120; i++) expect((await attempt()).statusCode).toBe(401);
+      expect((await attempt()).statusCode).toBe(429);
+      const other = await t.app.inject({ method: 'GET', url: '/ws', remoteAddress: '10.9.9.10' });
+      expect(other.statusCode).toBe(401);
+    });
+
     it('refuses a session that has logged out', async () => {
       const cookie = await t.adminCookie();
       const first = await connect(cookie);

@@ -54,7 +54,9 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
     {
       websocket: true,
       config: { rateLimit: { max: UPGRADES_PER_MINUTE, timeWindow: '1 minute' } },
-      onRequest: async (request, reply) => {
+      // preValidation, not onRequest: the route's rate limit (an onRequest hook) must count refused
+      // attempts too, so it has to run first.
+      preValidation: async (request, reply) => {
         const identity = await authenticateSocket(ctx, request);
         if (!identity) return reply.status(401).send({ error: AUTH_REQUIRED_TEXT });
         identities.set(request.raw, identity);

@@ -67,7 +67,7 @@ export const SYSTEM_CONFIG_QUERY_KEYS = [
 
 export interface RealtimeProviderProps {
   children: ReactNode;
-  /** URL, WebSocket constructor or timing overrides; tests use these, the app needs none. */
+  /** URL, WebSocket constructor or timing overrides, read once on mount; tests use these, the app needs none. */
   options?: RealtimeClientOptions;
 }
 

@@ -11,6 +11,7 @@ import {
   sendErrorReport,
   toError,
 } from './error-reporting.ts';
+import { useDarkDocument } from './use-dark-document.ts';
 
 /** Each level's message, whole, as the spec words it: title, colon, sentence. */
 export const ERROR_TEXTS = {
@@ -33,6 +34,8 @@ interface State {
   retryCount: number;
   /** When the scheduled automatic retry fires (component level), for the countdown text. */
   autoRetryAt: number | null;
+  /** The address the error happened at: leaving it starts afresh. */
+  errorHref: string | null;
 }
 
 /**
@@ -41,11 +44,11 @@ interface State {
  * to MAX_RETRIES times; "Try Again" is there while retries remain.
  */
 export class ErrorBoundary extends Component<Props, State> {
-  override state: State = { error: null, errorId: null, retryCount: 0, autoRetryAt: null };
+  override state: State = { error: null, errorId: null, retryCount: 0, autoRetryAt: null, errorHref: null };
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   static getDerivedStateFromError(thrown: unknown): Partial<State> {
-    return { error: toError(thrown), errorId: createErrorId() };
+    return { error: toError(thrown), errorId: createErrorId(), errorHref: window.location.href };
   }
 
   override componentDidCatch(thrown: unknown, info: ErrorInfo): void {
@@ -64,9 +67,14 @@ export class ErrorBoundary extends Component<Props, State> {
   }
 
   override componentDidMount(): void {
-    // Browser back/forward leaves the broken screen: start afresh there. (The fallback's own
-    // buttons reload or leave the page, so they need no such care.)
+    // Leaving the broken address starts afresh. React keeps this instance when the router swaps
+    // one route's page for another (same position, same type), so a navigation from outside the
+    // fallback (the admin sidebar) is seen on the next render, and browser back/forward here.
     window.addEventListener('popstate', this.resetAfterNavigation);
+  }
+
+  override componentDidUpdate(): void {
+    this.resetAfterNavigation();
   }
 
   override componentWillUnmount(): void {
@@ -85,14 +93,15 @@ export class ErrorBoundary extends Component<Props, State> {
     this.setState((s) =>
       s.retryCount >= MAX_RETRIES
         ? null
-        : { error: null, errorId: null, retryCount: s.retryCount + 1, autoRetryAt: null },
+        : { error: null, errorId: null, retryCount: s.retryCount + 1, autoRetryAt: null, errorHref: null },
     );
   };
 
   private readonly resetAfterNavigation = (): void => {
-    if (!this.state.error) return;
+    const { error, errorHref } = this.state;
+    if (!error || errorHref === window.location.href) return;
     clearTimeout(this.retryTimer);
-    this.setState({ error: null, errorId: null, retryCount: 0, autoRetryAt: null });
+    this.setState({ error: null, errorId: null, retryCount: 0, autoRetryAt: null, errorHref: null });
   };
 
   override render(): ReactNode {
@@ -128,20 +137,16 @@ function reloadPage(): void {
   window.location.reload();
 }
 
-/** Splits "Title: sentence" into "Title:" and "sentence" so each can be styled; the text stays whole. */
-function splitErrorText(text: string): [title: string, sentence: string] {
-  const split = text.indexOf(': ');
-  return [text.slice(0, split + 1), text.slice(split + 2)];
-}
-
-/** A heading whose text reads the whole message, styled as a title over its sentence. */
-function ErrorHeading({ text }: { text: string }) {
-  const [title, sentence] = splitErrorText(text);
+/**
+ * The level's whole message as one text node (so it reads, copies and matches as one sentence),
+ * with a line under it on what happens next.
+ */
+function ErrorHeading({ text, hint }: { text: string; hint: string }) {
   return (
-    <h1>
-      <span className="block text-2xl font-bold tracking-tight text-white">{title}</span>{' '}
-      <span className="mt-2 block text-base font-normal text-slate-300">{sentence}</span>
-    </h1>
+    <div className="grid gap-2">
+      <h1 className="text-balance text-xl font-semibold leading-snug text-white sm:text-2xl">{text}</h1>
+      <p className="text-sm text-slate-400">{hint}</p>
+    </div>
   );
 }
 
@@ -169,6 +174,7 @@ function ErrorIcon({ className }: { className?: string }) {
 
 /** Full screen: the app itself failed. Outside the router, so home is a plain link (a fresh start). */
 function CriticalErrorScreen({ errorId }: { errorId: string | null }) {
+  useDarkDocument();
   return (
     <div
       role="alert"
@@ -176,7 +182,10 @@ function CriticalErrorScreen({ errorId }: { errorId: string | null }) {
     >
       <div className="grid w-full max-w-lg justify-items-center gap-6 rounded-2xl border border-white/10 bg-white/[0.04] p-8 text-center shadow-2xl backdrop-blur">
         <ErrorIcon />
-        <ErrorHeading text={ERROR_TEXTS.critical} />
+        <ErrorHeading
+          text={ERROR_TEXTS.critical}
+          hint="Reload the application, or start again from the home page."
+        />
         <div className="flex flex-wrap justify-center gap-3">
           <Button onClick={reloadPage} className="bg-red-600 text-white hover:bg-red-500">
             <RefreshCw aria-hidden="true" />
@@ -206,11 +215,15 @@ function PageErrorScreen({
   canRetry: boolean;
   onRetry: () => void;
 }) {
+  useDarkDocument();
   return (
-    <div role="alert" className="dark flex min-h-[70vh] items-center justify-center p-6 text-foreground">
+    <div role="alert" className="dark flex min-h-[80vh] items-center justify-center p-6 text-foreground">
       <div className="grid w-full max-w-lg justify-items-center gap-6 rounded-2xl border border-white/10 bg-[#0b1020] p-8 text-center shadow-2xl">
         <ErrorIcon className="from-orange-500 to-red-600 shadow-orange-500/30" />
-        <ErrorHeading text={ERROR_TEXTS.page} />
+        <ErrorHeading
+          text={ERROR_TEXTS.page}
+          hint="Try again, or go back to the home page. If it keeps happening, quote the error ID to support."
+        />
         <div className="flex flex-wrap justify-center gap-3">
           <Button onClick={onRetry} disabled={!canRetry}>
             <RotateCcw aria-hidden="true" />
@@ -247,7 +260,6 @@ function ComponentErrorNotice({
   autoRetrying: boolean;
   onRetry: () => void;
 }) {
-  const [title, sentence] = splitErrorText(ERROR_TEXTS.component);
   return (
     <div
       role="alert"
@@ -255,9 +267,7 @@ function ComponentErrorNotice({
     >
       <AlertTriangle className="h-5 w-5 shrink-0 text-red-400" aria-hidden="true" />
       <div className="flex-1">
-        <p className="text-red-200">
-          <strong className="font-semibold text-red-100">{title}</strong> {sentence}
-        </p>
+        <p className="font-medium text-red-100">{ERROR_TEXTS.component}</p>
         <p className="mt-1 text-xs text-red-300/80">
           {`Retry attempts: ${retryCount}/${MAX_RETRIES}`}
           {autoRetrying && canRetry ? ' · retrying automatically...' : ''}

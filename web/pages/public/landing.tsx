@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowRight, Code, Crown, ExternalLink, MessageCircle, Radar } from 'lucide-react';
+import { ArrowRight, CheckCircle2, Code, Crown, ExternalLink, MessageCircle, Radar } from 'lucide-react';
 import { Link } from 'react-router';
 import { PremiumBenefits } from '@/components/premium-benefits.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -75,6 +75,19 @@ function CardIcon({ className, children }: { className: string; children: React.
   );
 }
 
+function Highlights({ items }: { items: string[] }) {
+  return (
+    <ul className="grid gap-2.5">
+      {items.map((item) => (
+        <li key={item} className="flex items-center gap-2.5 text-sm text-slate-300">
+          <CheckCircle2 className="h-4 w-4 shrink-0 text-emerald-400" aria-hidden="true" />
+          {item}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function CommunityCard() {
   return (
     <Card className={cn(glassCard, 'flex flex-col')}>
@@ -87,6 +100,15 @@ function CommunityCard() {
           Talk with other hunters, get help, follow announcements and open a ticket to buy premium.
         </CardDescription>
       </CardHeader>
+      <CardContent>
+        <Highlights
+          items={[
+            'Network status and announcements',
+            'Help from the team and other users',
+            'Premium purchase tickets',
+          ]}
+        />
+      </CardContent>
       <CardFooter className="mt-auto">
         <Button asChild className="w-full bg-indigo-600 text-white hover:bg-indigo-500">
           <a href={COMMUNITY_INVITE_URL} target="_blank" rel="noopener noreferrer">
@@ -167,6 +189,15 @@ function ScriptsCard() {
           high-value find.
         </CardDescription>
       </CardHeader>
+      <CardContent>
+        <Highlights
+          items={[
+            'Free scanner, no key needed',
+            'One-line loader, always up to date',
+            'Premium unlocks in game',
+          ]}
+        />
+      </CardContent>
       <CardFooter className="mt-auto">
         <Button asChild className="w-full bg-emerald-600 text-white hover:bg-emerald-500">
           <Link to="/scripts">

@@ -1,11 +1,13 @@
 import { Compass } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button.tsx';
+import { useDarkDocument } from '@/components/use-dark-document.ts';
 
 /** Any unknown path, public or under /admin. Self-contained so it fits both the public site and the admin shell. */
 export function NotFoundPage() {
+  useDarkDocument();
   return (
-    <main className="dark flex min-h-screen flex-col items-center justify-center gap-5 bg-[#060814] bg-[radial-gradient(ellipse_at_top,rgba(59,130,246,0.18),transparent_60%)] p-6 text-center text-foreground">
+    <main className="dark flex min-h-[80vh] flex-col items-center justify-center gap-5 bg-[radial-gradient(ellipse_at_top,rgba(59,130,246,0.18),transparent_60%)] p-6 text-center text-foreground">
       <div className="flex h-14 w-14 items-center justify-center rounded-2xl bg-gradient-to-br from-blue-500 to-violet-600 shadow-lg shadow-blue-500/30">
         <Compass className="h-7 w-7 text-white" aria-hidden="true" />
       </div>

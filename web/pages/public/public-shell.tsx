@@ -1,21 +1,13 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router';
+import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 
 /**
  * The dark, gradient backdrop every public page sits on. The public site is always dark: the
- * wrapper carries `dark` for its own subtree, and <html> gets it too so portalled pieces
- * (toasts, tooltips) and overscroll match.
+ * wrapper carries `dark` for its own subtree, and <html> gets it too (useDarkDocument).
  */
 export function PublicShell({ children, className }: { children: React.ReactNode; className?: string }) {
-  useEffect(() => {
-    const root = document.documentElement;
-    const wasDark = root.classList.contains('dark');
-    root.classList.add('dark');
-    return () => {
-      if (!wasDark) root.classList.remove('dark');
-    };
-  }, []);
+  useDarkDocument();
 
   return (
     <div className="dark relative isolate flex min-h-screen flex-col overflow-hidden bg-[#060814] text-foreground">

@@ -1,0 +1,136 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ScriptsPageConfig } from '../../common/scripts-page.ts';
+import { E2E_ADMIN_SECRET, launchBrowser, newPage, type RunningServer, startServer } from './harness.ts';
+
+const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
+const ETH = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
+
+/** A toast's title (Radix also announces it off-screen, hence first()). */
+const toastTitled = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
+
+/** Signs the page's browser context in through the API: page.request shares the context's cookies. */
+async function loginThroughApi(page: Page): Promise<void> {
+  const res = await page.request.post('/api/admin/login', { data: { adminSecret: E2E_ADMIN_SECRET } });
+  expect(res.ok()).toBe(true);
+}
+
+async function configureSystem(page: Page, totalSlots: number, paymentWallets: Record<string, string>) {
+  await loginThroughApi(page);
+  const res = await page.request.put('/api/admin/system-configuration', {
+    data: { totalSlots, paymentWallets },
+  });
+  expect(res.status()).toBe(200);
+}
+
+describe('public site in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    ({ context, page } = await newPage(browser, server.url));
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+
+  // Runs first: the server is fresh, nothing configured yet.
+  it('shows 30/30 free slots and an enabled buy link on a fresh server', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Scanline', level: 1 }).waitFor();
+    await page.getByText('30/30 slots available').waitFor();
+    expect(await page.getByText('Available', { exact: true }).isVisible()).toBe(true);
+    const buy = page.getByRole('link', { name: 'Buy Premium Access' });
+    expect(await buy.getAttribute('href')).toBe('/buyer');
+    await buy.click();
+    await page.getByRole('heading', { name: 'Premium Access - Purchase' }).waitFor();
+  });
+
+  it('lists the wallets shortened on the buyer page and copies a full address', async () => {
+    await configureSystem(page, 30, { BTC, ETH });
+    await page.goto('/buyer');
+    await page.getByText('bc1qxy2k...fjhx0wlh').waitFor();
+    expect(await page.getByText('0x71C765...f6d8976F').isVisible()).toBe(true);
+    expect(await page.getByText(BTC).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Copy BTC wallet address' }).click();
+    await toastTitled(page, 'Copied to clipboard').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(BTC);
+  });
+
+  it('disables the buy button as Sold Out once no slot is left', async () => {
+    await configureSystem(page, 0, { BTC });
+    await page.goto('/');
+    await page.getByText('0/0 slots available').waitFor();
+    const soldOut = page.getByRole('button', { name: 'Sold Out' });
+    expect(await soldOut.isDisabled()).toBe(true);
+    expect(await page.getByText('Full', { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Buy Premium Access' }).count()).toBe(0);
+    await configureSystem(page, 30, { BTC, ETH });
+  });
+
+  it("shows the server's scripts page and copies a loader for this origin", async () => {
+    const res = await page.request.get('/api/public/scripts-page-config');
+    const { config } = (await res.json()) as { config: ScriptsPageConfig };
+    const sections = config.sections.filter((s) => s.visible).sort((a, b) => a.order - b.order);
+    const scriptButton = sections
+      .flatMap((s) => s.buttons)
+      .find((b) => b.visible && b.downloadType === 'script');
+    expect(scriptButton).toBeDefined();
+
+    await page.goto('/scripts');
+    await page.getByRole('heading', { name: config.headerTitle, level: 1 }).waitFor();
+    const shown = await page.locator('section h3').allTextContents();
+    expect(shown).toEqual(sections.map((s) => s.title));
+    expect(await page.getByText('Configuration Error').count()).toBe(0);
+    await page.getByRole('heading', { name: 'How to Use' }).waitFor();
+
+    await page.getByRole('button', { name: scriptButton!.label }).first().click();
+    await toastTitled(page, 'Copied to clipboard').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `loadstring(game:HttpGet("${server.url}/api/script/loader?script=${encodeURIComponent(scriptButton!.file)}"))()`,
+    );
+  });
+
+  it('serves the same scripts page on /script', async () => {
+    await page.goto('/script');
+    await page.getByRole('heading', { name: 'How to Use' }).waitFor();
+  });
+
+  it('falls back to the default view with a Configuration Error card when the config fails', async () => {
+    await page.route('**/api/public/scripts-page-config', (route) =>
+      route.fulfill({ status: 500, body: 'boom' }),
+    );
+    await page.goto('/scripts');
+    await page.getByText('Configuration Error', { exact: true }).waitFor();
+    expect(await page.getByText('Failed to load page configuration. Showing default view.').isVisible()).toBe(
+      true,
+    );
+    expect(
+      await page.getByText('Unable to load dynamic configuration. Please contact support.').isVisible(),
+    ).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Scanline Scripts', level: 1 }).isVisible()).toBe(true);
+  });
+
+  it('shows 404 Page Not Found on an unknown path', async () => {
+    await page.goto('/no-such-page');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    await page.getByRole('link', { name: 'Go to Home' }).click();
+    await page.getByText('slots available').waitFor();
+  });
+
+  it('shows 404 Page Not Found on an unknown admin path once signed in', async () => {
+    await loginThroughApi(page);
+    await page.goto('/admin/no-such-screen');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+  });
+});

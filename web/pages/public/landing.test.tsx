@@ -1,0 +1,77 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LandingPage } from './landing.tsx';
+import { json, mockFetch, renderPage } from './test-utils.tsx';
+
+const PURCHASE_INFO = '/api/public/purchase-info';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function buyButton() {
+  return screen.getByRole('button', { name: /Sold Out|Loading\.\.\./ }) as HTMLButtonElement;
+}
+
+describe('LandingPage premium card', () => {
+  it('links to /buyer while slots are free, with the count, badge and free share', async () => {
+    mockFetch({
+      [PURCHASE_INFO]: () =>
+        json({ slots: { available: 12, total: 30, utilizationPercentage: 60 }, paymentWallets: {} }),
+    });
+    renderPage(<LandingPage />);
+    expect(await screen.findByText('12/30 slots available')).toBeTruthy();
+    expect(screen.getByText('Available')).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Buy Premium Access/ }).getAttribute('href')).toBe('/buyer');
+    expect(
+      screen.getByRole('progressbar', { name: 'Free premium slots' }).getAttribute('aria-valuenow'),
+    ).toBe('40');
+    expect(screen.getByText('What You Get')).toBeTruthy();
+    expect(screen.getByText('Pets at 10M/s and up')).toBeTruthy();
+  });
+
+  it('reads Loading... and is disabled while the data loads', () => {
+    mockFetch({ [PURCHASE_INFO]: () => new Promise<Response>(() => {}) });
+    renderPage(<LandingPage />);
+    expect(buyButton().textContent).toBe('Loading...');
+    expect(buyButton().disabled).toBe(true);
+  });
+
+  it('is disabled and reads Sold Out with the Full badge when no slot is free', async () => {
+    mockFetch({
+      [PURCHASE_INFO]: () =>
+        json({ slots: { available: 0, total: 30, utilizationPercentage: 100 }, paymentWallets: {} }),
+    });
+    renderPage(<LandingPage />);
+    expect(await screen.findByText('0/30 slots available')).toBeTruthy();
+    expect(screen.getByText('Full')).toBeTruthy();
+    expect(buyButton().textContent).toBe('Sold Out');
+    expect(buyButton().disabled).toBe(true);
+    expect(screen.queryByRole('link', { name: /Buy Premium Access/ })).toBeNull();
+  });
+
+  it('says the availability failed and stays Sold Out when the call fails', async () => {
+    mockFetch({ [PURCHASE_INFO]: () => new Response('boom', { status: 500 }) });
+    renderPage(<LandingPage />);
+    expect(await screen.findByText('Failed to load availability')).toBeTruthy();
+    expect(buyButton().textContent).toBe('Sold Out');
+    expect(buyButton().disabled).toBe(true);
+  });
+
+  it('counts out of 30 when the total is unknown', async () => {
+    mockFetch({ [PURCHASE_INFO]: () => json({ slots: { available: 5 }, paymentWallets: {} }) });
+    renderPage(<LandingPage />);
+    expect(await screen.findByText('5/30 slots available')).toBeTruthy();
+  });
+
+  it('opens the community invite in a new tab and links to the scripts page', async () => {
+    mockFetch({ [PURCHASE_INFO]: () => new Promise<Response>(() => {}) });
+    renderPage(<LandingPage />);
+    const invite = screen.getByRole('link', { name: /Join Community/ });
+    expect(invite.getAttribute('target')).toBe('_blank');
+    expect(invite.getAttribute('rel')).toContain('noopener');
+    expect(screen.getByRole('link', { name: /Get Scripts/ }).getAttribute('href')).toBe('/scripts');
+    expect(screen.getByText('LIVE')).toBeTruthy();
+    expect(screen.getByText('ACTIVE')).toBeTruthy();
+  });
+});

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LandingPage } from './landing.tsx';
+import { PURCHASE_INFO_FETCH_ERROR, purchaseInfoQuery } from './public-queries.ts';
 import { json, mockFetch, renderPage } from './test-utils.tsx';
 
 const PURCHASE_INFO = '/api/public/purchase-info';
@@ -56,6 +57,14 @@ describe('LandingPage premium card', () => {
     expect(await screen.findByText('Failed to load availability')).toBeTruthy();
     expect(buyButton().textContent).toBe('Sold Out');
     expect(buyButton().disabled).toBe(true);
+  });
+
+  it('fails the purchase-info query with the underlying spec text, keeping the HTTP error as cause', async () => {
+    mockFetch({ [PURCHASE_INFO]: () => new Response('boom', { status: 500 }) });
+    const { queryFn } = purchaseInfoQuery();
+    const failure = (queryFn as () => Promise<unknown>)();
+    await expect(failure).rejects.toThrow(PURCHASE_INFO_FETCH_ERROR);
+    await failure.catch((error: Error) => expect(String(error.cause)).toContain('500: boom'));
   });
 
   it('counts out of 30 when the total is unknown', async () => {

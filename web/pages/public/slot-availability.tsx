@@ -6,6 +6,12 @@ import { DEFAULT_TOTAL_SLOTS } from '../../../common/public-defaults.ts';
 import type { PurchaseInfo } from '../../../common/system.ts';
 
 export const AVAILABILITY_FAILED_TEXT = 'Failed to load availability';
+const SLOTS_AVAILABLE_TEXT = '{available}/{total} slots available';
+
+/** '{available}/{total} slots available' filled in. */
+export function slotsAvailableText({ available, total }: SlotView): string {
+  return SLOTS_AVAILABLE_TEXT.replace('{available}', String(available)).replace('{total}', String(total));
+}
 
 export interface SlotView {
   /** Free slots; 0 when unknown. */
@@ -69,7 +75,7 @@ export function SlotAvailability({
   return (
     <div className={cn('grid gap-2', className)}>
       <div className="flex items-center justify-between gap-3">
-        <p className="text-sm font-semibold tabular-nums text-foreground">{`${slots.available}/${slots.total} slots available`}</p>
+        <p className="text-sm font-semibold tabular-nums text-foreground">{slotsAvailableText(slots)}</p>
         <AvailabilityBadge slots={slots} />
       </div>
       <Progress

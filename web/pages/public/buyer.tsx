@@ -44,8 +44,8 @@ export function BuyerPage() {
         </p>
       </header>
 
-      <div className="grid gap-6 lg:grid-cols-5">
-        <div className="grid content-start gap-6 lg:col-span-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
+        <div className="grid min-w-0 grid-cols-1 content-start gap-6 lg:col-span-2">
           <Card
             className={cn(
               glassCard,
@@ -75,7 +75,7 @@ export function BuyerPage() {
           </Card>
         </div>
 
-        <div className="grid content-start gap-6 lg:col-span-3">
+        <div className="grid min-w-0 grid-cols-1 content-start gap-6 lg:col-span-3">
           <Card className={glassCard}>
             <CardHeader>
               <CardTitle className="flex items-center gap-2 text-lg">
@@ -176,7 +176,7 @@ function PaymentWallets({
   }
   return (
     <ScrollArea className="max-h-48">
-      <ul className="grid gap-2 pr-3">
+      <ul className="grid grid-cols-1 gap-2 pr-3">
         {entries.map(([ticker, address]) => (
           <WalletRow key={ticker} ticker={ticker} address={address} />
         ))}
@@ -194,11 +194,14 @@ function WalletRow({ ticker, address }: { ticker: string; address: string }) {
   }, [copied]);
 
   return (
-    <li className="flex items-center gap-3 rounded-lg border border-white/10 bg-white/[0.03] px-3 py-2.5">
-      <Badge className="min-w-14 justify-center border-cyan-400/30 bg-cyan-500/15 font-mono text-cyan-200">
+    <li className="flex items-center gap-2 rounded-lg border border-white/10 bg-white/[0.03] px-2.5 py-2 sm:gap-3 sm:px-3 sm:py-2.5">
+      <Badge className="min-w-12 justify-center border-cyan-400/30 bg-cyan-500/15 font-mono text-cyan-200">
         {ticker}
       </Badge>
-      <code className="min-w-0 flex-1 truncate font-mono text-sm text-slate-200" title={address}>
+      <code
+        className="min-w-0 flex-1 truncate font-mono text-[13px] text-slate-200 sm:text-sm"
+        title={address}
+      >
         {shortenWallet(address)}
       </code>
       <Button
@@ -211,7 +214,9 @@ function WalletRow({ ticker, address }: { ticker: string; address: string }) {
         }}
       >
         {copied ? <Check className="text-emerald-400" aria-hidden="true" /> : <Copy aria-hidden="true" />}
-        <span aria-hidden="true">{copied ? 'Copied' : 'Copy'}</span>
+        <span aria-hidden="true" className="hidden sm:inline">
+          {copied ? 'Copied' : 'Copy'}
+        </span>
       </Button>
     </li>
   );

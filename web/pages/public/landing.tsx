@@ -24,7 +24,7 @@ export function LandingPage() {
   return (
     <PublicShell>
       <LandingHeader />
-      <div className="mt-12 grid gap-6 lg:grid-cols-3">
+      <div className="mt-12 grid grid-cols-1 gap-6 lg:grid-cols-3">
         <CommunityCard />
         <PremiumCard />
         <ScriptsCard />

@@ -65,7 +65,7 @@ export function ScriptsPageView({
 
       {configError && <ConfigurationErrorCard />}
 
-      <div className={cn('grid gap-6', sections.length > 1 && 'md:grid-cols-2')}>
+      <div className={cn('grid grid-cols-1 gap-6', sections.length > 1 && 'md:grid-cols-2')}>
         {sections.map((section) => (
           <ErrorBoundary key={section.id} level="component">
             <ScriptSection section={section} />
@@ -113,15 +113,20 @@ function HowToUse() {
       <CardContent className="grid gap-6">
         <ol className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
           {HOW_TO_STEPS.map((step, index) => (
-            <li key={step.title} className="rounded-lg border border-white/10 bg-white/[0.03] p-4">
+            <li
+              key={step.title}
+              className="flex gap-3 rounded-lg border border-white/10 bg-white/[0.03] p-4 sm:block"
+            >
               <span
-                className="mb-3 flex h-8 w-8 items-center justify-center rounded-full bg-gradient-to-br from-blue-500 to-violet-600 text-sm font-bold text-white"
+                className="flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-blue-500 to-violet-600 text-sm font-bold text-white sm:mb-3"
                 aria-hidden="true"
               >
                 {index + 1}
               </span>
-              <p className="font-medium text-foreground">{step.title}</p>
-              <p className="mt-1 text-sm text-muted-foreground">{step.text}</p>
+              <div>
+                <p className="font-medium text-foreground">{step.title}</p>
+                <p className="mt-1 text-sm text-muted-foreground">{step.text}</p>
+              </div>
             </li>
           ))}
         </ol>

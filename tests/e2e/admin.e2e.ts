@@ -129,11 +129,11 @@ describe('admin console in the browser', () => {
     await toastTitled(page, 'Copied to clipboard').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(full);
 
-    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke Key' }).click();
     await toastTitled(page, 'License key revoked').waitFor();
     await row.getByText('REVOKED', { exact: true }).waitFor();
-    expect(await row.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    expect(await row.getByRole('button', { name: 'Revoke key' }).count()).toBe(0);
 
     await page.getByRole('link', { name: /^Dashboard/ }).click();
     await page.waitForURL('**/admin/dashboard');

@@ -83,8 +83,8 @@ function AdminShell() {
         <SidebarFooter />
       </aside>
 
-      <main className="lg:pl-72">
-        <div className="mx-auto w-full max-w-7xl p-4 sm:p-6 lg:p-8">
+      <main className="min-w-0 lg:pl-72">
+        <div className="mx-auto w-full min-w-0 max-w-7xl p-4 sm:p-6 lg:p-8">
           <Outlet />
         </div>
       </main>
@@ -110,7 +110,7 @@ function SidebarNav({ onNavigate }: { onNavigate: () => void }) {
   const { pathname } = useLocation();
   return (
     <nav aria-label="Admin" className="flex-1 overflow-y-auto px-3 py-4">
-      <ul className="grid gap-1">
+      <ul className="flex flex-col gap-1">
         {ADMIN_NAV.map((item) => (
           <li key={item.path}>
             <SidebarLink item={item} active={isNavItemActive(item, pathname)} onNavigate={onNavigate} />
@@ -179,7 +179,7 @@ function NavBadge({ badge }: { badge: 'LIVE' | 'NEW' }) {
 function SidebarFooter() {
   const logout = useAdminLogout();
   return (
-    <div className="grid shrink-0 gap-2 border-t p-4">
+    <div className="flex shrink-0 flex-col gap-2 border-t p-4">
       <RealtimeStatus />
       <Button variant="outline" size="sm" asChild>
         <Link to="/">

@@ -35,7 +35,7 @@ export default function DashboardPage() {
   const { data, error, isPending } = useQuery(dashboardStatsQuery());
 
   return (
-    <div className="grid gap-6">
+    <div className="flex min-w-0 flex-col gap-6">
       <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
@@ -67,9 +67,9 @@ function LiveDataIndicator() {
   const { status, systemHealth, requestSystemHealth, reconnect } = useRealtime();
   const connected = status === 'connected';
   return (
-    <Card className="flex items-center gap-3 px-4 py-3">
+    <Card className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
       <ConnectionBadge status={status} />
-      <div className="text-sm">
+      <div className="flex-1 whitespace-nowrap text-sm">
         {connected ? (
           <>
             <span className="font-medium">{systemHealth?.connectedClients ?? 0} clients connected</span>
@@ -94,7 +94,7 @@ function DashboardBody({ stats }: { stats: Stats }) {
   const bindingUse = percent(stats.activeBindings, stats.totalBindings);
   return (
     <>
-      <section aria-label="License keys" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <section aria-label="License keys" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         <StatCard
           title="Total Keys"
           value={stats.totalKeys}
@@ -124,7 +124,10 @@ function DashboardBody({ stats }: { stats: Stats }) {
         />
       </section>
 
-      <section aria-label="Bindings and usage" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-5">
+      <section
+        aria-label="Bindings and usage"
+        className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 xl:grid-cols-5"
+      >
         <StatCard
           title="Total Bindings"
           value={stats.totalBindings}
@@ -145,6 +148,7 @@ function DashboardBody({ stats }: { stats: Stats }) {
           value={stats.monthlyUsage}
           icon={TrendingUp}
           hint="Key uses in 30 days"
+          className="col-span-2 sm:col-span-1"
         />
       </section>
 
@@ -266,21 +270,25 @@ function StatCard({
   icon: Icon,
   hint,
   tone,
+  className,
 }: {
   title: string;
   value: number;
   icon: LucideIcon;
   hint: string;
   tone?: string;
+  className?: string;
 }) {
   return (
-    <Card role="group" aria-label={title}>
-      <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
-        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
+    <Card role="group" aria-label={title} className={className}>
+      <CardHeader className="flex-row items-center justify-between gap-2 p-4 pb-2 sm:p-6 sm:pb-2">
+        <CardTitle className="truncate text-sm font-medium text-muted-foreground">{title}</CardTitle>
         <Icon className={cn('h-4 w-4 text-muted-foreground', tone)} />
       </CardHeader>
-      <CardContent>
-        <div className={cn('text-3xl font-bold tabular-nums', tone)}>{value.toLocaleString('en-US')}</div>
+      <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
+        <div className={cn('text-2xl font-bold tabular-nums sm:text-3xl', tone)}>
+          {value.toLocaleString('en-US')}
+        </div>
         <p className="text-xs text-muted-foreground">{hint}</p>
       </CardContent>
     </Card>

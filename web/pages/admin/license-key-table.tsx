@@ -38,11 +38,14 @@ const STATUS_CLASSES: Record<LicenseKeyStatus, string> = {
 /** The key list. `keys` undefined means still loading. */
 export function LicenseKeyTable({ keys }: { keys: LicenseKey[] | undefined }) {
   return (
-    <Table className="min-w-[64rem]">
+    <Table>
       <TableHeader>
         <TableRow>
           {COLUMNS.map((column) => (
-            <TableHead key={column} className={cn(column === 'Actions' && 'text-right')}>
+            <TableHead
+              key={column}
+              className={cn('whitespace-nowrap px-2', column === 'Actions' && 'text-right')}
+            >
               {column}
             </TableHead>
           ))}
@@ -74,9 +77,12 @@ function LicenseKeyRow({ licenseKey: key }: { licenseKey: LicenseKey }) {
   const [revealed, setRevealed] = useState(false);
   return (
     <TableRow data-key-id={key.id}>
-      <TableCell className="max-w-[22rem]">
+      <TableCell className="px-2">
         <div className="flex items-center gap-1">
-          <code className="break-all rounded bg-muted px-2 py-1 font-mono text-xs" data-testid="license-key">
+          <code
+            className="whitespace-nowrap rounded bg-muted px-2 py-1 font-mono text-xs"
+            data-testid="license-key"
+          >
             {revealed ? key.licenseKey : maskLicenseKey(key.licenseKey)}
           </code>
           <Button
@@ -84,6 +90,7 @@ function LicenseKeyRow({ licenseKey: key }: { licenseKey: LicenseKey }) {
             size="icon"
             className="h-7 w-7 shrink-0"
             aria-label={revealed ? 'Hide key' : 'Reveal key'}
+            title={revealed ? 'Hide key' : 'Reveal key'}
             aria-pressed={revealed}
             onClick={() => setRevealed((r) => !r)}
           >
@@ -94,35 +101,36 @@ function LicenseKeyRow({ licenseKey: key }: { licenseKey: LicenseKey }) {
             size="icon"
             className="h-7 w-7 shrink-0"
             aria-label="Copy key"
+            title="Copy key"
             onClick={() => void copyToClipboard(key.licenseKey, 'The full license key is on your clipboard.')}
           >
             <Copy />
           </Button>
         </div>
         {key.notes && (
-          <p className="mt-1 truncate text-xs text-muted-foreground" title={key.notes}>
+          <p className="mt-1 max-w-64 truncate text-xs text-muted-foreground" title={key.notes}>
             {key.notes}
           </p>
         )}
       </TableCell>
-      <TableCell>
+      <TableCell className="px-2">
         <Badge variant="outline" className={TYPE_CLASSES[key.keyType]}>
           {key.keyType}
         </Badge>
       </TableCell>
-      <TableCell>
+      <TableCell className="px-2">
         <Badge variant="outline" className={STATUS_CLASSES[key.status]}>
           {key.status}
         </Badge>
       </TableCell>
-      <TableCell className="tabular-nums">
+      <TableCell className="px-2 tabular-nums">
         {key.activeBindings}/{key.maxBindings}
       </TableCell>
-      <TableCell className="tabular-nums">{key.usageCount}</TableCell>
-      <TableCell className="whitespace-nowrap text-muted-foreground">{formatDate(key.lastUsed)}</TableCell>
-      <TableCell className="whitespace-nowrap text-muted-foreground">{formatDate(key.expiresAt)}</TableCell>
-      <TableCell className="whitespace-nowrap text-muted-foreground">{formatDate(key.createdAt)}</TableCell>
-      <TableCell>
+      <TableCell className="px-2 tabular-nums">{key.usageCount}</TableCell>
+      <DateCell value={key.lastUsed} />
+      <DateCell value={key.expiresAt} />
+      <DateCell value={key.createdAt} />
+      <TableCell className="px-2">
         <div className="flex justify-end gap-1">
           {key.status === 'ACTIVE' && <RevokeButton licenseKey={key} />}
           <DeleteButton licenseKey={key} />
@@ -132,14 +140,38 @@ function LicenseKeyRow({ licenseKey: key }: { licenseKey: LicenseKey }) {
   );
 }
 
+/** A date that may wrap only between the day and the time ("Nov 22, 2026," / "01:38 AM"). */
+function DateCell({ value }: { value: string | null }) {
+  const text = formatDate(value);
+  const cut = text.lastIndexOf(', ');
+  return (
+    <TableCell className="px-2 text-xs text-muted-foreground">
+      {cut < 0 ? (
+        <span className="whitespace-nowrap">{text}</span>
+      ) : (
+        <>
+          <span className="whitespace-nowrap">{text.slice(0, cut + 1)}</span>{' '}
+          <span className="whitespace-nowrap">{text.slice(cut + 2)}</span>
+        </>
+      )}
+    </TableCell>
+  );
+}
+
 function RevokeButton({ licenseKey: key }: { licenseKey: LicenseKey }) {
   const revoke = useRevokeLicenseKey();
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>
-        <Button variant="outline" size="sm" disabled={revoke.isPending}>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="h-8 w-8 text-amber-300 hover:text-amber-200"
+          aria-label="Revoke key"
+          title="Revoke key"
+          disabled={revoke.isPending}
+        >
           {revoke.isPending ? <LoaderCircle className="animate-spin" /> : <Ban />}
-          Revoke
         </Button>
       </AlertDialogTrigger>
       <AlertDialogContent>
@@ -171,9 +203,10 @@ function DeleteButton({ licenseKey: key }: { licenseKey: LicenseKey }) {
       <AlertDialogTrigger asChild>
         <Button
           variant="ghost"
-          size="sm"
-          className="text-red-400 hover:text-red-300"
+          size="icon"
+          className="h-8 w-8 text-red-400 hover:text-red-300"
           aria-label="Delete key"
+          title="Delete key"
           disabled={remove.isPending}
         >
           {remove.isPending ? <LoaderCircle className="animate-spin" /> : <Trash2 />}

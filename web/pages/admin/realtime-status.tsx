@@ -36,7 +36,7 @@ export function RealtimeStatus({ className }: { className?: string }) {
   return (
     <div className={cn('flex items-center justify-between gap-2', className)}>
       <div className="flex items-center gap-2 text-xs text-muted-foreground">
-        <span>Real-time</span>
+        <span className="whitespace-nowrap">Real-time</span>
         <ConnectionBadge status={status} />
       </div>
       {status !== 'connected' && (

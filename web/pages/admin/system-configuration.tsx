@@ -36,7 +36,7 @@ export default function SystemConfigurationPage() {
   };
 
   return (
-    <div className="grid gap-6">
+    <div className="flex min-w-0 flex-col gap-6">
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">System Configuration</h1>

@@ -87,8 +87,15 @@ describe('AdminLayout', () => {
       links.filter((link) => link.getAttribute('aria-current') === 'page').map((l) => l.textContent),
     ).toEqual([expect.stringContaining('System Configuration')]);
     expect(screen.getByRole('button', { name: 'Toggle menu' })).toBeTruthy();
-    expect(screen.getByText('Disconnected')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Reconnect' })).toBeTruthy();
+    const sidebar = screen.getByRole('complementary');
+    expect(within(sidebar).getByText('Disconnected')).toBeTruthy();
+    expect(within(sidebar).getByRole('button', { name: 'Reconnect' })).toBeTruthy();
+    expect(within(sidebar).getByRole('button', { name: 'Logout' })).toBeTruthy();
+    expect(
+      within(sidebar)
+        .getByRole('link', { name: /Back to public site/ })
+        .getAttribute('href'),
+    ).toBe('/');
     expect(document.documentElement.classList.contains('dark')).toBe(true);
 
     unmount();

@@ -1,15 +1,15 @@
 import { ExternalLink, LoaderCircle, LogOut, Menu, Radar, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useAdminLogout, useAdminSession } from '@/lib/admin-session.ts';
 import { cn } from '@/lib/cn.ts';
-import { RealtimeProvider } from '@/lib/realtime.tsx';
+import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
 import { ADMIN_NAV, type AdminNavItem, isNavItemActive } from './admin-nav.ts';
 import { CheckingAuthentication } from './checking-authentication.tsx';
 import { AdminLoginScreen } from './login-form.tsx';
-import { RealtimeStatus } from './realtime-status.tsx';
+import { ConnectionBadge, RealtimeStatus } from './realtime-status.tsx';
 import { useForcedDarkMode } from './use-forced-dark-mode.ts';
 
 /**
@@ -31,6 +31,17 @@ export default function AdminLayout() {
 function AdminShell() {
   const [menuOpen, setMenuOpen] = useState(false);
   const closeMenu = () => setMenuOpen(false);
+  const { status } = useRealtime();
+
+  // Escape closes the slide-over menu on small screens.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
 
   return (
     <div className="min-h-screen bg-background text-foreground">
@@ -47,6 +58,7 @@ function AdminShell() {
           {menuOpen ? <X /> : <Menu />}
         </Button>
         <Brand />
+        <ConnectionBadge status={status} className="ml-auto" />
       </header>
 
       {menuOpen && (

@@ -161,7 +161,7 @@ function Overview({
           <AlertDescription>{`Slot usage unavailable: ${slotUsageError}`}</AlertDescription>
         </Alert>
       )}
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         <Figure
           title="Total Slots"
           icon={LayoutGrid}
@@ -239,12 +239,12 @@ function Figure({
 }) {
   return (
     <Card role="group" aria-label={title}>
-      <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
-        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
+      <CardHeader className="flex-row items-center justify-between gap-2 p-4 pb-2 sm:p-6 sm:pb-2">
+        <CardTitle className="truncate text-sm font-medium text-muted-foreground">{title}</CardTitle>
         <Icon className="h-4 w-4 text-muted-foreground" />
       </CardHeader>
-      <CardContent>
-        <div className={cn('text-3xl font-bold tabular-nums', tone)}>{value ?? '—'}</div>
+      <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
+        <div className={cn('text-2xl font-bold tabular-nums sm:text-3xl', tone)}>{value ?? '—'}</div>
       </CardContent>
     </Card>
   );

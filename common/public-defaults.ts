@@ -3,8 +3,7 @@ import type { ScriptsPageConfig } from './scripts-page.ts';
 /*
  * Defaults the public pages need at runtime, in a module without zod: importing a value from
  * common/system.ts or common/scripts-page.ts pulls their schemas, and with them zod (~20 KB gzip),
- * into the landing page's bundle. These mirror the constants there; public-defaults.test.ts keeps
- * them equal until those files re-export from here.
+ * into the landing page's bundle. Those files re-export these, so each value is defined once.
  */
 
 /** Premium access price, in USD, paid in cryptocurrency. */

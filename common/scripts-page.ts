@@ -18,8 +18,8 @@ export const ACCESS_INFO_VARIANTS = ['default', 'success', 'warning', 'info'] as
 export const BUTTON_VARIANTS = ['default', 'destructive', 'outline', 'secondary', 'ghost', 'link'] as const;
 export const DOWNLOAD_TYPES = ['file', 'script'] as const;
 
-/** The free script the public page names by default (shipped in scripts/). */
-export const FREE_SCRIPT_FILE = 'scanline-free.lua';
+// The defaults live in a zod-free module so the public bundle can import them without the schemas.
+export { DEFAULT_SCRIPTS_PAGE_CONFIG, FREE_SCRIPT_FILE } from './public-defaults.ts';
 
 export const ScriptsPageButtonSchema = z.object({
   id: z.string().min(1).max(100),
@@ -65,85 +65,6 @@ export const ScriptsPageConfigSchema = z.object({
 export type ScriptsPageButton = z.infer<typeof ScriptsPageButtonSchema>;
 export type ScriptsPageSection = z.infer<typeof ScriptsPageSectionSchema>;
 export type ScriptsPageConfig = z.infer<typeof ScriptsPageConfigSchema>;
-
-/** What a fresh install shows on /scripts, and what "Reset to Default" restores. */
-export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
-  key: 'default',
-  headerTitle: 'Scanline Scripts',
-  headerSubtitle:
-    'Download the scanner script for your executor. Free to start; premium unlocks every high-value find.',
-  securityBadge: 'Verified & Secure',
-  showBackButton: 1,
-  sections: [
-    {
-      id: 'free-script',
-      title: 'Free Scanner',
-      description: 'The scanner with live finds below 10M/s. Works in every supported executor.',
-      icon: 'gift',
-      iconColor: 'from-green-500 to-emerald-600',
-      order: 0,
-      visible: true,
-      features: [
-        'zap:Live pet finds below 10M/s',
-        'shield:Keyless, nothing to install',
-        'download:Always the latest version',
-      ],
-      buttons: [
-        {
-          id: 'free-copy',
-          label: 'Copy Loader',
-          file: FREE_SCRIPT_FILE,
-          downloadType: 'script',
-          variant: 'default',
-          visible: true,
-          order: 0,
-        },
-        {
-          id: 'free-download',
-          label: 'Download .lua',
-          file: FREE_SCRIPT_FILE,
-          downloadType: 'file',
-          variant: 'outline',
-          visible: true,
-          order: 1,
-        },
-      ],
-      badge: { text: 'FREE', variant: 'secondary' },
-    },
-    {
-      id: 'premium-script',
-      title: 'Premium Scanner',
-      description: 'Every find at 10M/s and up, auto-join from 5M/s, advanced filtering and sorting.',
-      icon: 'crown',
-      iconColor: 'from-yellow-500 to-orange-600',
-      order: 1,
-      visible: true,
-      features: [
-        'crown:Pets at 10M/s and up',
-        'rocket:Auto-join for pets at 5M/s and up',
-        'sparkles:Advanced filtering and sorting',
-        'star:Priority support and updates',
-      ],
-      buttons: [
-        {
-          id: 'premium-copy',
-          label: 'Copy Loader',
-          file: FREE_SCRIPT_FILE,
-          downloadType: 'script',
-          variant: 'default',
-          visible: true,
-          order: 0,
-        },
-      ],
-      badge: { text: 'PREMIUM', variant: 'default' },
-      accessInfo: {
-        title: 'Premium access',
-        description: 'Redeem your code in the in-game panel: premium activates for 24 hours on your device.',
-        variant: 'info',
-      },
-    },
-  ],
-};
 
 /** GET /api/public/scripts-page-config. */
 export interface ScriptsPageConfigResponse {

@@ -14,9 +14,8 @@ export const QUICK_ADD_CURRENCIES = [
   'MATIC',
 ] as const;
 
-/** Total slots when nothing is configured yet. */
-export const DEFAULT_TOTAL_SLOTS = 30;
-export const PREMIUM_PRICE_USD = 40;
+// Defined in a zod-free module so the public bundle can import them without the schemas.
+export { DEFAULT_TOTAL_SLOTS, PREMIUM_PRICE_USD } from './public-defaults.ts';
 
 export const SYSTEM_TEXTS = {
   totalSlotsMin: 'Total slots must be 0 or greater',

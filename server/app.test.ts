@@ -96,5 +96,43 @@ for (const dialect of DIALECTS) {
         expect(res.json()).toEqual({ error: `Not found: ${method} ${url}` });
       }
     });
+
+    it('treats an empty JSON body as no payload, so logout works from any client', async () => {
+      const cookie = await t.adminCookie();
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/logout',
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: '',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ success: true });
+    });
+
+    it('answers malformed or poisoned JSON with a 400 {error}, and a missing body where one is needed too', async () => {
+      const cookie = await t.adminCookie();
+      const send = (payload: string) =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/api/admin/system-configuration',
+          headers: { cookie, 'content-type': 'application/json' },
+          payload,
+        });
+      for (const payload of [
+        '{"totalSlots": 3,',
+        '{"__proto__": {"x": 1}, "totalSlots": 1, "paymentWallets": {}}',
+        '',
+      ]) {
+        const res = await send(payload);
+        expect(res.statusCode, payload).toBe(400);
+        expect(typeof res.json().error, payload).toBe('string');
+      }
+      const config = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/system-configuration',
+        headers: { cookie },
+      });
+      expect(config.json().configuration.totalSlots).toBe(30);
+    });
   });
 }

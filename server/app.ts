@@ -41,6 +41,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  acceptEmptyJsonBodies(app);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url });
@@ -61,7 +62,15 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   await app.register(cookie);
   await app.register(rateLimit, { global: false, keyGenerator: (req) => req.ip ?? 'inject' });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // Close with 1001 (going away), not the plugin's bare close, so clients know to reconnect elsewhere.
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.close(1001, 'Server shutting down');
+      this.server.removeAllListeners('upgrade');
+      this.websocketServer.close(done);
+    },
+  });
   registerAdminGuard(app, ctx);
 
   for (const feature of [
@@ -92,5 +101,19 @@ async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<vo
       return reply.status(404).send({ error: `Not found: ${request.method} ${path}` });
     }
     return reply.type('text/html').sendFile('index.html');
+  });
+}
+
+/**
+ * A POST with `Content-Type: application/json` and no body (logout, revoke) is a valid call with no
+ * payload, not a 400: parse it as undefined and leave everything else to Fastify's safe JSON parser.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
   });
 }

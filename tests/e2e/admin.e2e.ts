@@ -1,33 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { shortenWallet } from '../../common/mask.ts';
 import type { SlotUsage } from '../../common/system.ts';
-import { launchBrowser, loginAsAdmin, newPage, type RunningServer, startServer } from './harness.ts';
-
-/** A toast's title (Radix also announces it off-screen, hence first()). */
-const toastTitled = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
+import { loginAsAdmin, newPage, toastTitled, useBrowserSuite } from './harness.ts';
 
 describe('admin console in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  beforeEach(async () => {
-    ({ context, page } = await newPage(browser, server.url));
-  });
-  afterEach(async () => {
-    await context.close();
-  });
+  const suite = useBrowserSuite();
 
   it('refuses an empty or blank secret without asking the server', async () => {
+    const { page } = suite;
     const loginCalls: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/api/admin/login')) loginCalls.push(request.url());
@@ -44,6 +24,7 @@ describe('admin console in the browser', () => {
   });
 
   it('says a wrong secret is invalid, and the toggle shows what was typed', async () => {
+    const { page } = suite;
     await page.goto('/admin/login');
     const field = page.getByLabel('Admin Secret');
     await field.fill('not-the-secret');
@@ -56,6 +37,7 @@ describe('admin console in the browser', () => {
   });
 
   it('signs in to a dark dashboard showing the stat cards', async () => {
+    const { page } = suite;
     await loginAsAdmin(page);
     for (const card of [
       'Total Keys',
@@ -79,6 +61,7 @@ describe('admin console in the browser', () => {
   });
 
   it('shows the login form in place of the dashboard without a session', async () => {
+    const { page } = suite;
     await page.goto('/admin/dashboard');
     await page.getByLabel('Admin Secret').waitFor();
     await page.getByRole('button', { name: 'Access Dashboard' }).waitFor();
@@ -87,6 +70,7 @@ describe('admin console in the browser', () => {
   });
 
   it('logs out to /admin/login, after which the dashboard needs a login again', async () => {
+    const { page } = suite;
     await loginAsAdmin(page);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/admin/login');
@@ -98,6 +82,7 @@ describe('admin console in the browser', () => {
   });
 
   it('creates a license key, reveals and copies it, revokes it, and the dashboard counts it', async () => {
+    const { page } = suite;
     await loginAsAdmin(page);
     await page.goto('/admin/license-keys');
     await page.getByRole('heading', { name: 'License Keys' }).waitFor();
@@ -142,6 +127,7 @@ describe('admin console in the browser', () => {
   });
 
   it('sets slots and wallets, and the landing and buyer pages follow', async () => {
+    const { server, browser, context, page } = suite;
     const address = '0x1234567890abcdef1234567890abcdef12345678';
     await loginAsAdmin(page);
     await page.goto('/admin/system-configuration');
@@ -197,6 +183,7 @@ describe('admin console in the browser', () => {
   });
 
   it('shows the not-found page for an unknown admin path', async () => {
+    const { page } = suite;
     await loginAsAdmin(page);
     await page.goto('/admin/nope');
     await page.getByText('404 Page Not Found').waitFor();

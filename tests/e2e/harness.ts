@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { CHROMIUM_ARGS, findOrInstallChromium } from './chromium.ts';
 
 export const E2E_ADMIN_SECRET = 'e2e-admin-secret';
@@ -91,4 +92,60 @@ export async function loginAsAdmin(page: Page): Promise<void> {
   await page.getByLabel('Admin Secret').fill(E2E_ADMIN_SECRET);
   await page.getByRole('button', { name: 'Access Dashboard' }).click();
   await page.waitForURL('**/admin/dashboard');
+}
+
+/** What a browser suite's hooks fill in: `server` and `browser` once, `context` and `page` per test. */
+export interface BrowserSuite {
+  server: RunningServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Registers the hooks every browser suite needs, in the calling describe block: one built server
+ * (with its own empty database) and one Chromium for the file, a fresh context and page per test,
+ * all closed afterwards. Read the fields inside tests and hooks, not at collection time: the hooks
+ * fill them in.
+ */
+export function useBrowserSuite(): BrowserSuite {
+  const suite = {} as BrowserSuite;
+  beforeAll(async () => {
+    [suite.server, suite.browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.stop();
+  });
+  beforeEach(async () => {
+    ({ context: suite.context, page: suite.page } = await newPage(suite.browser, suite.server.url));
+  });
+  afterEach(async () => {
+    await suite.context.close();
+  });
+  return suite;
+}
+
+/** A toast's title (Radix also announces it off-screen, hence first()). */
+export function toastTitled(page: Page, title: string) {
+  return page.getByText(title, { exact: true }).first();
+}
+
+/** Signs the page's browser context in through the API: page.request shares the context's cookies. */
+export async function loginThroughApi(page: Page): Promise<void> {
+  const res = await page.request.post('/api/admin/login', { data: { adminSecret: E2E_ADMIN_SECRET } });
+  expect(res.ok()).toBe(true);
+}
+
+/** Signs in through the API and saves the slot capacity and payment wallets. */
+export async function configureSystem(
+  page: Page,
+  totalSlots: number,
+  paymentWallets: Record<string, string>,
+): Promise<void> {
+  await loginThroughApi(page);
+  const res = await page.request.put('/api/admin/system-configuration', {
+    data: { totalSlots, paymentWallets },
+  });
+  expect(res.status()).toBe(200);
 }

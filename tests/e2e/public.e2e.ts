@@ -1,50 +1,16 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScriptsPageConfig } from '../../common/scripts-page.ts';
-import { E2E_ADMIN_SECRET, launchBrowser, newPage, type RunningServer, startServer } from './harness.ts';
+import { configureSystem, loginThroughApi, toastTitled, useBrowserSuite } from './harness.ts';
 
 const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 const ETH = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
 
-/** A toast's title (Radix also announces it off-screen, hence first()). */
-const toastTitled = (page: Page, title: string) => page.getByText(title, { exact: true }).first();
-
-/** Signs the page's browser context in through the API: page.request shares the context's cookies. */
-async function loginThroughApi(page: Page): Promise<void> {
-  const res = await page.request.post('/api/admin/login', { data: { adminSecret: E2E_ADMIN_SECRET } });
-  expect(res.ok()).toBe(true);
-}
-
-async function configureSystem(page: Page, totalSlots: number, paymentWallets: Record<string, string>) {
-  await loginThroughApi(page);
-  const res = await page.request.put('/api/admin/system-configuration', {
-    data: { totalSlots, paymentWallets },
-  });
-  expect(res.status()).toBe(200);
-}
-
 describe('public site in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  beforeEach(async () => {
-    ({ context, page } = await newPage(browser, server.url));
-  });
-  afterEach(async () => {
-    await context.close();
-  });
+  const suite = useBrowserSuite();
 
   // Runs first: the server is fresh, nothing configured yet.
   it('shows 30/30 free slots and an enabled buy link on a fresh server', async () => {
+    const { page } = suite;
     await page.goto('/');
     await page.getByRole('heading', { name: 'Scanline', level: 1 }).waitFor();
     await page.getByText('30/30 slots available').waitFor();
@@ -56,6 +22,7 @@ describe('public site in the browser', () => {
   });
 
   it('lists the wallets shortened on the buyer page and copies a full address', async () => {
+    const { page } = suite;
     await configureSystem(page, 30, { BTC, ETH });
     await page.goto('/buyer');
     await page.getByText('bc1qxy2k...fjhx0wlh').waitFor();
@@ -68,6 +35,7 @@ describe('public site in the browser', () => {
   });
 
   it('disables the buy button as Sold Out once no slot is left', async () => {
+    const { page } = suite;
     await configureSystem(page, 0, { BTC });
     await page.goto('/');
     await page.getByText('0/0 slots available').waitFor();
@@ -79,6 +47,7 @@ describe('public site in the browser', () => {
   });
 
   it("shows the server's scripts page and copies a loader for this origin", async () => {
+    const { server, page } = suite;
     const res = await page.request.get('/api/public/scripts-page-config');
     const { config } = (await res.json()) as { config: ScriptsPageConfig };
     const sections = config.sections.filter((s) => s.visible).sort((a, b) => a.order - b.order);
@@ -102,11 +71,13 @@ describe('public site in the browser', () => {
   });
 
   it('serves the same scripts page on /script', async () => {
+    const { page } = suite;
     await page.goto('/script');
     await page.getByRole('heading', { name: 'How to Use' }).waitFor();
   });
 
   it('falls back to the default view with a Configuration Error card when the config fails', async () => {
+    const { page } = suite;
     await page.route('**/api/public/scripts-page-config', (route) =>
       route.fulfill({ status: 500, body: 'boom' }),
     );
@@ -122,6 +93,7 @@ describe('public site in the browser', () => {
   });
 
   it('shows 404 Page Not Found on an unknown path', async () => {
+    const { page } = suite;
     await page.goto('/no-such-page');
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     await page.getByRole('link', { name: 'Go to Home' }).click();
@@ -129,6 +101,7 @@ describe('public site in the browser', () => {
   });
 
   it('shows 404 Page Not Found on an unknown admin path once signed in', async () => {
+    const { page } = suite;
     await loginThroughApi(page);
     await page.goto('/admin/no-such-screen');
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();

@@ -1,21 +1,28 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ErrorReport } from '../../common/error-report.ts';
+import type { ErrorLevel, ErrorReport } from '../../common/error-report.ts';
 import { ERROR_TEXTS, ErrorBoundary } from './error-boundary.tsx';
 import { retryDelayMs } from './error-reporting.ts';
 
 /**
- * Throws while `state.failing` is set, else renders "Recovered". (A flag, not a render count:
- * React renders a throwing tree twice per attempt before it gives up to the boundary.)
+ * Renders a boundary at `level` around a child that throws while `state.failing` is set, else renders
+ * "Recovered". (A flag, not a render count: React renders a throwing tree twice per attempt before it
+ * gives up to the boundary.) `rerender()` renders the same tree again, as a router does in place.
  */
-function makeFlaky() {
+function renderFlaky(level: ErrorLevel) {
   const state = { renders: 0, failing: true };
   function Flaky() {
     state.renders += 1;
     if (state.failing) throw new Error('boom');
     return <p>Recovered</p>;
   }
-  return { Flaky, state };
+  const tree = () => (
+    <ErrorBoundary level={level}>
+      <Flaky />
+    </ErrorBoundary>
+  );
+  const { rerender } = render(tree());
+  return { state, rerender: () => rerender(tree()) };
 }
 
 let fetchMock: ReturnType<typeof vi.fn>;
@@ -47,12 +54,7 @@ describe('retryDelayMs', () => {
 describe('ErrorBoundary at component level', () => {
   it('retries on its own after 1 s, 2 s and 4 s, then stops and disables Try Again', () => {
     vi.useFakeTimers();
-    const { Flaky, state } = makeFlaky();
-    render(
-      <ErrorBoundary level="component">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    const { state } = renderFlaky('component');
     expect(screen.getByText(ERROR_TEXTS.component)).toBeTruthy();
     const rendersAfter = (ms: number) => {
       const before = state.renders;
@@ -78,12 +80,7 @@ describe('ErrorBoundary at component level', () => {
 
   it('shows the child again once a retry succeeds', () => {
     vi.useFakeTimers();
-    const { Flaky, state } = makeFlaky();
-    render(
-      <ErrorBoundary level="component">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    const { state } = renderFlaky('component');
     expect(screen.queryByText('Recovered')).toBeNull();
     state.failing = false;
     act(() => {
@@ -94,12 +91,7 @@ describe('ErrorBoundary at component level', () => {
 
   it('lets Try Again retry at once, before the automatic retry is due', () => {
     vi.useFakeTimers();
-    const { Flaky, state } = makeFlaky();
-    render(
-      <ErrorBoundary level="component">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    const { state } = renderFlaky('component');
     state.failing = false;
     fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(screen.getByText('Recovered')).toBeTruthy();
@@ -107,12 +99,7 @@ describe('ErrorBoundary at component level', () => {
 
   it('reports every caught error with the ErrorReport shape', () => {
     vi.useFakeTimers();
-    const { Flaky } = makeFlaky();
-    render(
-      <ErrorBoundary level="component">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    renderFlaky('component');
     act(() => {
       vi.advanceTimersByTime(1000);
     });
@@ -138,12 +125,7 @@ describe('ErrorBoundary at component level', () => {
 
   it('ignores a failing report', async () => {
     fetchMock.mockRejectedValue(new TypeError('offline'));
-    const { Flaky } = makeFlaky();
-    render(
-      <ErrorBoundary level="component">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    renderFlaky('component');
     await act(async () => {});
     expect(screen.getByText(ERROR_TEXTS.component)).toBeTruthy();
   });
@@ -152,12 +134,7 @@ describe('ErrorBoundary at component level', () => {
 describe('ErrorBoundary at page level', () => {
   it('counts manual retries out of 3 and does not retry on its own', () => {
     vi.useFakeTimers();
-    const { Flaky, state } = makeFlaky();
-    render(
-      <ErrorBoundary level="page">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    const { state } = renderFlaky('page');
     expect(screen.getByRole('heading', { name: ERROR_TEXTS.page })).toBeTruthy();
     expect(screen.getByText('Retry attempts: 0/3')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to Home' }).getAttribute('href')).toBe('/');
@@ -184,31 +161,17 @@ describe('ErrorBoundary after a navigation', () => {
   });
 
   it('starts afresh when the router shows another address in its place', () => {
-    const { Flaky, state } = makeFlaky();
-    const { rerender } = render(
-      <ErrorBoundary level="page">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    const { state, rerender } = renderFlaky('page');
     expect(screen.getByRole('heading', { name: ERROR_TEXTS.page })).toBeTruthy();
     // What a router link does: push the new address, then render the new page in the same slot.
     window.history.pushState(null, '', '/elsewhere');
     state.failing = false;
-    rerender(
-      <ErrorBoundary level="page">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    rerender();
     expect(screen.getByText('Recovered')).toBeTruthy();
   });
 
   it('starts afresh on browser back/forward', () => {
-    const { Flaky, state } = makeFlaky();
-    render(
-      <ErrorBoundary level="page">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    const { state } = renderFlaky('page');
     state.failing = false;
     act(() => {
       window.history.pushState(null, '', '/back-there');
@@ -218,30 +181,16 @@ describe('ErrorBoundary after a navigation', () => {
   });
 
   it('keeps the fallback while the address stays the same', () => {
-    const { Flaky, state } = makeFlaky();
-    const { rerender } = render(
-      <ErrorBoundary level="page">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    const { state, rerender } = renderFlaky('page');
     state.failing = false;
-    rerender(
-      <ErrorBoundary level="page">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    rerender();
     expect(screen.queryByText('Recovered')).toBeNull();
   });
 });
 
 describe('ErrorBoundary at critical level', () => {
   it('fills the screen with the critical message, its buttons and the error id', () => {
-    const { Flaky } = makeFlaky();
-    render(
-      <ErrorBoundary level="critical">
-        <Flaky />
-      </ErrorBoundary>,
-    );
+    renderFlaky('critical');
     expect(screen.getByRole('heading', { name: ERROR_TEXTS.critical })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Reload Application' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to Home' })).toBeTruthy();

@@ -150,6 +150,18 @@ function ErrorHeading({ text, hint }: { text: string; hint: string }) {
   );
 }
 
+/** Home as a plain link: a full page load, a fresh start for an app that may be in a bad state. */
+function GoHomeButton() {
+  return (
+    <Button asChild variant="outline" className="border-white/15 hover:bg-white/10">
+      <a href="/">
+        <Home aria-hidden="true" />
+        Go to Home
+      </a>
+    </Button>
+  );
+}
+
 function ErrorIdLine({ errorId }: { errorId: string | null }) {
   if (!errorId) return null;
   return (
@@ -191,12 +203,7 @@ function CriticalErrorScreen({ errorId }: { errorId: string | null }) {
             <RefreshCw aria-hidden="true" />
             Reload Application
           </Button>
-          <Button asChild variant="outline" className="border-white/15 hover:bg-white/10">
-            <a href="/">
-              <Home aria-hidden="true" />
-              Go to Home
-            </a>
-          </Button>
+          <GoHomeButton />
         </div>
         <ErrorIdLine errorId={errorId} />
       </div>
@@ -229,12 +236,7 @@ function PageErrorScreen({
             <RotateCcw aria-hidden="true" />
             Try Again
           </Button>
-          <Button asChild variant="outline" className="border-white/15 hover:bg-white/10">
-            <a href="/">
-              <Home aria-hidden="true" />
-              Go to Home
-            </a>
-          </Button>
+          <GoHomeButton />
           <Button variant="outline" className="border-white/15 hover:bg-white/10" onClick={reloadPage}>
             <RefreshCw aria-hidden="true" />
             Reload Page

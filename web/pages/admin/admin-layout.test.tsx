@@ -2,28 +2,17 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockFetch } from '@/test/render.tsx';
 import AdminLayout from './admin-layout.tsx';
 import { ADMIN_NAV } from './admin-nav.ts';
-import { json, mockFetch, renderAt } from './test-utils.tsx';
+import { renderAt } from './test-utils.tsx';
 
-// The shell's socket is another suite's business: here it is an inert, disconnected provider.
-vi.mock('@/lib/realtime.tsx', () => {
-  const offline = {
-    status: 'disconnected',
-    quality: 'critical',
-    reconnectAttempts: 0,
-    lastHeartbeat: null,
-    systemHealth: null,
-    error: null,
-    reconnect: () => {},
-    send: () => false,
-    requestSystemHealth: () => {},
-  };
-  return {
-    RealtimeProvider: ({ children }: { children: ReactNode }) => children,
-    useRealtime: () => offline,
-  };
-});
+// The shell's socket is another suite's business: without a provider, useRealtime gives its inert,
+// disconnected default.
+vi.mock('@/lib/realtime.tsx', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/realtime.tsx')>()),
+  RealtimeProvider: ({ children }: { children: ReactNode }) => children,
+}));
 
 const STATS_URL = '/api/admin/dashboard/stats';
 const STATS = {

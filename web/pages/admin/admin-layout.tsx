@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { useAdminLogout, useAdminSession } from '@/lib/admin-session.ts';
 import { cn } from '@/lib/cn.ts';
 import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
@@ -10,14 +11,13 @@ import { ADMIN_NAV, type AdminNavItem, isNavItemActive } from './admin-nav.ts';
 import { CheckingAuthentication } from './checking-authentication.tsx';
 import { AdminLoginScreen } from './login-form.tsx';
 import { ConnectionBadge, RealtimeStatus } from './realtime-status.tsx';
-import { useForcedDarkMode } from './use-forced-dark-mode.ts';
 
 /**
  * The admin shell around every /admin screen. Screens show only with a confirmed session; otherwise
  * the login form is shown in place. Real-time connects only once the session is confirmed.
  */
 export default function AdminLayout() {
-  useForcedDarkMode();
+  useDarkDocument();
   const session = useAdminSession();
   if (session === 'unknown') return <CheckingAuthentication />;
   if (session === 'unauthenticated') return <AdminLoginScreen />;

@@ -1,8 +1,9 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RealtimeApi } from '@/lib/realtime.tsx';
+import { json, mockFetch } from '@/test/render.tsx';
 import DashboardPage from './dashboard.tsx';
-import { json, mockFetch, renderAt } from './test-utils.tsx';
+import { renderAt } from './test-utils.tsx';
 
 const realtime = {
   status: 'disconnected' as RealtimeApi['status'],

@@ -25,6 +25,7 @@ import { cn } from '@/lib/cn.ts';
 import { useRealtime } from '@/lib/realtime.tsx';
 import type { DashboardStats } from '../../../common/dashboard.ts';
 import { formatDate } from '../../../common/format.ts';
+import { AdminPageHeader } from './admin-page-header.tsx';
 import type { GenerateKeyState } from './create-license-key-dialog.tsx';
 import { ConnectionBadge } from './realtime-status.tsx';
 
@@ -36,15 +37,14 @@ export default function DashboardPage() {
 
   return (
     <div className="flex min-w-0 flex-col gap-6">
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div>
-          <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
-          <p className="text-sm text-muted-foreground">
-            Last updated: {data ? formatDate(data.timestamp) : isPending ? 'Loading...' : 'Unknown'}
-          </p>
-        </div>
+      <AdminPageHeader
+        title="Dashboard"
+        description={
+          <>Last updated: {data ? formatDate(data.timestamp) : isPending ? 'Loading...' : 'Unknown'}</>
+        }
+      >
         <LiveDataIndicator />
-      </header>
+      </AdminPageHeader>
 
       {error && !data ? (
         <Alert variant="destructive">

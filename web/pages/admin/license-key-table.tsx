@@ -1,18 +1,8 @@
 import { Ban, Copy, Eye, EyeOff, LoaderCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog.tsx';
+import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Button, buttonVariants } from '@/components/ui/button.tsx';
+import { Button } from '@/components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
 import { copyToClipboard } from '@/lib/clipboard.ts';
 import { cn } from '@/lib/cn.ts';
@@ -161,75 +151,31 @@ function DateCell({ value }: { value: string | null }) {
 function RevokeButton({ licenseKey: key }: { licenseKey: LicenseKey }) {
   const revoke = useRevokeLicenseKey();
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="h-8 w-8 text-amber-300 hover:text-amber-200"
-          aria-label="Revoke key"
-          title="Revoke key"
-          disabled={revoke.isPending}
-        >
-          {revoke.isPending ? <LoaderCircle className="animate-spin" /> : <Ban />}
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Revoke this license key?</AlertDialogTitle>
-          <AlertDialogDescription>
-            {maskLicenseKey(key.licenseKey)} stops working at once on every bound device. A revoked key cannot
-            be activated again.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            className={buttonVariants({ variant: 'destructive' })}
-            onClick={() => revoke.mutate(key.id)}
-          >
-            Revoke Key
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmActionButton
+      icon={<Ban />}
+      label="Revoke key"
+      className="text-amber-300 hover:text-amber-200"
+      title="Revoke this license key?"
+      description={`${maskLicenseKey(key.licenseKey)} stops working at once on every bound device. A revoked key cannot be activated again.`}
+      confirmLabel="Revoke Key"
+      onConfirm={() => revoke.mutate(key.id)}
+      pending={revoke.isPending}
+    />
   );
 }
 
 function DeleteButton({ licenseKey: key }: { licenseKey: LicenseKey }) {
   const remove = useDeleteLicenseKey();
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="h-8 w-8 text-red-400 hover:text-red-300"
-          aria-label="Delete key"
-          title="Delete key"
-          disabled={remove.isPending}
-        >
-          {remove.isPending ? <LoaderCircle className="animate-spin" /> : <Trash2 />}
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete this license key?</AlertDialogTitle>
-          <AlertDialogDescription>
-            {maskLicenseKey(key.licenseKey)} and its device bindings are removed for good. This cannot be
-            undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            className={buttonVariants({ variant: 'destructive' })}
-            onClick={() => remove.mutate(key.id)}
-          >
-            Delete Key
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmActionButton
+      icon={<Trash2 />}
+      label="Delete key"
+      className="text-red-400 hover:text-red-300"
+      title="Delete this license key?"
+      description={`${maskLicenseKey(key.licenseKey)} and its device bindings are removed for good. This cannot be undone.`}
+      confirmLabel="Delete Key"
+      onConfirm={() => remove.mutate(key.id)}
+      pending={remove.isPending}
+    />
   );
 }

@@ -3,9 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { copyToClipboard } from '@/lib/clipboard.ts';
 import { toast } from '@/lib/toast.ts';
+import { json, mockFetch } from '@/test/render.tsx';
 import type { LicenseKey } from '../../../common/licensing.ts';
 import LicenseKeysPage from './license-keys.tsx';
-import { json, mockFetch, renderAt } from './test-utils.tsx';
+import { renderAt } from './test-utils.tsx';
 
 vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
 vi.mock('@/lib/clipboard.ts', () => ({ copyToClipboard: vi.fn(async () => true) }));

@@ -10,6 +10,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { type LicenseKeyStatusFilter, licenseKeysQuery } from '@/lib/admin-queries.ts';
 import { cn } from '@/lib/cn.ts';
 import { LICENSE_KEY_STATUSES } from '../../../common/licensing.ts';
+import { AdminPageHeader } from './admin-page-header.tsx';
 import { CreateLicenseKeyDialog } from './create-license-key-dialog.tsx';
 import { errorText } from './error-text.ts';
 import { LicenseKeyTable } from './license-key-table.tsx';
@@ -38,15 +39,12 @@ export default function LicenseKeysPage() {
 
   return (
     <div className="flex min-w-0 flex-col gap-6">
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div>
-          <h1 className="text-3xl font-bold tracking-tight">License Keys</h1>
-          <p className="text-sm text-muted-foreground">
-            Keys bind to a buyer's devices; revoke a key to cut it off everywhere at once.
-          </p>
-        </div>
+      <AdminPageHeader
+        title="License Keys"
+        description="Keys bind to a buyer's devices; revoke a key to cut it off everywhere at once."
+      >
         <CreateLicenseKeyDialog />
-      </header>
+      </AdminPageHeader>
 
       <Card>
         <CardHeader className="gap-4">

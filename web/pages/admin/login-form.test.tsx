@@ -1,8 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_SESSION_KEY } from '@/lib/admin-session.ts';
+import { json, mockFetch } from '@/test/render.tsx';
 import { AdminLoginForm } from './login-form.tsx';
-import { json, mockFetch, renderAt } from './test-utils.tsx';
+import { renderAt } from './test-utils.tsx';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,12 +1,12 @@
 import { Navigate } from 'react-router';
+import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { ADMIN_HOME, useAdminSession } from '@/lib/admin-session.ts';
 import { CheckingAuthentication } from './checking-authentication.tsx';
 import { AdminLoginScreen } from './login-form.tsx';
-import { useForcedDarkMode } from './use-forced-dark-mode.ts';
 
 /** /admin/login: the sign-in form, or straight to the dashboard when a session is already open. */
 export default function AdminLoginPage() {
-  useForcedDarkMode();
+  useDarkDocument();
   const session = useAdminSession();
   if (session === 'unknown') return <CheckingAuthentication />;
   if (session === 'authenticated') return <Navigate to={ADMIN_HOME} replace />;

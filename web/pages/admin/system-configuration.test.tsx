@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
+import { json, mockFetch } from '@/test/render.tsx';
 import SystemConfigurationPage from './system-configuration.tsx';
-import { json, mockFetch, renderAt } from './test-utils.tsx';
+import { renderAt } from './test-utils.tsx';
 
 vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
 vi.mock('@/lib/realtime.tsx', () => ({

@@ -13,6 +13,7 @@ import { cn } from '@/lib/cn.ts';
 import { useRealtime } from '@/lib/realtime.tsx';
 import { shortenWallet } from '../../../common/mask.ts';
 import type { SlotUsage, SystemConfiguration } from '../../../common/system.ts';
+import { AdminPageHeader } from './admin-page-header.tsx';
 import { errorText } from './error-text.ts';
 import { PaymentWalletsEditor } from './payment-wallets-editor.tsx';
 import { ConnectionBadge } from './realtime-status.tsx';
@@ -37,13 +38,11 @@ export default function SystemConfigurationPage() {
 
   return (
     <div className="flex min-w-0 flex-col gap-6">
-      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div>
-          <h1 className="text-3xl font-bold tracking-tight">System Configuration</h1>
-          <p className="text-sm text-muted-foreground">
-            Premium slot capacity and the payment wallets shown to buyers.
-          </p>
-        </div>
+      <AdminPageHeader
+        title="System Configuration"
+        description="Premium slot capacity and the payment wallets shown to buyers."
+        className="sm:items-start"
+      >
         <div className="flex items-center gap-2">
           <ConnectionBadge status={status} />
           <Button variant="outline" size="sm" onClick={refresh} disabled={refreshing}>
@@ -51,7 +50,7 @@ export default function SystemConfigurationPage() {
             Refresh
           </Button>
         </div>
-      </header>
+      </AdminPageHeader>
 
       {configuration.isError && !configuration.data ? (
         <Alert variant="destructive">

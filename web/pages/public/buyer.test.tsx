@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { json, mockClipboard, mockFetch, renderWithProviders } from '@/test/render.tsx';
 import { BuyerPage } from './buyer.tsx';
-import { json, mockClipboard, mockFetch, renderPage } from './test-utils.tsx';
 
 const PURCHASE_INFO = '/api/public/purchase-info';
 const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
@@ -29,7 +29,7 @@ describe('BuyerPage', () => {
         }),
     });
     const writeText = mockClipboard();
-    renderPage(<BuyerPage />);
+    renderWithProviders(<BuyerPage />);
     expect(await screen.findByText('bc1qxy2k...fjhx0wlh')).toBeTruthy();
     expect(screen.getByText('0x71C765...f6d8976F')).toBeTruthy();
     expect(screen.getByText('3/30 slots available')).toBeTruthy();
@@ -44,20 +44,20 @@ describe('BuyerPage', () => {
       [PURCHASE_INFO]: () =>
         json({ slots: { available: 3, total: 30, utilizationPercentage: 90 }, paymentWallets: {} }),
     });
-    renderPage(<BuyerPage />);
+    renderWithProviders(<BuyerPage />);
     expect(await screen.findByText('No payment wallets are set up yet.')).toBeTruthy();
   });
 
   it('shows the payment options failure text when the call fails', async () => {
     mockFetch({ [PURCHASE_INFO]: () => new Response('boom', { status: 500 }) });
-    renderPage(<BuyerPage />);
+    renderWithProviders(<BuyerPage />);
     expect(await screen.findByText('Failed to load payment options')).toBeTruthy();
     expect(screen.getByText('Failed to load availability')).toBeTruthy();
   });
 
   it('states the price, the steps and opens the community invite in a new tab', () => {
     mockFetch({ [PURCHASE_INFO]: () => new Promise<Response>(() => {}) });
-    renderPage(<BuyerPage />);
+    renderWithProviders(<BuyerPage />);
     expect(screen.getByRole('heading', { name: 'Premium Access - Purchase' })).toBeTruthy();
     expect(screen.getByText(/Send exactly 40 USD worth of any supported cryptocurrency/)).toBeTruthy();
     expect(screen.getByText(/create a ticket and give us the transaction hash/)).toBeTruthy();

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, Check, Copy, Crown, ExternalLink, MessageCircle, Wallet } from 'lucide-react';
+import { Check, Copy, Crown, ExternalLink, MessageCircle, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { PremiumBenefits } from '@/components/premium-benefits.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -14,7 +13,7 @@ import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
 import { shortenWallet } from '../../../common/mask.ts';
 import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
 import { purchaseInfoQuery } from './public-queries.ts';
-import { glassCard, PublicShell } from './public-shell.tsx';
+import { BackToHomeButton, glassCard, PublicShell } from './public-shell.tsx';
 import { SlotAvailability } from './slot-availability.tsx';
 
 export const PAYMENT_OPTIONS_FAILED_TEXT = 'Failed to load payment options';
@@ -24,12 +23,7 @@ export function BuyerPage() {
   const { data, isPending, isError } = useQuery(purchaseInfoQuery());
   return (
     <PublicShell>
-      <Button asChild variant="ghost" size="sm" className="-ml-3 mb-6 text-slate-300 hover:bg-white/5">
-        <Link to="/">
-          <ArrowLeft aria-hidden="true" />
-          Back to Home
-        </Link>
-      </Button>
+      <BackToHomeButton />
 
       <header className="mb-10">
         <Badge className="mb-4 border-amber-400/30 bg-amber-500/15 text-amber-200">

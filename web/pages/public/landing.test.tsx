@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockFetch, renderWithProviders } from '@/test/render.tsx';
 import { LandingPage } from './landing.tsx';
 import { PURCHASE_INFO_FETCH_ERROR, purchaseInfoQuery } from './public-queries.ts';
-import { json, mockFetch, renderPage } from './test-utils.tsx';
 
 const PURCHASE_INFO = '/api/public/purchase-info';
 
@@ -20,7 +20,7 @@ describe('LandingPage premium card', () => {
       [PURCHASE_INFO]: () =>
         json({ slots: { available: 12, total: 30, utilizationPercentage: 60 }, paymentWallets: {} }),
     });
-    renderPage(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     expect(await screen.findByText('12/30 slots available')).toBeTruthy();
     expect(screen.getByText('Available')).toBeTruthy();
     expect(screen.getByRole('link', { name: /Buy Premium Access/ }).getAttribute('href')).toBe('/buyer');
@@ -33,7 +33,7 @@ describe('LandingPage premium card', () => {
 
   it('reads Loading... and is disabled while the data loads', () => {
     mockFetch({ [PURCHASE_INFO]: () => new Promise<Response>(() => {}) });
-    renderPage(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     expect(buyButton().textContent).toBe('Loading...');
     expect(buyButton().disabled).toBe(true);
   });
@@ -43,7 +43,7 @@ describe('LandingPage premium card', () => {
       [PURCHASE_INFO]: () =>
         json({ slots: { available: 0, total: 30, utilizationPercentage: 100 }, paymentWallets: {} }),
     });
-    renderPage(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     expect(await screen.findByText('0/30 slots available')).toBeTruthy();
     expect(screen.getByText('Full')).toBeTruthy();
     expect(buyButton().textContent).toBe('Sold Out');
@@ -53,7 +53,7 @@ describe('LandingPage premium card', () => {
 
   it('says the availability failed and stays Sold Out when the call fails', async () => {
     mockFetch({ [PURCHASE_INFO]: () => new Response('boom', { status: 500 }) });
-    renderPage(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     expect(await screen.findByText('Failed to load availability')).toBeTruthy();
     expect(buyButton().textContent).toBe('Sold Out');
     expect(buyButton().disabled).toBe(true);
@@ -69,13 +69,13 @@ describe('LandingPage premium card', () => {
 
   it('counts out of 30 when the total is unknown', async () => {
     mockFetch({ [PURCHASE_INFO]: () => json({ slots: { available: 5 }, paymentWallets: {} }) });
-    renderPage(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     expect(await screen.findByText('5/30 slots available')).toBeTruthy();
   });
 
   it('opens the community invite in a new tab and links to the scripts page', async () => {
     mockFetch({ [PURCHASE_INFO]: () => new Promise<Response>(() => {}) });
-    renderPage(<LandingPage />);
+    renderWithProviders(<LandingPage />);
     const invite = screen.getByRole('link', { name: /Join Community/ });
     expect(invite.getAttribute('target')).toBe('_blank');
     expect(invite.getAttribute('rel')).toContain('noopener');

@@ -1,4 +1,6 @@
+import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router';
+import { Button } from '@/components/ui/button.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 
@@ -17,6 +19,18 @@ export function PublicShell({ children, className }: { children: React.ReactNode
       </div>
       <PublicFooter />
     </div>
+  );
+}
+
+/** The ghost "Back to Home" link at the top of a public sub-page (buyer, scripts). */
+export function BackToHomeButton() {
+  return (
+    <Button asChild variant="ghost" size="sm" className="-ml-3 mb-6 text-slate-300 hover:bg-white/5">
+      <Link to="/">
+        <ArrowLeft aria-hidden="true" />
+        Back to Home
+      </Link>
+    </Button>
   );
 }
 

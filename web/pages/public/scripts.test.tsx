@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockClipboard, mockFetch, renderWithProviders } from '@/test/render.tsx';
 import type { ScriptsPageConfig, ScriptsPageSection } from '../../../common/scripts-page.ts';
 import { ScriptsPage } from './scripts.tsx';
-import { json, mockClipboard, mockFetch, renderPage } from './test-utils.tsx';
 
 const CONFIG_URL = '/api/public/scripts-page-config';
 
@@ -77,7 +77,7 @@ afterEach(() => {
 describe('ScriptsPage', () => {
   it('shows the visible sections and buttons in order, with header, badge, access info and features', async () => {
     mockFetch({ [CONFIG_URL]: () => json({ config: CONFIG }) });
-    renderPage(<ScriptsPage />, '/scripts');
+    renderWithProviders(<ScriptsPage />, '/scripts');
     expect(await screen.findByRole('heading', { name: 'Test Scripts', level: 1 })).toBeTruthy();
     expect(screen.getByText('Pick one')).toBeTruthy();
     const titles = screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
@@ -104,7 +104,7 @@ describe('ScriptsPage', () => {
     mockFetch({
       [CONFIG_URL]: () => json({ config: { ...CONFIG, showBackButton: 1, securityBadge: 'Audited' } }),
     });
-    renderPage(<ScriptsPage />, '/scripts');
+    renderWithProviders(<ScriptsPage />, '/scripts');
     expect((await screen.findByRole('link', { name: /Back to Home/ })).getAttribute('href')).toBe('/');
     expect(screen.getByText('Audited')).toBeTruthy();
   });
@@ -112,7 +112,7 @@ describe('ScriptsPage', () => {
   it('copies a loader snippet for the current origin from a script button', async () => {
     mockFetch({ [CONFIG_URL]: () => json({ config: CONFIG }) });
     const writeText = mockClipboard();
-    renderPage(<ScriptsPage />, '/scripts');
+    renderWithProviders(<ScriptsPage />, '/scripts');
     fireEvent.click(await screen.findByRole('button', { name: 'Copy Loader' }));
     await waitFor(() =>
       expect(writeText).toHaveBeenCalledWith(
@@ -134,7 +134,7 @@ describe('ScriptsPage', () => {
       downloads.push({ name: this.download, href: this.href });
     });
     try {
-      renderPage(<ScriptsPage />, '/scripts');
+      renderWithProviders(<ScriptsPage />, '/scripts');
       fireEvent.click(await screen.findByRole('button', { name: 'Download .lua' }));
       expect(await screen.findByText('Download Started!')).toBeTruthy();
       expect(downloads).toEqual([{ name: 'free.lua', href: 'blob:test' }]);
@@ -150,7 +150,7 @@ describe('ScriptsPage', () => {
       [CONFIG_URL]: () => json({ config: CONFIG }),
       '/api/hosted-scripts/free.lua': () => new Response('gone', { status: 404 }),
     });
-    renderPage(<ScriptsPage />, '/scripts');
+    renderWithProviders(<ScriptsPage />, '/scripts');
     fireEvent.click(await screen.findByRole('button', { name: 'Download .lua' }));
     expect(await screen.findByText('Download Failed')).toBeTruthy();
     expect(screen.getByText('Failed to download free.lua. Please try again.')).toBeTruthy();
@@ -158,7 +158,7 @@ describe('ScriptsPage', () => {
 
   it('falls back to the default page with a Configuration Error card when the config fails', async () => {
     mockFetch({ [CONFIG_URL]: () => new Response('boom', { status: 500 }) });
-    renderPage(<ScriptsPage />, '/script');
+    renderWithProviders(<ScriptsPage />, '/script');
     expect(await screen.findByText('Configuration Error')).toBeTruthy();
     expect(screen.getByText('Failed to load page configuration. Showing default view.')).toBeTruthy();
     expect(screen.getByText('Unable to load dynamic configuration. Please contact support.')).toBeTruthy();

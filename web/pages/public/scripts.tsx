@@ -1,16 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { AlertTriangle, ArrowLeft, Crown, ShieldCheck, Terminal } from 'lucide-react';
-import { Link } from 'react-router';
+import { AlertTriangle, Crown, ShieldCheck, Terminal } from 'lucide-react';
 import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { cn } from '@/lib/cn.ts';
 import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/public-defaults.ts';
 import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
 import { scriptsPageConfigQuery } from './public-queries.ts';
-import { glassCard, PublicShell } from './public-shell.tsx';
+import { BackToHomeButton, glassCard, PublicShell } from './public-shell.tsx';
 import { ScriptSection } from './script-section.tsx';
 import { visibleInOrder } from './scripts-content.ts';
 
@@ -39,14 +37,7 @@ export function ScriptsPageView({
   const sections = visibleInOrder(config.sections);
   return (
     <PublicShell>
-      {config.showBackButton === 1 && (
-        <Button asChild variant="ghost" size="sm" className="-ml-3 mb-6 text-slate-300 hover:bg-white/5">
-          <Link to="/">
-            <ArrowLeft aria-hidden="true" />
-            Back to Home
-          </Link>
-        </Button>
-      )}
+      {config.showBackButton === 1 && <BackToHomeButton />}
 
       <header className="mb-10 flex flex-col items-center text-center">
         <h1 className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-5xl">

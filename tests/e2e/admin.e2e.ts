@@ -36,6 +36,29 @@ describe('admin console in the browser', () => {
     expect(page.url()).toMatch(/\/admin\/login$/);
   });
 
+  it('shows the live socket in the shell and the dashboard, counting every open dashboard', async () => {
+    const { page, browser, server } = suite;
+    await loginAsAdmin(page);
+    await page.getByText('1 client connected').waitFor();
+    await page.getByText('Connected', { exact: true }).filter({ visible: true }).first().waitFor();
+    // A second admin browser opens its own socket; the server tells the first one at once.
+    const second = await newPage(browser, server.url);
+    await loginAsAdmin(second.page);
+    await page.getByText('2 clients connected').waitFor();
+    await second.page.getByText('2 clients connected').waitFor();
+    await second.context.close();
+    await page.getByText('1 client connected').waitFor();
+  });
+
+  it('says real-time data is unavailable when the socket cannot connect', async () => {
+    const { page, context } = suite;
+    // Refuse every socket the page opens, as a dead network or a down server would.
+    await context.routeWebSocket(/\/ws$/, (ws) => ws.close({ code: 1011, reason: 'unavailable' }));
+    await loginAsAdmin(page);
+    await page.getByText('Real-time data unavailable').waitFor();
+    expect(await page.getByText(/clients? connected/).count()).toBe(0);
+  });
+
   it('signs in to a dark dashboard showing the stat cards', async () => {
     const { page } = suite;
     await loginAsAdmin(page);

@@ -72,7 +72,7 @@ function LiveDataIndicator() {
       <div className="flex-1 whitespace-nowrap text-sm">
         {connected ? (
           <>
-            <span className="font-medium">{systemHealth?.connectedClients ?? 0} clients connected</span>
+            <span className="font-medium">{clientCountText(systemHealth?.connectedClients ?? 0)}</span>
             <span className="block text-xs text-muted-foreground">
               System status: {systemHealth?.status ?? 'unknown'}
             </span>
@@ -309,4 +309,8 @@ function DashboardSkeleton() {
 /** Rounded share of `part` in `whole`; 0 when there is nothing yet. */
 function percent(part: number, whole: number): number {
   return whole > 0 ? Math.round((part / whole) * 100) : 0;
+}
+
+function clientCountText(count: number): string {
+  return `${count} ${count === 1 ? 'client' : 'clients'} connected`;
 }

@@ -114,6 +114,6 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, done);
+    void parseJson(request, text, done);
   });
 }

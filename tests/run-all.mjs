@@ -7,9 +7,17 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 const bin = (name) => `./node_modules/.bin/${name}`;
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: process.env }).status ?? 1;
 
-if (run('npm', ['run', '--silent', 'build']) !== 0) {
-  console.log('0 passed, 1 failed');
-  process.exit(1);
+// Static checks first: a type error or lint finding fails the run like a failing test would.
+for (const [name, cmd, args] of [
+  ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+  ['lint', bin('biome'), ['check', '.']],
+  ['build', 'npm', ['run', '--silent', 'build']],
+]) {
+  if (run(cmd, args) !== 0) {
+    console.log(`\n${name} failed`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
 }
 
 const results = '.vitest-results.json';

@@ -64,12 +64,6 @@ export interface SystemConfigurationResponse {
   configuration: SystemConfiguration;
 }
 
-/** The `system_config_update` message the admin channel carries after a PUT. */
-export interface SystemConfigUpdateMessage {
-  type: 'system_config_update';
-  payload: { message: string };
-}
-
 export interface SlotUsage {
   usedSlots: number;
   availableSlots: number;

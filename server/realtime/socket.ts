@@ -41,8 +41,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   );
   const stopSweeping = registry.startSweeping(PING_INTERVAL_MS, app.log);
 
-  // @fastify/websocket's own preClose has already closed every socket (without a code, so clients
-  // reconnect); this stops the timers and subscriptions and catches any socket opened since.
+  // The websocket plugin's preClose (app.ts) has already closed every socket with 1001, so clients
+  // reconnect; this stops the timers and subscriptions and catches any socket opened since.
   app.addHook('onClose', async () => {
     stopSweeping();
     for (const unsubscribe of unsubscribes) unsubscribe();

@@ -3,10 +3,10 @@ import {
   DEFAULT_TOTAL_SLOTS,
   type SlotUsage,
   SYSTEM_TEXTS,
-  type SystemConfigUpdateMessage,
   type SystemConfiguration,
 } from '../../../common/system.ts';
 import type { AppContext } from '../../context.ts';
+import { publishToAdmins } from '../../realtime/publish.ts';
 import {
   countUsedSlots,
   findSystemConfiguration,
@@ -31,13 +31,11 @@ export async function updateSystemConfiguration(
   configuration: SystemConfiguration,
 ): Promise<SystemConfiguration> {
   await upsertSystemConfiguration(ctx.db, configuration, ctx.now());
-  const message: SystemConfigUpdateMessage = {
-    type: 'system_config_update',
-    payload: { message: SYSTEM_TEXTS.configurationUpdated },
-  };
-  // The change is saved whatever happens to the notice: dashboards also poll every 30 s, so a bus
-  // outage must not turn a successful save into an error.
-  await ctx.bus.publish('admin', message).catch(() => {});
+  // Saved whatever happens to the notice: dashboards also poll every 30 s, so a bus outage must not
+  // turn a successful save into an error.
+  await publishToAdmins(ctx.bus, 'system_config_update', {
+    message: SYSTEM_TEXTS.configurationUpdated,
+  }).catch(() => {});
   return getSystemConfiguration(ctx);
 }
 

@@ -15,6 +15,14 @@ const ConfigSchema = z.object({
   /** Directory with the built web app; served when present. */
   WEB_DIST: z.string().default('./dist/web'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Which proxies may set X-Forwarded-For: 'false' (default: the socket address is the client),
+   * 'true' (any: only when nothing else can reach the server), or addresses/CIDRs separated by commas. Per-IP limits trust whatever this allows, so keep it as narrow as possible.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | string => (v === 'true' ? true : v === 'false' || v === '' ? false : v)),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -53,6 +53,38 @@ for (const dialect of DIALECTS) {
       expect((await login(TEST_ADMIN_SECRET)).statusCode).toBe(200);
     });
 
+    it('does not let a forged X-Forwarded-For dodge the failed-login limit', async () => {
+      for (let i = 0; i < 6; i++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/login',
+          payload: { adminSecret: 'wrong' },
+          remoteAddress: '10.0.0.9',
+          headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        });
+        expect(res.statusCode).toBe(i < 5 ? 401 : 429);
+      }
+    });
+
+    it('counts failures per forwarded client when the request comes from the configured proxy', async () => {
+      const behindProxy = await buildTestApp(dialect, { TRUST_PROXY: '10.0.0.5' });
+      const attempt = (client: string) =>
+        behindProxy.app.inject({
+          method: 'POST',
+          url: '/api/admin/login',
+          payload: { adminSecret: 'wrong' },
+          remoteAddress: '10.0.0.5',
+          headers: { 'x-forwarded-for': client },
+        });
+      try {
+        for (let i = 0; i < 5; i++) expect((await attempt('198.51.100.1')).statusCode).toBe(401);
+        expect((await attempt('198.51.100.1')).statusCode).toBe(429);
+        expect((await attempt('198.51.100.2')).statusCode).toBe(401);
+      } finally {
+        await behindProxy.close();
+      }
+    });
+
     it('ends the session on logout', async () => {
       const cookie = await t.adminCookie();
       const res = await t.app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });

@@ -1,67 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ServerFrame } from '../../common/realtime.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../test/helper.ts';
+import { connectTestClient, type TestClient } from '../test/socket-client.ts';
 import { publishToAdmins } from './publish.ts';
-
-/** A real client socket with an inbox, so tests can wait for the frame they expect. */
-class TestClient {
-  readonly frames: ServerFrame[] = [];
-  private waiters: Array<() => void> = [];
-  closed: { code: number; reason: string } | null = null;
-
-  constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      this.frames.push(JSON.parse(String(data)) as ServerFrame);
-      this.wake();
-    });
-    ws.on('close', (code, reason) => {
-      this.closed = { code, reason: String(reason) };
-      this.wake();
-    });
-  }
-
-  /** Waits for the first frame (after `from`) that matches. */
-  async next(
-    match: (f: ServerFrame) => boolean,
-    { from = 0, timeoutMs = 3000 }: { from?: number; timeoutMs?: number } = {},
-  ): Promise<ServerFrame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.frames.slice(from).find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching frame; got ${JSON.stringify(this.frames)}`);
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 50);
-      });
-    }
-  }
-
-  ofType(type: string): ServerFrame[] {
-    return this.frames.filter((f) => f.type === type);
-  }
-
-  send(frame: unknown): void {
-    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
-  }
-
-  async waitClosed(timeoutMs = 3000): Promise<{ code: number; reason: string }> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.closed) {
-      if (Date.now() > deadline) throw new Error('socket did not close');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return this.closed;
-  }
-
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -81,16 +23,11 @@ for (const dialect of DIALECTS) {
       await t.close();
     });
 
-    /** Opens a socket; resolves with the client once open, or rejects with the refusal status. */
-    function connect(cookie?: string): Promise<TestClient> {
-      const ws = new WebSocket(url, { headers: cookie ? { cookie } : {} });
-      clients.push(ws);
-      const client = new TestClient(ws);
-      return new Promise((resolve, reject) => {
-        ws.once('open', () => resolve(client));
-        ws.once('unexpected-response', (_req, res) => reject(new Error(`refused with ${res.statusCode}`)));
-        ws.once('error', reject);
-      });
+    /** Opens a socket (closed again after the test); rejects with the refusal status. */
+    async function connect(cookie?: string): Promise<TestClient> {
+      const client = await connectTestClient(url, cookie);
+      clients.push(client.ws);
+      return client;
     }
 
     it('refuses the upgrade with 401 when there is no session cookie', async () => {

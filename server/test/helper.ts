@@ -5,7 +5,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { createDb, type DialectName } from '../db/index.ts';
-import { createLocalBus } from '../realtime/bus.ts';
+import { createLocalBus, createRedisBus } from '../realtime/bus.ts';
 import { prepareDatabase } from '../startup.ts';
 
 export const TEST_ADMIN_SECRET = 'test-admin-secret';
@@ -31,6 +31,8 @@ export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   clock: ReturnType<typeof fakeClock>;
+  /** PostgreSQL only: the schema holding this app's tables (another instance may join it). */
+  schema?: string;
   /** Logs in and returns the Cookie header value for admin calls. */
   adminCookie(): Promise<string>;
   close(): Promise<void>;
@@ -38,9 +40,14 @@ export interface TestApp {
 
 /**
  * A whole app on an empty database of the given dialect: an in-memory SQLite file, or a fresh
- * PostgreSQL schema dropped again on close.
+ * PostgreSQL schema dropped again on close. `joinSchemaOf` makes a second instance on the same
+ * PostgreSQL schema (the first one drops it); `env.REDIS_URL` gives the app a Redis bus.
  */
-export async function buildTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+  options: { joinSchemaOf?: TestApp } = {},
+): Promise<TestApp> {
   const config = loadConfig({
     ADMIN_SECRET: TEST_ADMIN_SECRET,
     WEB_DIST: '/nonexistent',
@@ -48,22 +55,26 @@ export async function buildTestApp(dialect: DialectName, env: Record<string, str
     ...env,
   });
   let dropSchema = async () => {};
+  let schema: string | undefined;
   let handle: ReturnType<typeof createDb>;
   if (dialect === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is not set');
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
+    const joined = options.joinSchemaOf?.schema;
+    schema = joined ?? `t_${randomBytes(6).toString('hex')}`;
+    if (!joined) {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+      dropSchema = async () => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`DROP SCHEMA ${schema} CASCADE`);
+        await c.end();
+      };
+    }
     handle = createDb(url, { schema });
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
-    };
   } else {
     handle = createDb(':memory:');
   }
@@ -72,7 +83,7 @@ export async function buildTestApp(dialect: DialectName, env: Record<string, str
     config,
     db: handle.db,
     dialect: handle.dialect,
-    bus: createLocalBus(),
+    bus: config.REDIS_URL ? createRedisBus(config.REDIS_URL) : createLocalBus(),
     now: clock.now,
   };
   await prepareDatabase(ctx);
@@ -82,6 +93,7 @@ export async function buildTestApp(dialect: DialectName, env: Record<string, str
     app,
     ctx,
     clock,
+    schema,
     async adminCookie() {
       const res = await app.inject({
         method: 'POST',
@@ -95,6 +107,7 @@ export async function buildTestApp(dialect: DialectName, env: Record<string, str
     },
     async close() {
       await app.close();
+      await ctx.bus.close();
       await handle.db.destroy();
       await dropSchema();
     },

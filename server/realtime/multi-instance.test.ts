@@ -1,0 +1,61 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, DIALECTS, type TestApp } from '../test/helper.ts';
+import { connectTestClient, type TestClient } from '../test/socket-client.ts';
+
+/**
+ * The scale-out mode of the README: two server instances on one PostgreSQL database and one Redis
+ * act as one system. Runs where both are available (CI sets TEST_DATABASE_URL and TEST_REDIS_URL).
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL;
+
+if (DIALECTS.includes('postgres') && REDIS_URL) {
+  describe('postgres + redis: two instances behind one load balancer', () => {
+    let first: TestApp;
+    let second: TestApp;
+    const sockets: TestClient[] = [];
+
+    beforeEach(async () => {
+      first = await buildTestApp('postgres', { REDIS_URL });
+      second = await buildTestApp('postgres', { REDIS_URL }, { joinSchemaOf: first });
+      await second.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    afterEach(async () => {
+      for (const s of sockets.splice(0)) s.ws.terminate();
+      await second.close();
+      await first.close();
+    });
+
+    const secondSocketUrl = () => `ws://127.0.0.1:${(second.app.server.address() as AddressInfo).port}/ws`;
+
+    it('accepts on one instance the session opened on the other', async () => {
+      const cookie = await first.adminCookie();
+      const res = await second.app.inject({
+        method: 'GET',
+        url: '/api/admin/dashboard/stats',
+        headers: { cookie },
+      });
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('tells a dashboard on one instance about a configuration saved on the other', async () => {
+      const cookie = await first.adminCookie();
+      const dashboard = await connectTestClient(secondSocketUrl(), cookie);
+      sockets.push(dashboard);
+      await dashboard.next((f) => f.type === 'system_health');
+
+      const saved = await first.app.inject({
+        method: 'PUT',
+        url: '/api/admin/system-configuration',
+        headers: { cookie },
+        payload: { totalSlots: 12, paymentWallets: { BTC: 'bc1qexampleaddress000000000000000' } },
+      });
+      expect(saved.statusCode).toBe(200);
+
+      const update = await dashboard.next((f) => f.type === 'system_config_update');
+      expect(update.payload).toEqual({ message: 'Configuration has been updated' });
+      const info = await second.app.inject({ method: 'GET', url: '/api/public/purchase-info' });
+      expect(info.json().slots).toEqual({ available: 12, total: 12, utilizationPercentage: 0 });
+    });
+  });
+}

@@ -11,7 +11,7 @@ export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./web', import.meta.url)) } },
   build: { outDir: '../dist/web', emptyOutDir: true, sourcemap: true },
   server: {
-    // `npm run dev`: Vite serves the web app and forwards API and socket traffic to the server.
+    // `npm run dev:web`: Vite serves the web app and forwards API and socket traffic to `npm run dev:server`.
     proxy: {
       '/api': `http://127.0.0.1:${serverPort}`,
       '/ws': { target: `ws://127.0.0.1:${serverPort}`, ws: true },

@@ -1,18 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from './test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useTestApp } from './test/helper.ts';
 
 /** Routes under /api/admin that must answer without a session. */
 const OPEN_ADMIN_ROUTES = new Set(['POST /api/admin/login']);
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: the whole API surface`, () => {
-    let t: TestApp;
-    beforeEach(async () => {
-      t = await buildTestApp(dialect);
-    });
-    afterEach(async () => {
-      await t.close();
-    });
+    const t = useTestApp(dialect);
 
     const adminRoutes = () =>
       t.app.routeTable.filter(

@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildTestApp, DIALECTS, type TestApp } from '../test/helper.ts';
+import { DIALECTS, useTestApp } from '../test/helper.ts';
 import { connectTestClient, type TestClient } from '../test/socket-client.ts';
 import { publishToAdmins } from './publish.ts';
 
@@ -9,23 +8,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: admin socket /ws`, () => {
-    let t: TestApp;
-    let url: string;
+    const t = useTestApp(dialect, { listen: true });
     const clients: WebSocket[] = [];
-
-    beforeEach(async () => {
-      t = await buildTestApp(dialect);
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/ws`;
-    });
-    afterEach(async () => {
+    // Registered after useTestApp's hooks, so it runs before the app closes (sequence.hooks 'stack' runs
+    // afterEach hooks in reverse order).
+    afterEach(() => {
       for (const ws of clients.splice(0)) ws.terminate();
-      await t.close();
     });
 
     /** Opens a socket (closed again after the test); rejects with the refusal status. */
     async function connect(cookie?: string): Promise<TestClient> {
-      const client = await connectTestClient(url, cookie);
+      const client = await connectTestClient(t.socketUrl, cookie);
       clients.push(client.ws);
       return client;
     }

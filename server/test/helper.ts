@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { afterEach, beforeEach } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
@@ -112,4 +114,41 @@ export async function buildTestApp(
       await dropSchema();
     },
   };
+}
+
+/** What `useTestApp`'s hooks fill in before each test: the test's app, plus what the options asked for. */
+export interface TestAppSuite extends TestApp {
+  /** With `signIn`: the admin session's Cookie header value. */
+  cookie: string;
+  /** With `listen`: the admin socket's URL on the app's loopback port. */
+  socketUrl: string;
+}
+
+/**
+ * Registers the hooks every API suite needs, in the calling describe block: a fresh app on an empty
+ * database of the given dialect before each test (`signIn` also logs the admin in; `listen` also
+ * opens a loopback port for real sockets), closed after it. Read the fields inside tests and hooks,
+ * not at collection time: the hooks fill them in.
+ */
+export function useTestApp(
+  dialect: DialectName,
+  options: { signIn?: boolean; listen?: boolean } = {},
+): TestAppSuite {
+  const suite = {} as TestAppSuite;
+  // Closed by afterEach; kept apart from `suite` so a build that failed never closes the previous app again.
+  let current: TestApp | undefined;
+  beforeEach(async () => {
+    current = await buildTestApp(dialect);
+    Object.assign(suite, current);
+    if (options.signIn) suite.cookie = await suite.adminCookie();
+    if (options.listen) {
+      await suite.app.listen({ port: 0, host: '127.0.0.1' });
+      suite.socketUrl = `ws://127.0.0.1:${(suite.app.server.address() as AddressInfo).port}/ws`;
+    }
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return suite;
 }

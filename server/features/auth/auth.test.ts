@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, TEST_ADMIN_SECRET, type TestApp } from '../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, DIALECTS, TEST_ADMIN_SECRET, useTestApp } from '../../test/helper.ts';
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: admin login`, () => {
-    let t: TestApp;
-    beforeEach(async () => {
-      t = await buildTestApp(dialect);
-    });
-    afterEach(async () => {
-      await t.close();
-    });
+    const t = useTestApp(dialect);
 
     const login = (adminSecret: unknown, ip = '10.0.0.1') =>
       t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { adminSecret }, remoteAddress: ip });

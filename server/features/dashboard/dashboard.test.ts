@@ -1,26 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: dashboard stats`, () => {
-    let t: TestApp;
-    let cookie: string;
-    beforeEach(async () => {
-      // The helper's clock starts at 2026-11-22 12:00 UTC.
-      t = await buildTestApp(dialect);
-      cookie = await t.adminCookie();
-    });
-    afterEach(async () => {
-      await t.close();
-    });
+    // The helper's clock starts at 2026-11-22 12:00 UTC.
+    const t = useTestApp(dialect, { signIn: true });
 
     const stats = async () => {
       const res = await t.app.inject({
         method: 'GET',
         url: '/api/admin/dashboard/stats',
-        headers: { cookie },
+        headers: { cookie: t.cookie },
       });
       expect(res.statusCode).toBe(200);
       return res.json();
@@ -29,7 +21,7 @@ for (const dialect of DIALECTS) {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/admin/license-keys',
-        headers: { cookie },
+        headers: { cookie: t.cookie },
         payload: { keyType: 'PREMIUM', ...payload },
       });
       expect(res.statusCode).toBe(201);
@@ -78,7 +70,7 @@ for (const dialect of DIALECTS) {
       await t.app.inject({
         method: 'POST',
         url: `/api/admin/license-keys/${revoked.id}/revoke`,
-        headers: { cookie },
+        headers: { cookie: t.cookie },
       });
 
       expect((await stats()).stats).toMatchObject({

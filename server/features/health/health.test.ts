@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
 const report = {
   errorId: 'err_1732276800000_abc123',
@@ -18,18 +18,15 @@ const report = {
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: error reports`, () => {
-    let t: TestApp;
-    let cookie: string;
-    beforeEach(async () => {
-      t = await buildTestApp(dialect);
-      cookie = await t.adminCookie();
-    });
-    afterEach(async () => {
-      await t.close();
-    });
+    const t = useTestApp(dialect, { signIn: true });
 
     const send = (payload: object) =>
-      t.app.inject({ method: 'POST', url: '/api/admin/error-report', headers: { cookie }, payload });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/error-report',
+        headers: { cookie: t.cookie },
+        payload,
+      });
 
     it('stores a report from an error boundary and answers its id', async () => {
       const res = await send(report);
@@ -86,7 +83,7 @@ for (const dialect of DIALECTS) {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/admin/error-report',
-        headers: { cookie, 'content-type': 'application/json' },
+        headers: { cookie: t.cookie, 'content-type': 'application/json' },
         payload: 'not json',
       });
       expect(res.statusCode).toBe(400);

@@ -1,35 +1,36 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LicenseKey } from '../../../common/licensing.ts';
-import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
+import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { LICENSE_KEY_PATTERN } from './license-key.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: license keys`, () => {
-    let t: TestApp;
-    let cookie: string;
-    beforeEach(async () => {
-      t = await buildTestApp(dialect);
-      cookie = await t.adminCookie();
-    });
-    afterEach(async () => {
-      await t.close();
-    });
+    const t = useTestApp(dialect, { signIn: true });
 
     const post = (payload: object) =>
-      t.app.inject({ method: 'POST', url: '/api/admin/license-keys', headers: { cookie }, payload });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/license-keys',
+        headers: { cookie: t.cookie },
+        payload,
+      });
     const createKey = async (payload: Record<string, unknown> = {}): Promise<LicenseKey> => {
       const res = await post({ keyType: 'PREMIUM', ...payload });
       expect(res.statusCode).toBe(201);
       return res.json().licenseKey;
     };
     const list = (query = '') =>
-      t.app.inject({ method: 'GET', url: `/api/admin/license-keys${query}`, headers: { cookie } });
+      t.app.inject({ method: 'GET', url: `/api/admin/license-keys${query}`, headers: { cookie: t.cookie } });
     const revoke = (id: number | string) =>
-      t.app.inject({ method: 'POST', url: `/api/admin/license-keys/${id}/revoke`, headers: { cookie } });
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/license-keys/${id}/revoke`,
+        headers: { cookie: t.cookie },
+      });
     const remove = (id: number | string) =>
-      t.app.inject({ method: 'DELETE', url: `/api/admin/license-keys/${id}`, headers: { cookie } });
+      t.app.inject({ method: 'DELETE', url: `/api/admin/license-keys/${id}`, headers: { cookie: t.cookie } });
     const bindDevice = (licenseKeyId: number, hardwareId: string, status = 'ACTIVE') =>
       t.ctx.db
         .insertInto('hardware_bindings')
@@ -143,7 +144,7 @@ for (const dialect of DIALECTS) {
         const res = await t.app.inject({
           method: 'POST',
           url: '/api/admin/license-keys',
-          headers: { cookie, 'content-type': 'application/json' },
+          headers: { cookie: t.cookie, 'content-type': 'application/json' },
           payload: '{keyType: PREMIUM}',
         });
         expect(res.statusCode).toBe(400);

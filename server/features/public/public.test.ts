@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/scripts-page.ts';
-import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
+import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: public purchase info and scripts page`, () => {
-    let t: TestApp;
-    beforeEach(async () => {
-      t = await buildTestApp(dialect);
-    });
-    afterEach(async () => {
-      await t.close();
-    });
+    const t = useTestApp(dialect);
 
     const purchaseInfo = async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/public/purchase-info' });

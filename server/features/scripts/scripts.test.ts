@@ -1,17 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/scripts-page.ts';
-import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
+import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { getScriptsPageConfig, seedScriptsPageConfig } from './scripts.service.ts';
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: scripts page config`, () => {
-    let t: TestApp;
-    beforeEach(async () => {
-      t = await buildTestApp(dialect);
-    });
-    afterEach(async () => {
-      await t.close();
-    });
+    const t = useTestApp(dialect);
 
     it('seeds the default page once, under the key default', async () => {
       const rows = await t.ctx.db.selectFrom('scripts_page_config').selectAll().execute();

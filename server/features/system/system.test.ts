@@ -1,31 +1,32 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: system configuration`, () => {
-    let t: TestApp;
-    let cookie: string;
-    beforeEach(async () => {
-      t = await buildTestApp(dialect);
-      cookie = await t.adminCookie();
-    });
-    afterEach(async () => {
-      await t.close();
-    });
+    const t = useTestApp(dialect, { signIn: true });
 
     const getConfiguration = () =>
-      t.app.inject({ method: 'GET', url: '/api/admin/system-configuration', headers: { cookie } });
+      t.app.inject({ method: 'GET', url: '/api/admin/system-configuration', headers: { cookie: t.cookie } });
     const putConfiguration = (payload: object) =>
-      t.app.inject({ method: 'PUT', url: '/api/admin/system-configuration', headers: { cookie }, payload });
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/system-configuration',
+        headers: { cookie: t.cookie },
+        payload,
+      });
     const getSlotUsage = () =>
-      t.app.inject({ method: 'GET', url: '/api/admin/system-configuration/slot-usage', headers: { cookie } });
+      t.app.inject({
+        method: 'GET',
+        url: '/api/admin/system-configuration/slot-usage',
+        headers: { cookie: t.cookie },
+      });
     const createKey = async (payload: Record<string, unknown>) => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/admin/license-keys',
-        headers: { cookie },
+        headers: { cookie: t.cookie },
         payload: { maxBindings: 1, ...payload },
       });
       expect(res.statusCode).toBe(201);
@@ -113,7 +114,7 @@ for (const dialect of DIALECTS) {
       const res = await t.app.inject({
         method: 'PUT',
         url: '/api/admin/system-configuration',
-        headers: { cookie, 'content-type': 'application/json' },
+        headers: { cookie: t.cookie, 'content-type': 'application/json' },
         payload: '{"totalSlots": 5,',
       });
       expect(res.statusCode).toBe(400);
@@ -130,7 +131,7 @@ for (const dialect of DIALECTS) {
       await t.app.inject({
         method: 'POST',
         url: `/api/admin/license-keys/${revoked.id}/revoke`,
-        headers: { cookie },
+        headers: { cookie: t.cookie },
       });
 
       // Before expiry: PREMIUM, VIP and the PREMIUM that expires in an hour hold slots.

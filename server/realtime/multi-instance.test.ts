@@ -9,6 +9,7 @@ import { connectTestClient, type TestClient } from '../test/socket-client.ts';
  */
 const REDIS_URL = process.env.TEST_REDIS_URL;
 
+// vitest.config.ts leaves this file out of runs without both services, so it always has its tests.
 if (DIALECTS.includes('postgres') && REDIS_URL) {
   describe('postgres + redis: two instances behind one load balancer', () => {
     let first: TestApp;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { insertHardwareBinding } from '../../test/fixtures.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -27,18 +28,6 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(201);
       return res.json().licenseKey as { id: number };
     };
-    const bindDevice = (licenseKeyId: number, hardwareId: string, status: string) =>
-      t.ctx.db
-        .insertInto('hardware_bindings')
-        .values({
-          license_key_id: licenseKeyId,
-          hardware_id: hardwareId,
-          status,
-          device_info: null,
-          first_bind_date: t.clock.now(),
-          last_used_date: null,
-        })
-        .execute();
     const recordUsage = (day: string, key: string, uses: number) =>
       t.ctx.db.insertInto('usage_daily').values({ day, key, uses }).execute();
 
@@ -92,9 +81,9 @@ for (const dialect of DIALECTS) {
 
     it('counts all bindings and the ACTIVE ones', async () => {
       const key = await createKey({ maxBindings: 5 });
-      await bindDevice(key.id, 'hw-1', 'ACTIVE');
-      await bindDevice(key.id, 'hw-2', 'ACTIVE');
-      await bindDevice(key.id, 'hw-3', 'REVOKED');
+      await insertHardwareBinding(t, key.id, 'hw-1', 'ACTIVE');
+      await insertHardwareBinding(t, key.id, 'hw-2', 'ACTIVE');
+      await insertHardwareBinding(t, key.id, 'hw-3', 'REVOKED');
       expect((await stats()).stats).toMatchObject({ totalBindings: 3, activeBindings: 2 });
     });
 

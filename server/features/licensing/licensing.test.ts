@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LicenseKey } from '../../../common/licensing.ts';
+import { insertHardwareBinding } from '../../test/fixtures.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { LICENSE_KEY_PATTERN } from './license-key.ts';
 
@@ -31,18 +32,6 @@ for (const dialect of DIALECTS) {
       });
     const remove = (id: number | string) =>
       t.app.inject({ method: 'DELETE', url: `/api/admin/license-keys/${id}`, headers: { cookie: t.cookie } });
-    const bindDevice = (licenseKeyId: number, hardwareId: string, status = 'ACTIVE') =>
-      t.ctx.db
-        .insertInto('hardware_bindings')
-        .values({
-          license_key_id: licenseKeyId,
-          hardware_id: hardwareId,
-          status,
-          device_info: null,
-          first_bind_date: t.clock.now(),
-          last_used_date: null,
-        })
-        .execute();
     const auditRows = (eventType: string) =>
       t.ctx.db.selectFrom('audit_logs').selectAll().where('event_type', '=', eventType).execute();
 
@@ -172,9 +161,9 @@ for (const dialect of DIALECTS) {
       it('counts only the ACTIVE devices bound to each key', async () => {
         const key = await createKey({ maxBindings: 3 });
         const other = await createKey();
-        await bindDevice(key.id, 'hw-1');
-        await bindDevice(key.id, 'hw-2');
-        await bindDevice(key.id, 'hw-3', 'REVOKED');
+        await insertHardwareBinding(t, key.id, 'hw-1');
+        await insertHardwareBinding(t, key.id, 'hw-2');
+        await insertHardwareBinding(t, key.id, 'hw-3', 'REVOKED');
         const keys: LicenseKey[] = (await list()).json().licenseKeys;
         expect(keys.find((k) => k.id === key.id)?.activeBindings).toBe(2);
         expect(keys.find((k) => k.id === other.id)?.activeBindings).toBe(0);
@@ -275,7 +264,7 @@ for (const dialect of DIALECTS) {
       it('deletes a key with its bindings and audits it', async () => {
         const key = await createKey();
         const kept = await createKey();
-        await bindDevice(key.id, 'hw-1');
+        await insertHardwareBinding(t, key.id, 'hw-1');
         const res = await remove(key.id);
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ success: true });

@@ -15,6 +15,7 @@ import {
   SYSTEM_CONFIG_UPDATED_TEXT,
   type SystemConfigUpdatePayload,
 } from '../../common/realtime.ts';
+import { slotUsageQuery, systemConfigurationQuery } from './admin-queries.ts';
 import {
   RealtimeClient,
   type RealtimeClientOptions,
@@ -61,8 +62,8 @@ const ClientContext = createContext<RealtimeClient | null>(null);
 
 /** The query keys a system_config_update makes stale (configuration and slot usage). */
 export const SYSTEM_CONFIG_QUERY_KEYS = [
-  ['/api/admin/system-configuration'],
-  ['/api/admin/system-configuration/slot-usage'],
+  systemConfigurationQuery().queryKey,
+  slotUsageQuery().queryKey,
 ] as const;
 
 export interface RealtimeProviderProps {

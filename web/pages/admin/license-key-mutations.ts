@@ -1,7 +1,8 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { DASHBOARD_STATS_URL, LICENSE_KEYS_URL, SLOT_USAGE_URL } from '@/lib/admin-queries.ts';
-import { ApiError, apiRequest } from '@/lib/api.ts';
+import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
+import { toastFailure } from '@/lib/toast-failure.ts';
 import type { CreateLicenseKeyRequest, LicenseKey } from '../../../common/licensing.ts';
 import { maskLicenseKey } from '../../../common/mask.ts';
 
@@ -12,16 +13,6 @@ async function refreshAfterChange(queryClient: QueryClient): Promise<void> {
       queryClient.invalidateQueries({ queryKey: [url] }),
     ),
   );
-}
-
-function failureToast(title: string, fallback: string) {
-  return (error: unknown) => {
-    toast({
-      title,
-      description: error instanceof ApiError ? error.serverMessage : fallback,
-      variant: 'destructive',
-    });
-  };
 }
 
 export function useCreateLicenseKey() {
@@ -36,7 +27,7 @@ export function useCreateLicenseKey() {
       });
       await refreshAfterChange(queryClient);
     },
-    onError: failureToast('Error creating license key', 'Failed to create license key'),
+    onError: toastFailure('Error creating license key', 'Failed to create license key'),
   });
 }
 
@@ -52,7 +43,7 @@ export function useRevokeLicenseKey() {
       });
       await refreshAfterChange(queryClient);
     },
-    onError: failureToast('Revocation failed', 'Failed to revoke license key'),
+    onError: toastFailure('Revocation failed', 'Failed to revoke license key'),
   });
 }
 
@@ -64,6 +55,6 @@ export function useDeleteLicenseKey() {
       toast({ title: 'License key deleted' });
       await refreshAfterChange(queryClient);
     },
-    onError: failureToast('Deletion failed', 'Failed to delete license key'),
+    onError: toastFailure('Deletion failed', 'Failed to delete license key'),
   });
 }

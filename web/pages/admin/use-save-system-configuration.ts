@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { SLOT_USAGE_URL, SYSTEM_CONFIGURATION_URL, systemConfigurationQuery } from '@/lib/admin-queries.ts';
-import { ApiError, apiRequest } from '@/lib/api.ts';
+import { SYSTEM_CONFIGURATION_URL, slotUsageQuery, systemConfigurationQuery } from '@/lib/admin-queries.ts';
+import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
+import { toastFailure } from '@/lib/toast-failure.ts';
 import type { SystemConfiguration } from '../../../common/system.ts';
 
 /**
@@ -19,17 +20,9 @@ export function useSaveSystemConfiguration() {
         configuration: answer?.configuration ?? sent,
       });
       toast({ title: 'Configuration Updated', description: 'Buyers see the new slots and wallets now.' });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: [SYSTEM_CONFIGURATION_URL] }),
-        queryClient.invalidateQueries({ queryKey: [SLOT_USAGE_URL] }),
-      ]);
+      // The answer is the saved configuration, so only slot usage (derived from it) needs asking again.
+      await queryClient.invalidateQueries({ queryKey: slotUsageQuery().queryKey });
     },
-    onError: (error) => {
-      toast({
-        title: 'Save Failed',
-        description: error instanceof ApiError ? error.serverMessage : 'Failed to save configuration',
-        variant: 'destructive',
-      });
-    },
+    onError: toastFailure('Save Failed', 'Failed to save configuration'),
   });
 }

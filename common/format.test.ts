@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from './format.ts';
+import { formatDate, formatFileSize } from './format.ts';
 
 describe('formatDate', () => {
   it('shows a date in US English short format with hours and minutes', () => {
@@ -21,5 +21,16 @@ describe('formatDate', () => {
   it("reads 'Invalid date' when the value does not parse", () => {
     expect(formatDate('not a date')).toBe('Invalid date');
     expect(formatDate(Number.NaN)).toBe('Invalid date');
+  });
+});
+
+describe('formatFileSize', () => {
+  it('shows bytes, KB with one decimal and MB with two, in steps of 1024', () => {
+    expect(formatFileSize(0)).toBe('0 B');
+    expect(formatFileSize(1023)).toBe('1023 B');
+    expect(formatFileSize(1024)).toBe('1.0 KB');
+    expect(formatFileSize(1536)).toBe('1.5 KB');
+    expect(formatFileSize(1024 * 1024)).toBe('1.00 MB');
+    expect(formatFileSize(2.5 * 1024 * 1024)).toBe('2.50 MB');
   });
 });

@@ -22,3 +22,10 @@ export function formatDate(value: string | number | Date | null | undefined, tim
   if (Number.isNaN(date.getTime())) return INVALID_DATE;
   return date.toLocaleString('en-US', { ...DATE_TIME_OPTIONS, timeZone });
 }
+
+/** A size as the screens show it: B, KB with 1 decimal, MB with 2, in steps of 1024. */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}

@@ -13,6 +13,9 @@ const AdminLoginPage = lazy(() => import('@/pages/admin/login.tsx'));
 const DashboardPage = lazy(() => import('@/pages/admin/dashboard.tsx'));
 const LicenseKeysPage = lazy(() => import('@/pages/admin/license-keys.tsx'));
 const SystemConfigurationPage = lazy(() => import('@/pages/admin/system-configuration.tsx'));
+const ScriptManagementPage = lazy(() => import('@/pages/admin/script-management.tsx'));
+const FileManagerPage = lazy(() => import('@/pages/admin/file-manager.tsx'));
+const ScriptsPageEditorPage = lazy(() => import('@/pages/admin/scripts-page-editor.tsx'));
 
 /** A page inside its own error boundary, so one broken screen never takes down the app. */
 function page(element: React.ReactNode) {
@@ -37,6 +40,9 @@ export function AppRoutes() {
         <Route path="dashboard" element={page(<DashboardPage />)} />
         <Route path="license-keys" element={page(<LicenseKeysPage />)} />
         <Route path="system-configuration" element={page(<SystemConfigurationPage />)} />
+        <Route path="script-management" element={page(<ScriptManagementPage />)} />
+        <Route path="file-manager" element={page(<FileManagerPage />)} />
+        <Route path="scripts-page-editor" element={page(<ScriptsPageEditorPage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />

@@ -1,6 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { DashboardStats } from '../../common/dashboard.ts';
 import type { LicenseKey, LicenseKeyStatus } from '../../common/licensing.ts';
+import type {
+  AllScriptsListResponse,
+  ScriptListResponse,
+  ScriptResponse,
+  ScriptVersionsResponse,
+} from '../../common/scripts.ts';
+import type { ScriptsPageConfig } from '../../common/scripts-page.ts';
 import type { SlotUsage, SystemConfiguration } from '../../common/system.ts';
 import { apiRequest } from './api.ts';
 
@@ -14,6 +21,10 @@ export const DASHBOARD_STATS_URL = '/api/admin/dashboard/stats';
 export const SYSTEM_CONFIGURATION_URL = '/api/admin/system-configuration';
 export const SLOT_USAGE_URL = '/api/admin/system-configuration/slot-usage';
 export const LICENSE_KEYS_URL = '/api/admin/license-keys';
+export const SCRIPTS_URL = '/api/admin/scripts';
+export const ALL_SCRIPT_FILES_URL = '/api/admin/all-scripts/list';
+export const HOSTED_SCRIPTS_URL = '/api/admin/hosted-scripts';
+export const SCRIPTS_PAGE_CONFIG_URL = '/api/admin/scripts-page-config';
 
 /** Polling intervals from the specs. */
 export const DASHBOARD_STATS_REFETCH_MS = 30_000;
@@ -74,5 +85,69 @@ export function licenseKeysQuery(filters: { search: string; status: LicenseKeySt
       return apiRequest<LicenseKeyList>('GET', `${LICENSE_KEYS_URL}?${params}`);
     },
     refetchInterval: LICENSE_KEYS_REFETCH_MS,
+  });
+}
+
+/** Every script (name, access type, size, version); the management screen's picker. */
+export function scriptsQuery() {
+  return queryOptions({
+    queryKey: [SCRIPTS_URL],
+    queryFn: async () => {
+      try {
+        return await apiRequest<ScriptListResponse>('GET', SCRIPTS_URL);
+      } catch (cause) {
+        throw new Error('Failed to fetch scripts', { cause });
+      }
+    },
+    select: (data) => data.scripts,
+  });
+}
+
+/** One script with its current content. */
+export function scriptQuery(filename: string) {
+  const url = `${SCRIPTS_URL}/${encodeURIComponent(filename)}`;
+  return queryOptions({
+    queryKey: [SCRIPTS_URL, filename],
+    queryFn: async () => {
+      try {
+        return await apiRequest<ScriptResponse>('GET', url);
+      } catch (cause) {
+        throw new Error('Failed to fetch script content', { cause });
+      }
+    },
+    select: (data) => data.script,
+  });
+}
+
+/** Every stored version of a script, newest first. */
+export function scriptVersionsQuery(filename: string) {
+  const url = `${SCRIPTS_URL}/${encodeURIComponent(filename)}/versions`;
+  return queryOptions({
+    queryKey: [SCRIPTS_URL, filename, 'versions'],
+    queryFn: async () => {
+      try {
+        return await apiRequest<ScriptVersionsResponse>('GET', url);
+      } catch (cause) {
+        throw new Error('Failed to fetch script versions', { cause });
+      }
+    },
+    select: (data) => data.versions,
+  });
+}
+
+/** Every script file, shipped and hosted: the file manager's table. */
+export function allScriptFilesQuery() {
+  return queryOptions({
+    queryKey: [ALL_SCRIPT_FILES_URL],
+    queryFn: () => apiRequest<AllScriptsListResponse>('GET', ALL_SCRIPT_FILES_URL),
+  });
+}
+
+/** The public scripts page's content as the editor loads it. */
+export function scriptsPageConfigQuery() {
+  return queryOptions({
+    queryKey: [SCRIPTS_PAGE_CONFIG_URL],
+    queryFn: () => apiRequest<{ config: ScriptsPageConfig }>('GET', SCRIPTS_PAGE_CONFIG_URL),
+    select: (data) => data.config,
   });
 }

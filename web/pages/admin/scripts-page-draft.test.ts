@@ -154,7 +154,8 @@ describe('scripts page draft', () => {
     const edited = updateSection(saved, 'a', { badge: { text: 'X', variant: 'default' } });
     expect(sameConfig(saved, edited)).toBe(false);
     expect(sameConfig(saved, updateSection(edited, 'a', { badge: undefined }))).toBe(true);
-    const reordered = { sections: saved.sections, ...saved };
+    const { sections, ...rest } = saved;
+    const reordered = { sections, ...rest };
     expect(sameConfig(saved, reordered)).toBe(true);
   });
 

@@ -39,20 +39,7 @@ export function ScriptsPageView({
     <PublicShell>
       {config.showBackButton === 1 && <BackToHomeButton />}
 
-      <header className="mb-10 flex flex-col items-center text-center">
-        <h1 className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-5xl">
-          {config.headerTitle}
-        </h1>
-        {config.headerSubtitle && (
-          <p className="mt-4 max-w-2xl text-lg text-slate-300">{config.headerSubtitle}</p>
-        )}
-        {config.securityBadge && (
-          <Badge className="mt-5 border-emerald-400/30 bg-emerald-500/15 px-3 py-1 text-emerald-300">
-            <ShieldCheck className="h-3.5 w-3.5" aria-hidden="true" />
-            {config.securityBadge}
-          </Badge>
-        )}
-      </header>
+      <ScriptsPageHeader config={config} />
 
       {configError && <ConfigurationErrorCard />}
 
@@ -66,6 +53,30 @@ export function ScriptsPageView({
 
       <HowToUse />
     </PublicShell>
+  );
+}
+
+/** The page's title, subtitle and security badge (also shown by the admin editor's preview). */
+export function ScriptsPageHeader({
+  config,
+}: {
+  config: Pick<ScriptsPageConfig, 'headerTitle' | 'headerSubtitle' | 'securityBadge'>;
+}) {
+  return (
+    <header className="mb-10 flex flex-col items-center text-center">
+      <h1 className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-5xl">
+        {config.headerTitle}
+      </h1>
+      {config.headerSubtitle && (
+        <p className="mt-4 max-w-2xl text-lg text-slate-300">{config.headerSubtitle}</p>
+      )}
+      {config.securityBadge && (
+        <Badge className="mt-5 border-emerald-400/30 bg-emerald-500/15 px-3 py-1 text-emerald-300">
+          <ShieldCheck className="h-3.5 w-3.5" aria-hidden="true" />
+          {config.securityBadge}
+        </Badge>
+      )}
+    </header>
   );
 }
 

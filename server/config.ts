@@ -12,6 +12,8 @@ const ConfigSchema = z.object({
   ADMIN_SECRET: z.string().min(1).optional(),
   /** Token scanner bots present on the socket and bot endpoints. */
   BOT_TOKEN: z.string().min(1).optional(),
+  /** Directory with the Lua scripts shipped with the app (location 'project'); a missing one means none. */
+  SCRIPTS_DIR: z.string().default('./scripts'),
   /** Directory with the built web app; served when present. */
   WEB_DIST: z.string().default('./dist/web'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -5,7 +5,11 @@ import type {
   LicenseKeysTable,
   UsageDailyTable,
 } from '../features/licensing/licensing.table.ts';
-import type { ScriptsPageConfigTable } from '../features/scripts/scripts.table.ts';
+import type {
+  ScriptsPageConfigTable,
+  ScriptsTable,
+  ScriptVersionsTable,
+} from '../features/scripts/scripts.table.ts';
 import type { AuditLogsTable } from '../features/security/security.table.ts';
 import type { SystemConfigurationTable } from '../features/system/system.table.ts';
 
@@ -19,5 +23,7 @@ export interface Database {
   usage_daily: UsageDailyTable;
   system_configuration: SystemConfigurationTable;
   scripts_page_config: ScriptsPageConfigTable;
+  scripts: ScriptsTable;
+  script_versions: ScriptVersionsTable;
   error_reports: ErrorReportsTable;
 }

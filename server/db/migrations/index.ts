@@ -1,10 +1,12 @@
 import * as createAuthAndAudit from './2026_11_22_000000_create_auth_and_audit.ts';
 import * as createLicenseKeys from './2026_11_22_000100_create_license_keys.ts';
 import * as createSystemConfiguration from './2026_11_22_000200_create_system_configuration.ts';
+import * as createScripts from './2026_11_22_000300_create_scripts.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
   '2026_11_22_000000_create_auth_and_audit': createAuthAndAudit,
   '2026_11_22_000100_create_license_keys': createLicenseKeys,
   '2026_11_22_000200_create_system_configuration': createSystemConfiguration,
+  '2026_11_22_000300_create_scripts': createScripts,
 };

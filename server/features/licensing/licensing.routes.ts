@@ -2,23 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CreateLicenseKeySchema, LicenseKeyListQuerySchema } from '../../../common/licensing.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { IdParamsSchema } from '../../plugins/id-params.ts';
 import {
   createLicenseKey,
   deleteLicenseKey,
   listLicenseKeysForAdmin,
   revokeLicenseKey,
 } from './licensing.service.ts';
-
-const MAX_ID = 2_147_483_647;
-
-/** `:id` as a positive whole number that fits an integer column (a larger one would be a 500 on PostgreSQL). */
-const IdParamsSchema = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}$/, 'id must be a positive whole number')
-    .transform(Number)
-    .refine((id) => id <= MAX_ID, 'id must be a positive whole number'),
-});
 
 export const licensingRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   app.post(

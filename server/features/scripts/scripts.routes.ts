@@ -1,8 +1,83 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AccessTypeSchema, DeployScriptSchema, SaveScriptSchema } from '../../../common/scripts.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { downloadRoutes } from './download.routes.ts';
+import { loaderRoutes } from './loader.routes.ts';
+import { LuaSyntaxRefusal } from './script-content.ts';
+import { scriptFilesRoutes } from './script-files.routes.ts';
+import { FilenameParamsSchema } from './script-params.ts';
+import {
+  deleteScript,
+  deployScript,
+  getScript,
+  getScriptVersions,
+  listScripts,
+  saveScript,
+  setScriptAccessType,
+} from './scripts.service.ts';
+import { scriptsPageRoutes } from './scripts-page.routes.ts';
+import { UPLOAD_LIMITS } from './upload.ts';
+
+/** A save's JSON may escape 1 MiB of Lua to several times its size; the schema caps the content itself. */
+const SAVE_BODY_LIMIT = 8 * 1024 * 1024;
 
 /**
- * Admin script routes (scripts, versions, the scripts page editor) arrive with their issues. The
- * public read of the page config is served by the public feature through scripts.service.ts.
+ * The scripts feature: script management, the file manager (uploads), the scripts page config,
+ * downloads and the executor-facing loader. Multipart parsing exists only inside this plugin.
  */
-export const scriptsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (_app, { ctx: _ctx }) => {};
+export const scriptsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  await app.register(multipart, { limits: UPLOAD_LIMITS });
+  // A refused Lua save or upload also says where it broke, so the editor can mark the spot.
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof LuaSyntaxRefusal) {
+      return reply.status(400).send({ error: error.message, syntaxError: error.syntaxError });
+    }
+    throw error;
+  });
+
+  app.get('/api/admin/scripts', async () => ({ scripts: await listScripts(ctx) }));
+
+  app.get('/api/admin/scripts/:filename', { schema: { params: FilenameParamsSchema } }, async (request) => ({
+    script: await getScript(ctx, request.params.filename),
+  }));
+
+  app.get(
+    '/api/admin/scripts/:filename/versions',
+    { schema: { params: FilenameParamsSchema } },
+    async (request) => ({ versions: await getScriptVersions(ctx, request.params.filename) }),
+  );
+
+  app.post(
+    '/api/admin/scripts/save',
+    { bodyLimit: SAVE_BODY_LIMIT, schema: { body: SaveScriptSchema } },
+    async (request, reply) => {
+      const saved = await saveScript(ctx, request.body, { ip: request.ip });
+      return reply.status(saved.created ? 201 : 200).send(saved);
+    },
+  );
+
+  app.post('/api/admin/scripts/deploy', { schema: { body: DeployScriptSchema } }, async (request) =>
+    deployScript(ctx, request.body.filename, { ip: request.ip }),
+  );
+
+  app.delete('/api/admin/scripts/:filename', { schema: { params: FilenameParamsSchema } }, async (request) =>
+    deleteScript(ctx, request.params.filename, { ip: request.ip }),
+  );
+
+  app.put(
+    '/api/admin/scripts/:filename/access-type',
+    { schema: { params: FilenameParamsSchema, body: AccessTypeSchema } },
+    async (request) => ({
+      success: true,
+      script: await setScriptAccessType(ctx, request.params.filename, request.body.accessType, {
+        ip: request.ip,
+      }),
+    }),
+  );
+
+  await app.register(scriptFilesRoutes, { ctx });
+  await app.register(scriptsPageRoutes, { ctx });
+  await app.register(downloadRoutes, { ctx });
+  await app.register(loaderRoutes, { ctx });
+};

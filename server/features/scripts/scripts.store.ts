@@ -1,32 +1,216 @@
-import type { Selectable } from 'kysely';
-import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
+import { PostgresAdapter, type Selectable } from 'kysely';
+import {
+  countLines,
+  type Script,
+  type ScriptAccessType,
+  type ScriptFileRecord,
+  type ScriptLocation,
+  type ScriptSummary,
+  type ScriptVersion,
+} from '../../../common/scripts.ts';
 import type { Db } from '../../db/index.ts';
-import type { ScriptsPageConfigTable } from './scripts.table.ts';
+import type { ScriptsTable, ScriptVersionsTable } from './scripts.table.ts';
 
-/** The row keeps the config without its key (the key is the row's primary key). */
-export function scriptsPageConfigRowToConfig(row: Selectable<ScriptsPageConfigTable>): ScriptsPageConfig {
-  return { ...JSON.parse(row.config), key: row.key };
+export type ScriptRow = Selectable<ScriptsTable>;
+type ScriptVersionRow = Selectable<ScriptVersionsTable>;
+
+export function scriptRowToSummary(row: ScriptRow): ScriptSummary {
+  return {
+    name: row.filename,
+    accessType: row.access_type as ScriptAccessType,
+    location: row.location as ScriptLocation,
+    isPublic: row.is_public === 1,
+    size: row.size,
+    lines: countLines(row.content),
+    version: row.current_version,
+    lastModified: new Date(row.updated_at).toISOString(),
+  };
 }
 
-export async function findScriptsPageConfig(db: Db, key: string): Promise<ScriptsPageConfig | undefined> {
-  const row = await db
-    .selectFrom('scripts_page_config')
-    .selectAll()
-    .where('key', '=', key)
-    .executeTakeFirst();
-  return row && scriptsPageConfigRowToConfig(row);
+export function scriptRowToScript(row: ScriptRow): Script {
+  return { ...scriptRowToSummary(row), content: row.content };
 }
 
-/** Inserts the config unless one is stored under its key already (another instance may be starting too). */
-export async function insertScriptsPageConfigIfMissing(
+/** Where the file manager says a file lives, and the path it downloads from. */
+export function scriptRowToFileRecord(row: ScriptRow): ScriptFileRecord {
+  const location = row.location as ScriptLocation;
+  return {
+    id: row.id,
+    filename: row.filename,
+    storedFilename: `${location === 'project' ? 'scripts' : 'hosted-scripts'}/${row.filename}`,
+    fileSize: row.size,
+    location,
+    uploadedAt: Math.floor(row.updated_at / 1000),
+    url: `/api/hosted-scripts/${encodeURIComponent(row.filename)}`,
+    isPublic: row.is_public === 1,
+    accessType: row.access_type as ScriptAccessType,
+  };
+}
+
+export function scriptVersionRowToVersion(row: ScriptVersionRow): ScriptVersion {
+  return {
+    id: row.id,
+    version: row.version,
+    content: row.content,
+    notes: row.notes,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** Every script with its content (the lists show line counts). Unordered: callers sort by name. */
+export async function listScriptRows(db: Db, location?: ScriptLocation): Promise<ScriptRow[]> {
+  let query = db.selectFrom('scripts').selectAll();
+  if (location) query = query.where('location', '=', location);
+  return query.execute();
+}
+
+export async function findScriptByFilename(db: Db, filename: string): Promise<ScriptRow | undefined> {
+  return db.selectFrom('scripts').selectAll().where('filename', '=', filename).executeTakeFirst();
+}
+
+export async function findScriptById(db: Db, id: number): Promise<ScriptRow | undefined> {
+  return db.selectFrom('scripts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface NewScript {
+  filename: string;
+  location: ScriptLocation;
+  accessType: ScriptAccessType;
+  isPublic: boolean;
+  content: string;
+  size: number;
+  shippedSha256: string | null;
+}
+
+/**
+ * Inserts the script at version 1 unless its name is taken (another save or instance got there
+ * first). Returns the new row, or undefined when the name was taken.
+ */
+export async function insertScriptIfMissing(
   db: Db,
-  config: ScriptsPageConfig,
+  script: NewScript,
   now: number,
-): Promise<void> {
-  const { key, ...content } = config;
-  await db
-    .insertInto('scripts_page_config')
-    .values({ key, config: JSON.stringify(content), updated_at: now })
-    .onConflict((oc) => oc.column('key').doNothing())
+): Promise<ScriptRow | undefined> {
+  return db
+    .insertInto('scripts')
+    .values({
+      filename: script.filename,
+      location: script.location,
+      access_type: script.accessType,
+      is_public: script.isPublic ? 1 : 0,
+      current_version: 1,
+      content: script.content,
+      size: script.size,
+      shipped_sha256: script.shippedSha256,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column('filename').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export interface ScriptContentChange {
+  content: string;
+  size: number;
+  /** Left as it is when undefined. */
+  isPublic?: boolean;
+  /** Left as it is when undefined. */
+  shippedSha256?: string;
+}
+
+/**
+ * Moves the script from `fromVersion` to `fromVersion + 1` with the new content. The condition on
+ * the current version is the race guard: of two saves from the same version exactly one matches.
+ * Returns whether this call moved it.
+ */
+export async function bumpScriptVersion(
+  db: Db,
+  id: number,
+  fromVersion: number,
+  change: ScriptContentChange,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('scripts')
+    .set((eb) => ({
+      current_version: eb('current_version', '+', 1),
+      content: change.content,
+      size: change.size,
+      updated_at: now,
+      ...(change.isPublic === undefined ? {} : { is_public: change.isPublic ? 1 : 0 }),
+      ...(change.shippedSha256 === undefined ? {} : { shipped_sha256: change.shippedSha256 }),
+    }))
+    .where('id', '=', id)
+    .where('current_version', '=', fromVersion)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export interface NewScriptVersion {
+  scriptId: number;
+  version: number;
+  content: string;
+  notes: string | null;
+}
+
+export async function insertScriptVersion(
+  db: Db,
+  version: NewScriptVersion,
+  now: number,
+): Promise<ScriptVersionRow> {
+  return db
+    .insertInto('script_versions')
+    .values({
+      script_id: version.scriptId,
+      version: version.version,
+      content: version.content,
+      notes: version.notes,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Newest first. */
+export async function listScriptVersions(db: Db, scriptId: number): Promise<ScriptVersion[]> {
+  const rows = await db
+    .selectFrom('script_versions')
+    .selectAll()
+    .where('script_id', '=', scriptId)
+    .orderBy('version', 'desc')
     .execute();
+  return rows.map(scriptVersionRowToVersion);
+}
+
+/** Returns whether a row changed. */
+export async function updateScriptAccessType(
+  db: Db,
+  id: number,
+  accessType: ScriptAccessType,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('scripts')
+    .set({ access_type: accessType, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes the script (its versions go with it); returns whether a row was deleted. */
+export async function deleteScriptById(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('scripts').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * How many scripts exist, read under a lock on every script row (PostgreSQL), so two transactions
+ * that each delete one of the last two scripts cannot both see two: the second waits for the first
+ * and then counts one. SQLite runs one write transaction at a time, so a plain count suffices there.
+ */
+export async function countScriptsForUpdate(db: Db): Promise<number> {
+  let query = db.selectFrom('scripts').select('id');
+  if (db.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
+  return (await query.execute()).length;
 }

@@ -1,0 +1,148 @@
+--[[
+  Scanline Free Scanner (scanline-free.lua)
+
+  Shows live pet finds below 10M/s from the Scanline scanner network in a small
+  panel; click a find to join its server. Keyless. Load it in your executor with:
+
+    loadstring(game:HttpGet("https://YOUR-SITE/api/script/loader?script=scanline-free.lua"))()
+
+  Set getgenv().SCANLINE_URL before loading to point it at another Scanline site.
+]]
+
+local SITE = (getgenv and getgenv().SCANLINE_URL) or "http://localhost:5000"
+local FREE_LIMIT = 10000000 -- finds at 10M/s and up are premium
+local POLL_SECONDS = 3
+local MAX_ROWS = 8
+
+local HttpService = game:GetService("HttpService")
+local Players = game:GetService("Players")
+local TeleportService = game:GetService("TeleportService")
+
+-- Executors differ: prefer game:HttpGet, fall back to their request functions.
+local function httpGet(url)
+  local ok, body = pcall(function() return game:HttpGet(url) end)
+  if ok and type(body) == "string" then return body end
+  local send = (syn and syn.request) or http_request or request
+  if send then
+    local sent, response = pcall(send, { Url = url, Method = "GET" })
+    if sent and response and response.StatusCode == 200 then return response.Body end
+  end
+  return nil
+end
+
+local function decodeJson(body)
+  if not body then return nil end
+  local ok, data = pcall(function() return HttpService:JSONDecode(body) end)
+  if ok then return data end
+  return nil
+end
+
+local function formatValue(value)
+  if value >= 1e9 then return string.format("$%.1fB/s", value / 1e9) end
+  if value >= 1e6 then return string.format("$%.1fM/s", value / 1e6) end
+  if value >= 1e3 then return string.format("$%.1fK/s", value / 1e3) end
+  return string.format("$%d/s", value)
+end
+
+-- A small draggable panel: a title, a status line and one row per find.
+local function buildPanel()
+  local gui = Instance.new("ScreenGui")
+  gui.Name = "ScanlineFree"
+  gui.ResetOnSpawn = false
+  gui.Parent = (gethui and gethui()) or game:GetService("CoreGui")
+
+  local frame = Instance.new("Frame")
+  frame.Size = UDim2.new(0, 280, 0, 64 + MAX_ROWS * 26)
+  frame.Position = UDim2.new(0, 20, 0.5, -120)
+  frame.BackgroundColor3 = Color3.fromRGB(17, 24, 39)
+  frame.Active = true
+  frame.Draggable = true
+  frame.Parent = gui
+
+  local title = Instance.new("TextLabel")
+  title.Size = UDim2.new(1, 0, 0, 28)
+  title.BackgroundTransparency = 1
+  title.Text = "Scanline - Free Scanner"
+  title.TextColor3 = Color3.fromRGB(52, 211, 153)
+  title.Font = Enum.Font.GothamBold
+  title.TextSize = 14
+  title.Parent = frame
+
+  local status = Instance.new("TextLabel")
+  status.Size = UDim2.new(1, -12, 0, 20)
+  status.Position = UDim2.new(0, 6, 0, 30)
+  status.BackgroundTransparency = 1
+  status.TextXAlignment = Enum.TextXAlignment.Left
+  status.TextColor3 = Color3.fromRGB(156, 163, 175)
+  status.Font = Enum.Font.Gotham
+  status.TextSize = 12
+  status.Text = "Connecting..."
+  status.Parent = frame
+
+  local rows = {}
+  for i = 1, MAX_ROWS do
+    local row = Instance.new("TextButton")
+    row.Size = UDim2.new(1, -12, 0, 24)
+    row.Position = UDim2.new(0, 6, 0, 54 + (i - 1) * 26)
+    row.BackgroundColor3 = Color3.fromRGB(31, 41, 55)
+    row.TextColor3 = Color3.fromRGB(229, 231, 235)
+    row.Font = Enum.Font.Gotham
+    row.TextSize = 12
+    row.TextXAlignment = Enum.TextXAlignment.Left
+    row.Text = ""
+    row.Visible = false
+    row.Parent = frame
+    rows[i] = row
+  end
+  return status, rows
+end
+
+local status, rows = buildPanel()
+local finds = {}
+local lastSeen = 0
+
+local function joinServer(find)
+  local ok = pcall(function()
+    TeleportService:TeleportToPlaceInstance(tonumber(find.placeid), find.jobid, Players.LocalPlayer)
+  end)
+  if not ok then status.Text = "Could not join that server" end
+end
+
+local function render()
+  for i, row in ipairs(rows) do
+    local find = finds[i]
+    row.Visible = find ~= nil
+    if find then
+      row.Text = string.format("  %s  %s", find.name or "?", formatValue(find.numericValue or 0))
+    end
+  end
+end
+
+for i, row in ipairs(rows) do
+  row.MouseButton1Click:Connect(function()
+    if finds[i] then joinServer(finds[i]) end
+  end)
+end
+
+-- Newest finds first; the free tier only ever shows finds below FREE_LIMIT.
+local function addFinds(discoveries)
+  for _, find in ipairs(discoveries) do
+    local value = tonumber(find.numericValue) or 0
+    if value < FREE_LIMIT then
+      table.insert(finds, 1, find)
+      if finds[MAX_ROWS + 1] then table.remove(finds) end
+    end
+    lastSeen = math.max(lastSeen, tonumber(find.timestamp) or 0)
+  end
+end
+
+while task.wait(POLL_SECONDS) do
+  local data = decodeJson(httpGet(SITE .. "/api/script/feed?tier=free&since=" .. tostring(lastSeen)))
+  if data and type(data.discoveries) == "table" then
+    addFinds(data.discoveries)
+    status.Text = string.format("Live - %d finds below 10M/s", #finds)
+    render()
+  else
+    status.Text = "Feed unavailable, retrying..."
+  end
+end

@@ -1,0 +1,26 @@
+import { create as contentDisposition } from 'content-disposition';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FeatureOptions } from '../../context.ts';
+import { isSessionValid, SESSION_COOKIE } from '../auth/auth.service.ts';
+import { getScriptForDownload } from './script-files.service.ts';
+import { FilenameParamsSchema } from './script-params.ts';
+
+/** GET /api/hosted-scripts/{name}: a script file as a download, byte for byte as stored. */
+export const downloadRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  app.get(
+    '/api/hosted-scripts/:filename',
+    { schema: { params: FilenameParamsSchema } },
+    async (request, reply) => {
+      const isAdmin = await isSessionValid(ctx, request.cookies[SESSION_COOKIE]);
+      const file = await getScriptForDownload(ctx, request.params.filename, isAdmin);
+      return (
+        reply
+          .type('text/plain; charset=utf-8')
+          .header('content-disposition', contentDisposition(file.filename))
+          // Public files may be revalidated by caches; private ones must not be kept anywhere.
+          .header('cache-control', file.isOpenToAll ? 'no-cache' : 'private, no-store')
+          .send(Buffer.from(file.content, 'utf8'))
+      );
+    },
+  );
+};

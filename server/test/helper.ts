@@ -127,18 +127,18 @@ export interface TestAppSuite extends TestApp {
 /**
  * Registers the hooks every API suite needs, in the calling describe block: a fresh app on an empty
  * database of the given dialect before each test (`signIn` also logs the admin in; `listen` also
- * opens a loopback port for real sockets), closed after it. Read the fields inside tests and hooks,
- * not at collection time: the hooks fill them in.
+ * opens a loopback port for real sockets; `env` adds configuration such as SCRIPTS_DIR), closed
+ * after it. Read the fields inside tests and hooks, not at collection time: the hooks fill them in.
  */
 export function useTestApp(
   dialect: DialectName,
-  options: { signIn?: boolean; listen?: boolean } = {},
+  options: { signIn?: boolean; listen?: boolean; env?: Record<string, string> } = {},
 ): TestAppSuite {
   const suite = {} as TestAppSuite;
   // Closed by afterEach; kept apart from `suite` so a build that failed never closes the previous app again.
   let current: TestApp | undefined;
   beforeEach(async () => {
-    current = await buildTestApp(dialect);
+    current = await buildTestApp(dialect, options.env);
     Object.assign(suite, current);
     if (options.signIn) suite.cookie = await suite.adminCookie();
     if (options.listen) {

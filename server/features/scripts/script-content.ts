@@ -12,9 +12,12 @@ export class LuaSyntaxRefusal extends HttpError {
   }
 }
 
-/** Throws LuaSyntaxRefusal unless `content` parses, so nothing unparseable is ever stored or served. */
+/**
+ * Throws LuaSyntaxRefusal unless `content` parses, so nothing unparseable is ever stored or served.
+ * A leading BOM is skipped the way Lua's own file loader skips it (the stored text keeps it).
+ */
 export function assertLuaParses(content: string): void {
-  const syntaxError = findLuaSyntaxError(content);
+  const syntaxError = findLuaSyntaxError(content.replace(/^\uFEFF/, ''));
   if (syntaxError) throw new LuaSyntaxRefusal(syntaxError);
 }
 

@@ -124,7 +124,8 @@ describe('file manager in the browser', () => {
     await row.getByText('Project', { exact: true }).waitFor();
     const button = row.getByRole('button', { name: /Delete/ });
     expect(await button.getAttribute('aria-disabled')).toBe('true');
-    await button.click();
+    // Playwright will not click an aria-disabled control; a person can, and is told why.
+    await button.click({ force: true });
     await toastTitled(page, 'Cannot Delete').waitFor();
     await page.getByText('Project files cannot be deleted from the file manager').first().waitFor();
     expect(await page.getByRole('alertdialog').count()).toBe(0);

@@ -78,6 +78,8 @@ export interface CodeEditorProps {
   label: string;
   /** A syntax error the server refused the text for: marked as an error like the live check's. */
   serverError?: LuaSyntaxError | null;
+  /** Ctrl-S (Cmd-S on a Mac) inside the editor: saves instead of the browser's "Save page". */
+  onSaveShortcut?: () => void;
   className?: string;
 }
 
@@ -87,13 +89,22 @@ export interface CodeEditorProps {
  * The view is built once; later `value` props only replace the text when it differs from what the
  * editor already holds, so typing never rebuilds the editor or loses the cursor.
  */
-export function CodeEditor({ value, onChange, label, serverError = null, className }: CodeEditorProps) {
+export function CodeEditor({
+  value,
+  onChange,
+  label,
+  serverError = null,
+  onSaveShortcut,
+  className,
+}: CodeEditorProps) {
   const parentRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
   // Read by the view's listeners, which are created once: always the latest props.
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const serverErrorRef = useRef(serverError);
+  const onSaveShortcutRef = useRef(onSaveShortcut);
+  onSaveShortcutRef.current = onSaveShortcut;
   const valueRef = useRef(value);
   valueRef.current = value;
 
@@ -124,6 +135,16 @@ export function CodeEditor({ value, onChange, label, serverError = null, classNa
       doc: valueRef.current,
       parent,
       extensions: [
+        keymap.of([
+          {
+            key: 'Mod-s',
+            preventDefault: true,
+            run: () => {
+              onSaveShortcutRef.current?.();
+              return true;
+            },
+          },
+        ]),
         editingSetup,
         luaLanguage,
         oneDark,

@@ -28,6 +28,7 @@ export function ScriptEditorCard({
   notes,
   onTextChange,
   onNotesChange,
+  onSave,
 }: {
   filename: string;
   text: string;
@@ -37,6 +38,8 @@ export function ScriptEditorCard({
   notes: string;
   onTextChange: (text: string) => void;
   onNotesChange: (notes: string) => void;
+  /** Ctrl-S / Cmd-S in the editor: the same as Save & Deploy. */
+  onSave: () => void;
 }) {
   const notesId = useId();
   const bytes = utf8ByteLength(text);
@@ -67,6 +70,7 @@ export function ScriptEditorCard({
           onChange={onTextChange}
           label="Script editor"
           serverError={refusal?.syntaxError ?? null}
+          onSaveShortcut={onSave}
         />
         <p
           className={bytes > MAX_SCRIPT_BYTES ? 'text-xs text-destructive' : 'text-xs text-muted-foreground'}

@@ -269,6 +269,35 @@ describe('ScriptManagementPage', () => {
     expect(screen.getByRole('button', { name: 'Save & Deploy' })).toHaveProperty('disabled', true);
   });
 
+  it('saves with Ctrl-S in the editor, and asks for content when the text is blank', async () => {
+    const { calls } = fakeServer([universal()]);
+    renderPage();
+    await editorShows(UNIVERSAL_V2);
+    const view = await scriptEditor();
+    const pressCtrlS = () =>
+      act(() => {
+        view.contentDOM.dispatchEvent(
+          new KeyboardEvent('keydown', { key: 's', code: 'KeyS', ctrlKey: true, bubbles: true }),
+        );
+      });
+
+    act(() => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: ' \n' } }));
+    pressCtrlS();
+    expect(toast).toHaveBeenCalledWith({
+      title: 'Save Failed',
+      description: 'Please select a script and enter content.',
+      variant: 'destructive',
+    });
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    act(() => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: 'print(3)\n' } }));
+    pressCtrlS();
+    await waitFor(() =>
+      expect(toast).toHaveBeenCalledWith(expect.objectContaining({ title: 'Script Updated' })),
+    );
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ content: 'print(3)\n' });
+  });
+
   it('disables delete for the last script and for shipped scripts, saying why', async () => {
     fakeServer([farm()]);
     const { unmount } = renderPage();

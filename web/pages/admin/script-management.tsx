@@ -252,6 +252,9 @@ export default function ScriptManagementPage() {
             notes={notes}
             onTextChange={editText}
             onNotesChange={setNotes}
+            onSave={() => {
+              if (!save.isPending) saveAndDeploy();
+            }}
           />
         </div>
       )}
@@ -282,6 +285,7 @@ function EditorArea({
   notes,
   onTextChange,
   onNotesChange,
+  onSave,
 }: {
   stored: Script | undefined;
   loadError: string | null;
@@ -292,6 +296,7 @@ function EditorArea({
   notes: string;
   onTextChange: (text: string) => void;
   onNotesChange: (notes: string) => void;
+  onSave: () => void;
 }) {
   if (!stored && loadError) {
     return (
@@ -313,6 +318,7 @@ function EditorArea({
       notes={notes}
       onTextChange={onTextChange}
       onNotesChange={onNotesChange}
+      onSave={onSave}
     />
   );
 }

@@ -55,7 +55,8 @@ export function ScriptFacts({ script }: { script: ScriptSummary }) {
       </div>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
         {facts.map(([term, value]) => (
-          <div key={term} className="min-w-0">
+          // The date is the longest fact: it gets the whole row rather than an ellipsis.
+          <div key={term} className={term === 'Last modified' ? 'col-span-2 min-w-0' : 'min-w-0'}>
             <dt className="text-xs text-muted-foreground">{term}</dt>
             <dd className="truncate font-medium" title={value}>
               {value}

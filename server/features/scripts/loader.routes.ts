@@ -15,9 +15,15 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
     const query = LoaderQuerySchema.safeParse(request.query);
     if (!query.success) {
       const issue = query.error.issues[0];
-      const field = issue?.path.join('.') || 'query';
-      const reason = issue && issue.code !== 'invalid_type' ? issue.message : 'is required';
-      return reply.status(400).send(loaderRefusalChunk(`Bad loader request: ${field} ${reason}`));
+      const field = String(issue?.path[0] ?? 'script');
+      const given = (request.query as Record<string, unknown> | undefined)?.[field];
+      const problem =
+        given === undefined
+          ? `${field} is required`
+          : Array.isArray(given)
+            ? `${field} must be given once`
+            : `${field}: ${issue?.message ?? 'is invalid'}`;
+      return reply.status(400).send(loaderRefusalChunk(`Bad loader request: ${problem}`));
     }
     const answer = await getScriptForLoader(ctx, query.data);
     if (answer.kind === 'refused')

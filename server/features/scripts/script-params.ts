@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_SCRIPT_FILENAME_LENGTH, scriptFilenameProblem } from '../../../common/scripts.ts';
+import { scriptFilenameProblem } from '../../../common/scripts.ts';
 
 /** A script name as the routes take it: the same rules as a new file's name (no paths, .lua only). */
 export const ScriptFilenameSchema = z.string({ error: 'filename is required' }).superRefine((name, ctx) => {
@@ -12,7 +12,7 @@ export const FilenameParamsSchema = z.object({ filename: ScriptFilenameSchema })
 
 /** GET /api/script/loader?script=NAME[&key=KEY][&hwid=ID] */
 export const LoaderQuerySchema = z.object({
-  script: ScriptFilenameSchema.refine((s) => s.length <= MAX_SCRIPT_FILENAME_LENGTH),
+  script: ScriptFilenameSchema,
   key: z.string().min(1, 'key must not be empty').max(200, 'key must be at most 200 characters').optional(),
   hwid: z
     .string()

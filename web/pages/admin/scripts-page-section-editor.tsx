@@ -86,16 +86,17 @@ export function ScriptsPageSectionEditor({
         >
           <Icon className="h-5 w-5 text-white" />
         </div>
-        <div className="grid min-w-0 flex-1 gap-0.5">
-          <div className="flex flex-wrap items-center gap-2">
-            <h3 className="truncate font-semibold">{name}</h3>
+        {/* At least 10rem for the title: on a phone the controls wrap under it instead of over it. */}
+        <div className="grid min-w-0 flex-1 basis-40 gap-0.5">
+          <div className="flex min-w-0 items-center gap-2">
+            <h3 className="min-w-0 truncate font-semibold">{name}</h3>
             {!section.visible && <Badge variant="outline">Hidden</Badge>}
           </div>
           <p className="text-xs text-muted-foreground">
             {`Position ${section.order + 1} · ${buttonCount} ${buttonCount === 1 ? 'button' : 'buttons'}`}
           </p>
         </div>
-        <div className="flex items-center gap-1">
+        <div className="ml-auto flex items-center gap-1">
           <div className="mr-2 flex items-center gap-2">
             <Switch
               id={visibleId}
@@ -362,7 +363,7 @@ function FeatureListEditor({
         </Button>
       </div>
       <p id={hintId} className="text-xs text-muted-foreground">
-        {`One feature per line. Write icon:text to choose its bullet icon (${SECTION_ICONS.join(', ')}), e.g. zap:Live finds.`}
+        {`One feature per row. Write icon:text to choose its bullet icon (${SECTION_ICONS.join(', ')}), e.g. zap:Live finds.`}
       </p>
       {features.length === 0 ? (
         <p className="text-sm text-muted-foreground">No features yet.</p>

@@ -77,7 +77,8 @@ function ScriptFileRow({ file }: { file: ScriptFileRecord }) {
   return (
     <TableRow data-filename={file.filename}>
       <TableCell className="px-2">
-        <div className="flex items-center gap-2">
+        {/* The badge wraps under a long name instead of squeezing it to a column of letters. */}
+        <div className="flex min-w-36 flex-wrap items-center gap-x-2 gap-y-1">
           <span className="break-all font-mono text-sm">{file.filename}</span>
           {!file.isPublic && (
             <Badge

@@ -23,6 +23,9 @@ const LOCATION_HINTS: Record<UploadDirectory, string> = {
     'A new version of a shipped project script: the file must have the same name (e.g. scanline-free.lua).',
 };
 
+/** The size limit as the server words it ("1 MiB"). */
+const MAX_SIZE_TEXT = `${MAX_SCRIPT_BYTES / (1024 * 1024)} MiB`;
+
 const ACCESS_OPTIONS = [
   { isPublic: true, label: 'Public: anyone can download', icon: Globe },
   { isPublic: false, label: 'Private: requires authentication', icon: Lock },
@@ -38,7 +41,7 @@ function selectionProblem(file: File): { title: string; description: string } | 
   if (file.size > MAX_SCRIPT_BYTES) {
     return {
       title: 'File Too Large',
-      description: `${file.name} is ${formatFileSize(file.size)}; a script can be at most ${formatFileSize(MAX_SCRIPT_BYTES)}.`,
+      description: `${file.name} is ${formatFileSize(file.size)}; a script can be at most ${MAX_SIZE_TEXT}.`,
     };
   }
   const nameProblem = scriptFilenameProblem(file.name);
@@ -87,8 +90,7 @@ export function UploadScriptCard() {
           Upload Script File
         </CardTitle>
         <CardDescription>
-          Lua files only, up to {formatFileSize(MAX_SCRIPT_BYTES)}. The server checks the Lua syntax before it
-          stores anything.
+          Lua files only, up to {MAX_SIZE_TEXT}. The server checks the Lua syntax before it stores anything.
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-5">

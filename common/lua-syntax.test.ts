@@ -19,4 +19,9 @@ describe('findLuaSyntaxError', () => {
   it('refuses a missing end on the line where the source runs out', () => {
     expect(findLuaSyntaxError('function f()\n  return 1\n')?.line).toBe(3);
   });
+
+  it('skips a leading byte-order mark, as Lua does, but still reports errors after it', () => {
+    expect(findLuaSyntaxError('\uFEFFprint("hi")\r\n')).toBeNull();
+    expect(findLuaSyntaxError('\uFEFFprint("hi"')?.line).toBe(1);
+  });
 });

@@ -4,12 +4,18 @@ import type { LuaSyntaxError } from './scripts.ts';
 /**
  * Where a Lua source fails to parse, or null when it parses. The server refuses such a save or
  * upload, and the editor marks the same spot while the admin types. Lua 5.3 grammar, which also
- * covers 5.1 and LuaJIT code; Luau-only syntax (`+=`, type annotations) does not parse.
+ * covers 5.1 and LuaJIT code; Luau-only syntax (`+=`, type annotations) does not parse. A leading
+ * byte-order mark is skipped, as Lua's own file loader skips it.
  */
 export function findLuaSyntaxError(source: string): LuaSyntaxError | null {
   try {
     // Only the verdict matters: skip building scopes, comments and locations.
-    luaparse.parse(source, { luaVersion: '5.3', comments: false, scope: false, locations: false });
+    luaparse.parse(source.replace(/^\uFEFF/, ''), {
+      luaVersion: '5.3',
+      comments: false,
+      scope: false,
+      locations: false,
+    });
     return null;
   } catch (error) {
     if (!isLuaparseError(error)) throw error;

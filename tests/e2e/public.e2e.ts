@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { FREE_SCRIPT_FILE } from '../../common/public-defaults.ts';
 import type { ScriptsPageConfig } from '../../common/scripts-page.ts';
 import { configureSystem, loginThroughApi, toastTitled, useBrowserSuite } from './harness.ts';
 
@@ -68,6 +70,19 @@ describe('public site in the browser', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
       `loadstring(game:HttpGet("${server.url}/api/script/loader?script=${encodeURIComponent(scriptButton!.file)}"))()`,
     );
+  });
+
+  it('downloads the free script from its file button, byte for byte as shipped', async () => {
+    const { page } = suite;
+    await page.goto('/scripts');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download .lua' }).click(),
+    ]);
+    await toastTitled(page, 'Download Started!').waitFor();
+    expect(download.suggestedFilename()).toBe(FREE_SCRIPT_FILE);
+    const downloaded = readFileSync(await download.path());
+    expect(downloaded.equals(readFileSync(`scripts/${FREE_SCRIPT_FILE}`))).toBe(true);
   });
 
   it('serves the same scripts page on /script', async () => {

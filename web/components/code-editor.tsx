@@ -1,3 +1,4 @@
+import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import {
   bracketMatching,
@@ -10,6 +11,7 @@ import {
 } from '@codemirror/language';
 import { lua } from '@codemirror/legacy-modes/mode/lua';
 import { type Diagnostic, forceLinting, linter, lintGutter, lintKeymap } from '@codemirror/lint';
+import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
 import { EditorState, type Extension, type Text } from '@codemirror/state';
 import { oneDark } from '@codemirror/theme-one-dark';
 import {
@@ -32,9 +34,9 @@ import type { LuaSyntaxError } from '../../common/scripts.ts';
 export const luaLanguage = StreamLanguage.define(lua);
 
 /**
- * CodeMirror's usual editing setup, spelled out: the installed `codemirror` package is a CodeMirror 5
- * build despite its 6.x version, so its `basicSetup` is not there. Tab indents; Escape then Tab
- * leaves the editor (CodeMirror's own escape hatch for keyboard users).
+ * CodeMirror's usual editing setup (what the `codemirror` package's basicSetup bundles, minus
+ * autocompletion), from the @codemirror packages directly. Tab indents; Escape then Tab leaves the
+ * editor (CodeMirror's own escape hatch for keyboard users).
  */
 const editingSetup: Extension = [
   lineNumbers(),
@@ -48,9 +50,19 @@ const editingSetup: Extension = [
   indentOnInput(),
   syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
   bracketMatching(),
+  closeBrackets(),
   rectangularSelection(),
   highlightActiveLine(),
-  keymap.of([...defaultKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, indentWithTab]),
+  highlightSelectionMatches(),
+  keymap.of([
+    ...closeBracketsKeymap,
+    ...defaultKeymap,
+    ...searchKeymap,
+    ...historyKeymap,
+    ...foldKeymap,
+    ...lintKeymap,
+    indentWithTab,
+  ]),
 ];
 
 /** The editor grows with its text from this height; past 80% of the window it scrolls instead. */

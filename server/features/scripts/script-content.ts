@@ -14,10 +14,10 @@ export class LuaSyntaxRefusal extends HttpError {
 
 /**
  * Throws LuaSyntaxRefusal unless `content` parses, so nothing unparseable is ever stored or served.
- * A leading BOM is skipped the way Lua's own file loader skips it (the stored text keeps it).
+ * (A leading BOM passes the check and stays in the stored text.)
  */
 export function assertLuaParses(content: string): void {
-  const syntaxError = findLuaSyntaxError(content.replace(/^\uFEFF/, ''));
+  const syntaxError = findLuaSyntaxError(content);
   if (syntaxError) throw new LuaSyntaxRefusal(syntaxError);
 }
 

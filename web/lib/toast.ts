@@ -59,3 +59,9 @@ export function useToasts(): ToastData[] {
   }, []);
   return state;
 }
+
+/** A toast the spec writes as one line, "Title: description", split into the two parts it shows. */
+export function specToast(text: `${string}: ${string}`): { title: string; description: string } {
+  const colon = text.indexOf(': ');
+  return { title: text.slice(0, colon), description: text.slice(colon + 2) };
+}

@@ -14,7 +14,12 @@ import {
 import FileManagerPage from './file-manager.tsx';
 import { renderAt } from './test-utils.tsx';
 
-vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
+vi.mock('@/lib/toast.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/toast.ts')>()),
+  toast: vi.fn(),
+  dismissToast: vi.fn(),
+  useToasts: () => [],
+}));
 vi.mock('@/lib/clipboard.ts', () => ({ copyToClipboard: vi.fn(async () => true) }));
 // The XHR itself is tested in web/lib/upload.test.ts; here the test plays the server's side of it.
 vi.mock('@/lib/upload.ts', async (importOriginal) => ({

@@ -3,12 +3,12 @@ import { useState } from 'react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
+import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
 import { copyToClipboard } from '@/lib/clipboard.ts';
-import { cn } from '@/lib/cn.ts';
 import { formatDate } from '../../../common/format.ts';
 import type { LicenseKey, LicenseKeyStatus, LicenseKeyType } from '../../../common/licensing.ts';
 import { maskLicenseKey } from '../../../common/mask.ts';
+import { AdminTableHeader } from './admin-table-header.tsx';
 import { useDeleteLicenseKey, useRevokeLicenseKey } from './license-key-mutations.ts';
 
 const COLUMNS = ['Key', 'Type', 'Status', 'Bindings', 'Usage', 'Last Used', 'Expires', 'Created', 'Actions'];
@@ -29,18 +29,7 @@ const STATUS_CLASSES: Record<LicenseKeyStatus, string> = {
 export function LicenseKeyTable({ keys }: { keys: LicenseKey[] | undefined }) {
   return (
     <Table>
-      <TableHeader>
-        <TableRow>
-          {COLUMNS.map((column) => (
-            <TableHead
-              key={column}
-              className={cn('whitespace-nowrap px-2', column === 'Actions' && 'text-right')}
-            >
-              {column}
-            </TableHead>
-          ))}
-        </TableRow>
-      </TableHeader>
+      <AdminTableHeader columns={COLUMNS} />
       <TableBody>
         {keys === undefined ? (
           <TableRow>

@@ -4,12 +4,12 @@ import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
+import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
 import { copyToClipboard } from '@/lib/clipboard.ts';
-import { cn } from '@/lib/cn.ts';
-import { toast } from '@/lib/toast.ts';
+import { specToast, toast } from '@/lib/toast.ts';
 import { formatFileSize } from '../../../common/format.ts';
 import { SCRIPT_TEXTS, type ScriptFileRecord, type ScriptLocation } from '../../../common/scripts.ts';
+import { AdminTableHeader } from './admin-table-header.tsx';
 import { useDeleteScriptFile } from './file-mutations.ts';
 
 const COLUMNS = ['Filename', 'Location', 'Size', 'Modified', 'URL', 'Actions'];
@@ -33,18 +33,7 @@ const DELETE_WARNING =
 export function ScriptFileTable({ files }: { files: ScriptFileRecord[] | undefined }) {
   return (
     <Table>
-      <TableHeader>
-        <TableRow>
-          {COLUMNS.map((column) => (
-            <TableHead
-              key={column}
-              className={cn('whitespace-nowrap px-2', column === 'Actions' && 'text-right')}
-            >
-              {column}
-            </TableHead>
-          ))}
-        </TableRow>
-      </TableHeader>
+      <AdminTableHeader columns={COLUMNS} />
       <TableBody aria-busy={files === undefined}>
         {files === undefined ? (
           Array.from({ length: LOADING_ROWS }, (_, row) => (
@@ -163,7 +152,10 @@ function ProjectFileDeleteButton() {
       aria-label="Delete (project files cannot be deleted)"
       title={SCRIPT_TEXTS.projectFileDelete}
       onClick={() =>
-        toast({ title: 'Cannot Delete', description: SCRIPT_TEXTS.projectFileDelete, variant: 'destructive' })
+        toast({
+          ...specToast('Cannot Delete: Project files cannot be deleted from the file manager'),
+          variant: 'destructive',
+        })
       }
     >
       <Trash2 />

@@ -7,7 +7,7 @@ import { Label } from '@/components/ui/label.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
 import { cn } from '@/lib/cn.ts';
-import { toast } from '@/lib/toast.ts';
+import { specToast, toast } from '@/lib/toast.ts';
 import { formatFileSize } from '../../../common/format.ts';
 import { MAX_SCRIPT_BYTES, scriptFilenameProblem, type UploadDirectory } from '../../../common/scripts.ts';
 import { useUploadScriptFile } from './file-mutations.ts';
@@ -36,8 +36,7 @@ const ACCESS_OPTIONS = [
  * spec's; size and name are checked here too so the admin hears it before the bytes go up.
  */
 function selectionProblem(file: File): { title: string; description: string } | null {
-  if (!/\.lua$/i.test(file.name))
-    return { title: 'Invalid File Type', description: 'Please select a .lua file' };
+  if (!/\.lua$/i.test(file.name)) return specToast('Invalid File Type: Please select a .lua file');
   if (file.size > MAX_SCRIPT_BYTES) {
     return {
       title: 'File Too Large',

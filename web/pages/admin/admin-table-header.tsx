@@ -1,0 +1,20 @@
+import { TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
+import { cn } from '@/lib/cn.ts';
+
+/** The header row of an admin list table: one cell a column, the 'Actions' column aligned right. */
+export function AdminTableHeader({ columns }: { columns: readonly string[] }) {
+  return (
+    <TableHeader>
+      <TableRow>
+        {columns.map((column) => (
+          <TableHead
+            key={column}
+            className={cn('whitespace-nowrap px-2', column === 'Actions' && 'text-right')}
+          >
+            {column}
+          </TableHead>
+        ))}
+      </TableRow>
+    </TableHeader>
+  );
+}

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { decodeScriptFile } from './script-content.ts';
-import { addScriptVersion, createScriptVersionOne, runScriptWrite } from './script-versions.ts';
+import { runScriptWrite, writeNextVersion } from './script-versions.ts';
 import type { AdminClient } from './scripts.service.ts';
 import { findScriptByFilename, scriptRowToFileRecord } from './scripts.store.ts';
 import type { ScriptUpload } from './upload.ts';
@@ -38,22 +38,7 @@ export async function saveUploadedScript(
       throw conflict(`${filename} ships with the app: choose Project Root to upload a new version of it`);
     }
     const notes = `Uploaded to ${directory === 'project-root' ? 'Project Root' : 'hosted-scripts/'}`;
-    const written = existing
-      ? await addScriptVersion(trx, existing, { content, size, isPublic, notes }, now)
-      : await createScriptVersionOne(
-          trx,
-          {
-            filename,
-            location: 'hosted-scripts',
-            accessType: 'FREE',
-            isPublic,
-            content,
-            size,
-            shippedSha256: null,
-          },
-          notes,
-          now,
-        );
+    const written = await writeNextVersion(trx, filename, existing, { content, size, isPublic, notes }, now);
     await insertAuditLog(
       trx,
       {

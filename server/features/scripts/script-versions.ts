@@ -111,6 +111,30 @@ export async function addScriptVersion(
 }
 
 /**
+ * What a save or an upload writes: the next version of `existing`, or, for a new name, a hosted
+ * FREE script at version 1 (public unless the change says otherwise).
+ */
+export async function writeNextVersion(
+  trx: Db,
+  filename: string,
+  existing: ScriptRow | undefined,
+  change: ScriptContentChange & { notes: string | null; baseVersion?: number },
+  now: number,
+): Promise<WrittenVersion> {
+  if (existing) return addScriptVersion(trx, existing, change, now);
+  const script: NewScript = {
+    filename,
+    location: 'hosted-scripts',
+    accessType: 'FREE',
+    isPublic: change.isPublic ?? true,
+    content: change.content,
+    size: change.size,
+    shippedSha256: null,
+  };
+  return createScriptVersionOne(trx, script, change.notes, now);
+}
+
+/**
  * Runs a version-making transaction. A conflict rolls it back whole, then leaves a
  * transaction_conflict audit row (written after the rollback, so it survives it) and goes to the caller.
  */

@@ -14,7 +14,7 @@ import type { Db } from '../../db/index.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { assertLuaParses } from './script-content.ts';
-import { addScriptVersion, createScriptVersionOne, runScriptWrite } from './script-versions.ts';
+import { runScriptWrite, writeNextVersion } from './script-versions.ts';
 import {
   countScriptsForUpdate,
   deleteScriptById,
@@ -81,27 +81,13 @@ export async function saveScript(
     const existing = await findScriptByFilename(trx, input.filename);
     // The editor started from a version of a script that is gone: do not silently bring it back.
     if (!existing && input.baseVersion) throw notFound(SCRIPT_TEXTS.notFound);
-    const written = existing
-      ? await addScriptVersion(
-          trx,
-          existing,
-          { content: input.content, size, notes, baseVersion: input.baseVersion },
-          now,
-        )
-      : await createScriptVersionOne(
-          trx,
-          {
-            filename: input.filename,
-            location: 'hosted-scripts',
-            accessType: 'FREE',
-            isPublic: true,
-            content: input.content,
-            size,
-            shippedSha256: null,
-          },
-          notes,
-          now,
-        );
+    const written = await writeNextVersion(
+      trx,
+      input.filename,
+      existing,
+      { content: input.content, size, notes, baseVersion: input.baseVersion },
+      now,
+    );
     await insertAuditLog(
       trx,
       {

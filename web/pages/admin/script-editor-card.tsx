@@ -19,17 +19,7 @@ import {
 export const LIVE_DEPLOYMENT_NOTICE =
   'Saving is a live deployment: the new version reaches all users at once.';
 
-/** The open script's text, whether it differs from what is deployed, and the notes for the next version. */
-export function ScriptEditorCard({
-  filename,
-  text,
-  modified,
-  refusal,
-  notes,
-  onTextChange,
-  onNotesChange,
-  onSave,
-}: {
+export interface ScriptEditorCardProps {
   filename: string;
   text: string;
   modified: boolean;
@@ -40,7 +30,19 @@ export function ScriptEditorCard({
   onNotesChange: (notes: string) => void;
   /** Ctrl-S / Cmd-S in the editor: the same as Save & Deploy. */
   onSave: () => void;
-}) {
+}
+
+/** The open script's text, whether it differs from what is deployed, and the notes for the next version. */
+export function ScriptEditorCard({
+  filename,
+  text,
+  modified,
+  refusal,
+  notes,
+  onTextChange,
+  onNotesChange,
+  onSave,
+}: ScriptEditorCardProps) {
   const notesId = useId();
   const bytes = utf8ByteLength(text);
   return (

@@ -21,7 +21,7 @@ import { errorText } from './error-text.ts';
 import { ScriptAccessTypeSelect } from './script-access-type.tsx';
 import { ScriptDeleteButton } from './script-delete-button.tsx';
 import { ScriptDiscardDialog } from './script-discard-dialog.tsx';
-import { ScriptEditorCard } from './script-editor-card.tsx';
+import { ScriptEditorCard, type ScriptEditorCardProps } from './script-editor-card.tsx';
 import { ScriptLoaderStrings } from './script-loader-strings.tsx';
 import { useSaveScript } from './script-mutations.ts';
 import { ScriptFacts, ScriptPicker } from './script-picker.tsx';
@@ -286,17 +286,10 @@ function EditorArea({
   onTextChange,
   onNotesChange,
   onSave,
-}: {
+}: Omit<ScriptEditorCardProps, 'filename'> & {
   stored: Script | undefined;
   loadError: string | null;
   summary: ScriptSummary;
-  text: string;
-  modified: boolean;
-  refusal: LuaSyntaxErrorResponse | null;
-  notes: string;
-  onTextChange: (text: string) => void;
-  onNotesChange: (notes: string) => void;
-  onSave: () => void;
 }) {
   if (!stored && loadError) {
     return (

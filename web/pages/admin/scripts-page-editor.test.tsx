@@ -9,6 +9,7 @@ import type {
   ScriptsPageConfig,
   ScriptsPageSection,
 } from '../../../common/scripts-page.ts';
+import { NEW_BUTTON_DEFAULTS, NEW_SECTION_DEFAULTS } from './scripts-page-draft.ts';
 import ScriptsPageEditorPage from './scripts-page-editor.tsx';
 import { renderAt } from './test-utils.tsx';
 
@@ -97,6 +98,26 @@ async function openSectionsTab(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole('tab', { name: 'Sections' }));
 }
 
+/** Renders the editor page, with a user to drive it, against whatever fetch mock the test set up. */
+function renderPage() {
+  const user = userEvent.setup();
+  const { queryClient } = renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
+  return { user, queryClient };
+}
+
+/** Renders the editor page against a fake server holding `initial`. */
+function renderEditor(initial?: ScriptsPageConfig) {
+  const server = fakeServer(initial);
+  return { ...server, ...renderPage() };
+}
+
+/** renderEditor, then the Sections tab opened once the config has loaded. */
+async function renderSectionsTab(initial?: ScriptsPageConfig) {
+  const editor = renderEditor(initial);
+  await openSectionsTab(editor.user);
+  return editor;
+}
+
 beforeEach(() => {
   vi.mocked(toast).mockClear();
 });
@@ -106,9 +127,7 @@ afterEach(() => {
 
 describe('ScriptsPageEditorPage', () => {
   it('loads the configuration and lists every section in order, hidden ones marked', async () => {
-    const user = userEvent.setup();
-    fakeServer();
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
+    const { user } = renderEditor();
     expect(screen.getByRole('heading', { name: 'Scripts Page Editor' })).toBeTruthy();
     expect(((await screen.findByLabelText('Header Title')) as HTMLInputElement).value).toBe(
       'Scanline Scripts',
@@ -128,15 +147,12 @@ describe('ScriptsPageEditorPage', () => {
 
   it('says why the configuration failed to load', async () => {
     mockFetch({ [CONFIG_URL]: () => json({ error: 'Database unavailable' }, 503) });
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
+    renderPage();
     expect(await screen.findByText('Failed to load configuration: Database unavailable')).toBeTruthy();
   });
 
   it('adds a section with the default content at the end, expanded, and saves it', async () => {
-    const user = userEvent.setup();
-    const { puts } = fakeServer();
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
-    await openSectionsTab(user);
+    const { user, puts } = await renderSectionsTab();
     await user.click(screen.getByRole('button', { name: 'Add Section' }));
 
     expect(sectionNames().at(-1)).toBe('Section New Section');
@@ -160,23 +176,16 @@ describe('ScriptsPageEditorPage', () => {
     await user.click(saveButton());
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0]?.sections.at(-1)).toEqual({
+      ...NEW_SECTION_DEFAULTS,
       id: 'section-1',
-      title: 'New Section',
-      description: 'Section description',
-      icon: 'gift',
-      iconColor: 'from-blue-500 to-cyan-600',
       order: 3,
-      visible: true,
       features: [],
       buttons: [],
     });
   });
 
   it('adds a button with the default content after the section’s buttons', async () => {
-    const user = userEvent.setup();
-    const { puts } = fakeServer();
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
-    await openSectionsTab(user);
+    const { user, puts } = await renderSectionsTab();
     await user.click(screen.getByRole('button', { name: 'Expand section Free Scanner' }));
     await user.click(within(sectionCard('Free Scanner')).getByRole('button', { name: 'Add Button' }));
 
@@ -190,22 +199,12 @@ describe('ScriptsPageEditorPage', () => {
     await user.click(saveButton());
     await waitFor(() => expect(puts).toHaveLength(1));
     const free = puts[0]?.sections.find((s) => s.id === 'free');
-    expect(free?.buttons.at(-1)).toEqual({
-      id: 'button-1',
-      label: 'New Button',
-      file: 'script.lua',
-      downloadType: 'file',
-      variant: 'default',
-      visible: true,
-      order: 2,
-    });
+    // The draft tests pin the default values; here they only have to reach the server.
+    expect(free?.buttons.at(-1)).toEqual({ ...NEW_BUTTON_DEFAULTS, id: 'button-1', order: 2 });
   });
 
   it('moves sections and buttons by swapping neighbours, renumbering from 0', async () => {
-    const user = userEvent.setup();
-    const { puts } = fakeServer();
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
-    await openSectionsTab(user);
+    const { user, puts } = await renderSectionsTab();
     const moveUp = (title: string) =>
       within(sectionCard(title)).getByRole('button', {
         name: `Move section ${title} up`,
@@ -245,10 +244,7 @@ describe('ScriptsPageEditorPage', () => {
   });
 
   it('deletes a section or a button only after confirmation', async () => {
-    const user = userEvent.setup();
-    const { puts } = fakeServer();
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
-    await openSectionsTab(user);
+    const { user, puts } = await renderSectionsTab();
 
     await user.click(screen.getByRole('button', { name: 'Delete section Free Scanner' }));
     expect(await screen.findByText('Delete this section?')).toBeTruthy();
@@ -276,9 +272,7 @@ describe('ScriptsPageEditorPage', () => {
   });
 
   it('saves the whole config only once something changed, and the public page asks again', async () => {
-    const user = userEvent.setup();
-    const { puts } = fakeServer();
-    const { queryClient } = renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
+    const { user, puts, queryClient } = renderEditor();
     queryClient.setQueryData(PUBLIC_CONFIG_KEY, { config: SAVED });
     const title = (await screen.findByLabelText('Header Title')) as HTMLInputElement;
     expect(saveButton().disabled).toBe(true);
@@ -300,12 +294,11 @@ describe('ScriptsPageEditorPage', () => {
   });
 
   it("says 'Save Failed' with the server's message when the server refuses", async () => {
-    const user = userEvent.setup();
     mockFetch({
       [CONFIG_URL]: () => json({ config: SAVED }),
       [`PUT ${CONFIG_URL}`]: () => json({ error: 'Invalid scripts page configuration' }, 400),
     });
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
+    const { user } = renderPage();
     await user.type(await screen.findByLabelText('Security Badge'), '!');
     await user.click(saveButton());
     await waitFor(() =>
@@ -319,14 +312,11 @@ describe('ScriptsPageEditorPage', () => {
   });
 
   it('names the first problem instead of sending a config the server would refuse', async () => {
-    const user = userEvent.setup();
     const full = {
       ...SAVED,
       sections: Array.from({ length: 50 }, (_, i) => section(`s${i}`, `Section ${i}`, i)),
     };
-    const { puts } = fakeServer(full);
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
-    await openSectionsTab(user);
+    const { user, puts } = await renderSectionsTab(full);
     await user.click(screen.getByRole('button', { name: 'Add Section' }));
     await user.click(saveButton());
     expect(toast).toHaveBeenCalledWith({
@@ -338,9 +328,7 @@ describe('ScriptsPageEditorPage', () => {
   });
 
   it('resets to the default content after an irreversible-action confirmation', async () => {
-    const user = userEvent.setup();
-    const { resets } = fakeServer();
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
+    const { user, resets } = renderEditor();
     await user.type(await screen.findByLabelText('Header Title'), ' (draft)');
 
     await user.click(screen.getByRole('button', { name: 'Reset to Default' }));
@@ -361,9 +349,7 @@ describe('ScriptsPageEditorPage', () => {
   });
 
   it('previews only the visible sections and buttons, as the public page shows them', async () => {
-    const user = userEvent.setup();
-    fakeServer();
-    renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
+    const { user } = renderEditor();
     await user.click(await screen.findByRole('tab', { name: 'Preview' }));
     const preview = screen.getByTestId('scripts-page-preview');
 

@@ -1,12 +1,10 @@
-import { ArrowDown, ArrowUp, ChevronDown, ChevronRight, Plus, Trash2, X } from 'lucide-react';
+import { ChevronDown, ChevronRight, Plus, X } from 'lucide-react';
 import { useId } from 'react';
-import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
-import { Input, Textarea } from '@/components/ui/input.tsx';
+import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { cn } from '@/lib/cn.ts';
 import {
@@ -17,6 +15,7 @@ import {
 } from '../../../common/scripts-page.ts';
 import { ICON_GRADIENT_PRESETS, SECTION_ICON_COMPONENTS } from '../public/scripts-content.ts';
 import { ScriptsPageButtonEditor } from './scripts-page-button-editor.tsx';
+import { ItemControls, SelectField, TextField } from './scripts-page-controls.tsx';
 import {
   type ButtonChange,
   badgeWithText,
@@ -58,7 +57,6 @@ export function ScriptsPageSectionEditor({
   actions: SectionEditorActions;
 }) {
   const bodyId = useId();
-  const visibleId = useId();
   const name = section.title.trim() || 'Untitled section';
   const Icon = SECTION_ICON_COMPONENTS[section.icon] ?? SECTION_ICON_COMPONENTS.code;
   const buttonCount = section.buttons.length;
@@ -96,49 +94,21 @@ export function ScriptsPageSectionEditor({
             {`Position ${section.order + 1} · ${buttonCount} ${buttonCount === 1 ? 'button' : 'buttons'}`}
           </p>
         </div>
-        <div className="ml-auto flex items-center gap-1">
-          <div className="mr-2 flex items-center gap-2">
-            <Switch
-              id={visibleId}
-              checked={section.visible}
-              onCheckedChange={(visible) => actions.onChange({ visible })}
-            />
-            <Label htmlFor={visibleId} className="text-xs text-muted-foreground">
-              Visible
-            </Label>
-          </div>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="h-8 w-8"
-            aria-label={`Move section ${name} up`}
-            title="Move up"
-            disabled={!canMoveUp}
-            onClick={() => actions.onMove('up')}
-          >
-            <ArrowUp />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="h-8 w-8"
-            aria-label={`Move section ${name} down`}
-            title="Move down"
-            disabled={!canMoveDown}
-            onClick={() => actions.onMove('down')}
-          >
-            <ArrowDown />
-          </Button>
-          <ConfirmActionButton
-            icon={<Trash2 />}
-            label={`Delete section ${name}`}
-            title="Delete this section?"
-            description={`"${name}" and its ${buttonCount} ${buttonCount === 1 ? 'button' : 'buttons'} are removed. Visitors stop seeing them once you save.`}
-            confirmLabel="Delete Section"
-            className="text-red-400 hover:text-red-300"
-            onConfirm={actions.onDelete}
-          />
-        </div>
+        <ItemControls
+          className="ml-auto"
+          subject={`section ${name}`}
+          visible={section.visible}
+          onVisibleChange={(visible) => actions.onChange({ visible })}
+          canMoveUp={canMoveUp}
+          canMoveDown={canMoveDown}
+          onMove={actions.onMove}
+          confirmDelete={{
+            title: 'Delete this section?',
+            description: `"${name}" and its ${buttonCount} ${buttonCount === 1 ? 'button' : 'buttons'} are removed. Visitors stop seeing them once you save.`,
+            confirmLabel: 'Delete Section',
+          }}
+          onDelete={actions.onDelete}
+        />
       </CardHeader>
       {expanded && (
         <CardContent id={bodyId} className="grid gap-6 border-t p-4 pt-4">
@@ -159,187 +129,138 @@ export function ScriptsPageSectionEditor({
 type SectionPartProps = { section: ScriptsPageSection; onChange: (change: SectionChange) => void };
 
 function SectionTexts({ section, onChange }: SectionPartProps) {
-  const ids = { title: useId(), description: useId() };
   return (
     <div className="grid gap-4">
-      <div className="grid gap-1.5">
-        <Label htmlFor={ids.title}>Title</Label>
-        <Input
-          id={ids.title}
-          value={section.title}
-          maxLength={200}
-          onChange={(e) => onChange({ title: e.target.value })}
-        />
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={ids.description}>Description</Label>
-        <Textarea
-          id={ids.description}
-          value={section.description}
-          maxLength={2000}
-          rows={2}
-          onChange={(e) => onChange({ description: e.target.value })}
-        />
-      </div>
+      <TextField
+        label="Title"
+        value={section.title}
+        maxLength={200}
+        onValueChange={(title) => onChange({ title })}
+      />
+      <TextField
+        label="Description"
+        value={section.description}
+        maxLength={2000}
+        rows={2}
+        onValueChange={(description) => onChange({ description })}
+      />
     </div>
   );
 }
 
 /** Icon, icon colour and badge: how the section's header looks. */
 function SectionLook({ section, onChange }: SectionPartProps) {
-  const ids = { icon: useId(), color: useId(), badgeText: useId(), badgeVariant: useId() };
   // A colour set outside the editor (not a preset) is still offered, so the select can show it.
   const colors: readonly string[] = (ICON_GRADIENT_PRESETS as readonly string[]).includes(section.iconColor)
     ? ICON_GRADIENT_PRESETS
     : [section.iconColor, ...ICON_GRADIENT_PRESETS];
+  const badge = section.badge;
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <div className="grid gap-1.5">
-        <Label htmlFor={ids.icon}>Icon</Label>
-        <Select
-          value={section.icon}
-          onValueChange={(icon) => onChange({ icon: icon as ScriptsPageSection['icon'] })}
-        >
-          <SelectTrigger id={ids.icon}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {SECTION_ICONS.map((icon) => {
-              const ItemIcon = SECTION_ICON_COMPONENTS[icon];
-              return (
-                <SelectItem key={icon} value={icon}>
-                  <span className="flex items-center gap-2">
-                    <ItemIcon className="h-4 w-4" aria-hidden="true" />
-                    {icon}
-                  </span>
-                </SelectItem>
-              );
-            })}
-          </SelectContent>
-        </Select>
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={ids.color}>Icon Colour</Label>
-        <Select value={section.iconColor} onValueChange={(iconColor) => onChange({ iconColor })}>
-          <SelectTrigger id={ids.color}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {colors.map((color) => (
-              <SelectItem key={color} value={color}>
-                <span className="flex items-center gap-2">
-                  <span
-                    className={cn('h-4 w-4 shrink-0 rounded bg-primary bg-gradient-to-br', color)}
-                    aria-hidden="true"
-                  />
-                  <span className="font-mono text-xs">{color}</span>
-                </span>
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={ids.badgeText}>Badge Text</Label>
-        <Input
-          id={ids.badgeText}
-          value={section.badge?.text ?? ''}
-          maxLength={60}
-          placeholder="Empty: no badge"
-          onChange={(e) => onChange(badgeWithText(section, e.target.value))}
-        />
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={ids.badgeVariant}>Badge Style</Label>
-        <Select
-          value={section.badge?.variant ?? 'default'}
-          disabled={!section.badge}
-          onValueChange={(variant) => {
-            if (section.badge) {
-              onChange({
-                badge: { ...section.badge, variant: variant as (typeof BADGE_VARIANTS)[number] },
-              });
-            }
-          }}
-        >
-          <SelectTrigger id={ids.badgeVariant}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {BADGE_VARIANTS.map((variant) => (
-              <SelectItem key={variant} value={variant}>
-                {variant}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
+      <SelectField
+        label="Icon"
+        value={section.icon}
+        options={SECTION_ICONS}
+        renderOption={(icon) => {
+          const ItemIcon = SECTION_ICON_COMPONENTS[icon];
+          return (
+            <span className="flex items-center gap-2">
+              <ItemIcon className="h-4 w-4" aria-hidden="true" />
+              {icon}
+            </span>
+          );
+        }}
+        onValueChange={(icon) => onChange({ icon })}
+      />
+      <SelectField
+        label="Icon Colour"
+        value={section.iconColor}
+        options={colors}
+        renderOption={(color) => (
+          <span className="flex items-center gap-2">
+            <span
+              className={cn('h-4 w-4 shrink-0 rounded bg-primary bg-gradient-to-br', color)}
+              aria-hidden="true"
+            />
+            <span className="font-mono text-xs">{color}</span>
+          </span>
+        )}
+        onValueChange={(iconColor) => onChange({ iconColor })}
+      />
+      <TextField
+        label="Badge Text"
+        value={badge?.text ?? ''}
+        maxLength={60}
+        placeholder="Empty: no badge"
+        onValueChange={(text) => onChange(badgeWithText(section, text))}
+      />
+      <SelectField
+        label="Badge Style"
+        value={badge?.variant ?? 'default'}
+        options={BADGE_VARIANTS}
+        disabled={!badge}
+        onValueChange={(variant) => {
+          if (badge) onChange({ badge: { ...badge, variant } });
+        }}
+      />
     </div>
   );
 }
 
 /** The optional note under the section header (who may use it, how to get access). */
 function AccessInfoEditor({ section, onChange }: SectionPartProps) {
-  const ids = { toggle: useId(), title: useId(), description: useId(), variant: useId() };
+  const toggleId = useId();
   const info = section.accessInfo;
   return (
     <div className="grid gap-3 rounded-md border p-4">
       <div className="flex items-center justify-between gap-4">
         <div className="grid gap-1">
-          <Label htmlFor={ids.toggle}>Access Info</Label>
+          <Label htmlFor={toggleId}>Access Info</Label>
           <p className="text-xs text-muted-foreground">A highlighted note on who can use this script.</p>
         </div>
         <Switch
-          id={ids.toggle}
+          id={toggleId}
           checked={info !== undefined}
           onCheckedChange={(on) => onChange({ accessInfo: on ? { ...NEW_ACCESS_INFO } : undefined })}
         />
       </div>
       {info && (
         <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
-          <div className="grid gap-1.5">
-            <Label htmlFor={ids.title}>Access Title</Label>
-            <Input
-              id={ids.title}
-              value={info.title}
-              maxLength={200}
-              onChange={(e) => onChange({ accessInfo: { ...info, title: e.target.value } })}
-            />
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={ids.variant}>Access Style</Label>
-            <Select
-              value={info.variant}
-              onValueChange={(variant) =>
-                onChange({
-                  accessInfo: { ...info, variant: variant as (typeof ACCESS_INFO_VARIANTS)[number] },
-                })
-              }
-            >
-              <SelectTrigger id={ids.variant}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {ACCESS_INFO_VARIANTS.map((variant) => (
-                  <SelectItem key={variant} value={variant}>
-                    {variant}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
-          <div className="grid gap-1.5 sm:col-span-2">
-            <Label htmlFor={ids.description}>Access Description</Label>
-            <Textarea
-              id={ids.description}
-              value={info.description}
-              maxLength={1000}
-              rows={2}
-              onChange={(e) => onChange({ accessInfo: { ...info, description: e.target.value } })}
-            />
-          </div>
+          <TextField
+            label="Access Title"
+            value={info.title}
+            maxLength={200}
+            onValueChange={(title) => onChange({ accessInfo: { ...info, title } })}
+          />
+          <SelectField
+            label="Access Style"
+            value={info.variant}
+            options={ACCESS_INFO_VARIANTS}
+            onValueChange={(variant) => onChange({ accessInfo: { ...info, variant } })}
+          />
+          <TextField
+            label="Access Description"
+            fieldClassName="sm:col-span-2"
+            value={info.description}
+            maxLength={1000}
+            rows={2}
+            onValueChange={(description) => onChange({ accessInfo: { ...info, description } })}
+          />
         </div>
       )}
+    </div>
+  );
+}
+
+/** The title of a list in the section (features, buttons) with its add button beside it. */
+function ListHeading({ title, addLabel, onAdd }: { title: string; addLabel: string; onAdd: () => void }) {
+  return (
+    <div className="flex items-center justify-between gap-2">
+      <span className="text-sm font-medium">{title}</span>
+      <Button variant="outline" size="sm" onClick={onAdd}>
+        <Plus />
+        {addLabel}
+      </Button>
     </div>
   );
 }
@@ -355,13 +276,7 @@ function FeatureListEditor({
   const hintId = useId();
   return (
     <div className="grid gap-2">
-      <div className="flex items-center justify-between gap-2">
-        <span className="text-sm font-medium">Features</span>
-        <Button variant="outline" size="sm" onClick={() => onChange([...features, ''])}>
-          <Plus />
-          Add Feature
-        </Button>
-      </div>
+      <ListHeading title="Features" addLabel="Add Feature" onAdd={() => onChange([...features, ''])} />
       <p id={hintId} className="text-xs text-muted-foreground">
         {`One feature per row. Write icon:text to choose its bullet icon (${SECTION_ICONS.join(', ')}), e.g. zap:Live finds.`}
       </p>
@@ -411,13 +326,7 @@ function ButtonList({
   const buttons = byOrder(section.buttons);
   return (
     <div className="grid gap-2">
-      <div className="flex items-center justify-between gap-2">
-        <span className="text-sm font-medium">Buttons</span>
-        <Button variant="outline" size="sm" onClick={actions.onAddButton}>
-          <Plus />
-          Add Button
-        </Button>
-      </div>
+      <ListHeading title="Buttons" addLabel="Add Button" onAdd={actions.onAddButton} />
       {buttons.length === 0 ? (
         <p className="text-sm text-muted-foreground">No buttons yet.</p>
       ) : (

@@ -1,5 +1,5 @@
 import { LoaderCircle } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -14,11 +14,9 @@ import {
 import { Button, type ButtonProps, buttonVariants } from '@/components/ui/button.tsx';
 import { cn } from '@/lib/cn.ts';
 
-export interface ConfirmActionButtonProps {
-  /** The trigger's icon (a lucide icon element); a spinner takes its place while `pending`. */
-  icon: ReactNode;
-  /** The trigger's accessible name and tooltip, e.g. "Delete key". */
-  label: string;
+export interface ConfirmDialogProps {
+  /** The element that opens the dialog (a button). */
+  trigger: ReactElement;
   /** The dialog's question, e.g. "Delete this license key?". */
   title: ReactNode;
   /** What confirming does, shown under the title. */
@@ -27,43 +25,22 @@ export interface ConfirmActionButtonProps {
   confirmLabel: string;
   /** The confirm button's look; destructive unless the action is harmless. */
   confirmVariant?: ButtonProps['variant'];
-  /** Extra trigger classes, usually its colour (e.g. `text-red-400 hover:text-red-300`). */
-  className?: string;
   /** Runs when the admin confirms; the dialog closes either way. */
   onConfirm: () => void;
-  /** The action is under way: the trigger shows a spinner and cannot be pressed again. */
-  pending?: boolean;
 }
 
-/**
- * A small icon button that asks before it acts: the trigger opens an alert dialog with the question,
- * a Cancel button and the confirm button. For row actions such as revoke and delete.
- */
-export function ConfirmActionButton({
-  icon,
-  label,
+/** An action that asks first: `trigger` opens an alert dialog with the question, Cancel and confirm. */
+export function ConfirmDialog({
+  trigger,
   title,
   description,
   confirmLabel,
   confirmVariant = 'destructive',
-  className,
   onConfirm,
-  pending = false,
-}: ConfirmActionButtonProps) {
+}: ConfirmDialogProps) {
   return (
     <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className={cn('h-8 w-8', className)}
-          aria-label={label}
-          title={label}
-          disabled={pending}
-        >
-          {pending ? <LoaderCircle className="animate-spin" /> : icon}
-        </Button>
-      </AlertDialogTrigger>
+      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
@@ -77,5 +54,43 @@ export function ConfirmActionButton({
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
+  );
+}
+
+export interface ConfirmActionButtonProps extends Omit<ConfirmDialogProps, 'trigger'> {
+  /** The trigger's icon (a lucide icon element); a spinner takes its place while `pending`. */
+  icon: ReactNode;
+  /** The trigger's accessible name and tooltip, e.g. "Delete key". */
+  label: string;
+  /** Extra trigger classes, usually its colour (e.g. `text-red-400 hover:text-red-300`). */
+  className?: string;
+  /** The action is under way: the trigger shows a spinner and cannot be pressed again. */
+  pending?: boolean;
+}
+
+/** A small icon button that asks before it acts. For row actions such as revoke and delete. */
+export function ConfirmActionButton({
+  icon,
+  label,
+  className,
+  pending = false,
+  ...dialog
+}: ConfirmActionButtonProps) {
+  return (
+    <ConfirmDialog
+      {...dialog}
+      trigger={
+        <Button
+          variant="ghost"
+          size="icon"
+          className={cn('h-8 w-8', className)}
+          aria-label={label}
+          title={label}
+          disabled={pending}
+        >
+          {pending ? <LoaderCircle className="animate-spin" /> : icon}
+        </Button>
+      }
+    />
   );
 }

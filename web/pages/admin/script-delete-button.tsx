@@ -1,17 +1,7 @@
 import { LoaderCircle, Trash2 } from 'lucide-react';
 import { useId } from 'react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog.tsx';
-import { Button, buttonVariants } from '@/components/ui/button.tsx';
+import { ConfirmDialog } from '@/components/confirm-action-button.tsx';
+import { Button } from '@/components/ui/button.tsx';
 import type { ScriptSummary } from '../../../common/scripts.ts';
 import { useDeleteScript } from './script-mutations.ts';
 import { scriptDeleteBlocker } from './script-selection.ts';
@@ -34,8 +24,8 @@ export function ScriptDeleteButton({
   const noteId = useId();
   return (
     <div className="grid gap-1.5">
-      <AlertDialog>
-        <AlertDialogTrigger asChild>
+      <ConfirmDialog
+        trigger={
           <Button
             variant="outline"
             className="text-red-400 hover:text-red-300"
@@ -45,26 +35,12 @@ export function ScriptDeleteButton({
             {remove.isPending ? <LoaderCircle className="animate-spin" /> : <Trash2 />}
             Delete Script
           </Button>
-        </AlertDialogTrigger>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete {script.name}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              This permanently deletes the script and all of its versions. This action cannot be undone, and
-              every loader that fetches this script stops working.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              className={buttonVariants({ variant: 'destructive' })}
-              onClick={() => remove.mutate(script.name, { onSuccess: onDeleted })}
-            >
-              Delete Script
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        }
+        title={`Delete ${script.name}?`}
+        description="This permanently deletes the script and all of its versions. This action cannot be undone, and every loader that fetches this script stops working."
+        confirmLabel="Delete Script"
+        onConfirm={() => remove.mutate(script.name, { onSuccess: onDeleted })}
+      />
       {blocker && (
         <p id={noteId} className="text-xs text-muted-foreground">
           {blocker}

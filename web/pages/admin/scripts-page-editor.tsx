@@ -1,20 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, Plus, RotateCcw, Save } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-action-button.tsx';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Button, buttonVariants } from '@/components/ui/button.tsx';
+import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
@@ -225,29 +215,18 @@ function ScriptsPageEditor({ saved }: { saved: ScriptsPageConfig }) {
 
 function ResetToDefaultButton({ pending, onConfirm }: { pending: boolean; onConfirm: () => void }) {
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="outline" size="sm" disabled={pending}>
           {pending ? <LoaderCircle className="animate-spin" /> : <RotateCcw />}
           Reset to Default
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Reset the scripts page to its default?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Every section, button and header setting is replaced by the default content, including changes you
-            have not saved. This action cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: 'destructive' })} onClick={onConfirm}>
-            Reset Page
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Reset the scripts page to its default?"
+      description="Every section, button and header setting is replaced by the default content, including changes you have not saved. This action cannot be undone."
+      confirmLabel="Reset Page"
+      onConfirm={onConfirm}
+    />
   );
 }
 

@@ -15,6 +15,9 @@ export const DEFAULT_TOTAL_SLOTS = 30;
 /** The free script the public page names by default (shipped in scripts/). */
 export const FREE_SCRIPT_FILE = 'scanline-free.lua';
 
+/** The shipped "universal" script: the scanner plus the in-game redemption panel premium starts from. */
+export const UNIVERSAL_SCRIPT_FILE = 'scanline-universal.lua';
+
 /** What a fresh install shows on /scripts, and what "Reset to Default" restores. */
 export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
   key: 'default',
@@ -77,7 +80,7 @@ export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
         {
           id: 'premium-copy',
           label: 'Copy Loader',
-          file: FREE_SCRIPT_FILE,
+          file: UNIVERSAL_SCRIPT_FILE,
           downloadType: 'script',
           variant: 'default',
           visible: true,

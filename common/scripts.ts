@@ -26,8 +26,8 @@ export const MAX_VERSION_NOTES_LENGTH = 500;
 /** How many versions the management screen lists. */
 export const VERSION_HISTORY_SHOWN = 5;
 
-/** The shipped "universal" script the management screen opens by default. */
-export const UNIVERSAL_SCRIPT_FILE = 'scanline-universal.lua';
+// The shipped "universal" script, which the management screen opens by default.
+export { UNIVERSAL_SCRIPT_FILE } from './public-defaults.ts';
 
 /** Characters a file name may not hold: path separators and what Windows refuses in a download name. */
 const FORBIDDEN_FILENAME_CHARACTERS = /[\\/:*?"<>|]/;

@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FREE_SCRIPT_FILE } from '../../common/public-defaults.ts';
+import type { ScriptVersionsResponse } from '../../common/scripts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../test/helper.ts';
 import { connectTestClient, type TestClient } from '../test/socket-client.ts';
 
@@ -57,6 +59,27 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       expect(update.payload).toEqual({ message: 'Configuration has been updated' });
       const info = await second.app.inject({ method: 'GET', url: '/api/public/purchase-info' });
       expect(info.json().slots).toEqual({ available: 12, total: 12, utilizationPercentage: 0 });
+    });
+
+    it('serves from either loader the script saved on the other, the shipped ones seeded once', async () => {
+      const cookie = await first.adminCookie();
+      const history = await second.app.inject({
+        method: 'GET',
+        url: `/api/admin/scripts/${FREE_SCRIPT_FILE}/versions`,
+        headers: { cookie },
+      });
+      expect((history.json() as ScriptVersionsResponse).versions.map((v) => v.version)).toEqual([1]);
+
+      const saved = await first.app.inject({
+        method: 'POST',
+        url: '/api/admin/scripts/save',
+        headers: { cookie },
+        payload: { filename: 'shared.lua', content: 'print("saved on the first instance")\n' },
+      });
+      expect(saved.statusCode).toBe(201);
+      const loaded = await second.app.inject({ method: 'GET', url: '/api/script/loader?script=shared.lua' });
+      expect(loaded.statusCode).toBe(200);
+      expect(loaded.body).toBe('print("saved on the first instance")\n');
     });
   });
 }

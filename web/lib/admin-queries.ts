@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { DashboardStats } from '../../common/dashboard.ts';
 import type { LicenseKey, LicenseKeyStatus } from '../../common/licensing.ts';
 import type {
@@ -150,4 +150,11 @@ export function scriptsPageConfigQuery() {
     queryFn: () => apiRequest<{ config: ScriptsPageConfig }>('GET', SCRIPTS_PAGE_CONFIG_URL),
     select: (data) => data.config,
   });
+}
+
+/** After any change to the script store: the picker, open scripts, versions and the file table. */
+export async function refreshScriptStore(queryClient: QueryClient): Promise<void> {
+  await Promise.all(
+    [SCRIPTS_URL, ALL_SCRIPT_FILES_URL].map((url) => queryClient.invalidateQueries({ queryKey: [url] })),
+  );
 }

@@ -1,6 +1,6 @@
-import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ALL_SCRIPT_FILES_URL, HOSTED_SCRIPTS_URL, SCRIPTS_URL } from '@/lib/admin-queries.ts';
+import { HOSTED_SCRIPTS_URL, refreshScriptStore } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
@@ -19,13 +19,6 @@ export interface ScriptUpload {
   file: File;
   directory: UploadDirectory;
   isPublic: boolean;
-}
-
-/** The file table and the script management screen list the same files: refresh both. */
-async function refreshScriptLists(queryClient: QueryClient): Promise<void> {
-  await Promise.all(
-    [ALL_SCRIPT_FILES_URL, SCRIPTS_URL].map((url) => queryClient.invalidateQueries({ queryKey: [url] })),
-  );
 }
 
 /**
@@ -58,7 +51,7 @@ export function useUploadScriptFile(onUploaded: () => void) {
         description: `${file.filename} is live as version ${version}.`,
       });
       onUploaded();
-      await refreshScriptLists(queryClient);
+      await refreshScriptStore(queryClient);
     },
     onError: (error, upload) => {
       if (isUploadAborted(error)) {
@@ -85,7 +78,7 @@ export function useDeleteScriptFile() {
       apiRequest<DeleteScriptResponse>('DELETE', `${HOSTED_SCRIPTS_URL}/${file.id}`),
     onSuccess: async ({ filename }) => {
       toast({ title: 'File Deleted', description: `${filename} has been removed.` });
-      await refreshScriptLists(queryClient);
+      await refreshScriptStore(queryClient);
     },
     onError: toastFailure('Delete Failed', 'Failed to delete file.'),
   });

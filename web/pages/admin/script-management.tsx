@@ -279,13 +279,7 @@ function EditorArea({
   stored,
   loadError,
   summary,
-  text,
-  modified,
-  refusal,
-  notes,
-  onTextChange,
-  onNotesChange,
-  onSave,
+  ...editor
 }: Omit<ScriptEditorCardProps, 'filename'> & {
   stored: Script | undefined;
   loadError: string | null;
@@ -300,20 +294,8 @@ function EditorArea({
   }
   if (!stored)
     return <Skeleton className="h-[600px]" aria-busy="true" aria-label={`Loading ${summary.name}`} />;
-  return (
-    <ScriptEditorCard
-      // A fresh editor per script: its undo history belongs to one file.
-      key={stored.name}
-      filename={stored.name}
-      text={text}
-      modified={modified}
-      refusal={refusal}
-      notes={notes}
-      onTextChange={onTextChange}
-      onNotesChange={onNotesChange}
-      onSave={onSave}
-    />
-  );
+  // A fresh editor per script: its undo history belongs to one file.
+  return <ScriptEditorCard key={stored.name} filename={stored.name} {...editor} />;
 }
 
 function ScreenSkeleton() {

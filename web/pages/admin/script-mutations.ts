@@ -1,5 +1,5 @@
-import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ALL_SCRIPT_FILES_URL, SCRIPTS_URL } from '@/lib/admin-queries.ts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { refreshScriptStore, SCRIPTS_URL } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
@@ -19,13 +19,6 @@ function scriptUrl(filename: string): string {
   return `${SCRIPTS_URL}/${encodeURIComponent(filename)}`;
 }
 
-/** The picker, the open script, its versions and the file manager's table all show the store. */
-async function refreshScripts(queryClient: QueryClient): Promise<void> {
-  await Promise.all(
-    [SCRIPTS_URL, ALL_SCRIPT_FILES_URL].map((url) => queryClient.invalidateQueries({ queryKey: [url] })),
-  );
-}
-
 /** Save & Deploy: a new version that every user gets at once. */
 export function useSaveScript() {
   const queryClient = useQueryClient();
@@ -40,7 +33,7 @@ export function useSaveScript() {
       queryClient.setQueryData<ScriptResponse>([SCRIPTS_URL, script.name], {
         script: { ...script, content },
       });
-      await refreshScripts(queryClient);
+      await refreshScriptStore(queryClient);
     },
     onError: (error) => {
       const refusal = luaSyntaxRefusal(error);
@@ -61,7 +54,7 @@ export function useCreateScript() {
       apiRequest<SaveScriptResponse>('POST', SAVE_URL, { ...request, notes: 'Created' }),
     onSuccess: async ({ script }) => {
       toast({ title: 'Script Created', description: `${script.name} is ready to edit.` });
-      await refreshScripts(queryClient);
+      await refreshScriptStore(queryClient);
     },
     onError: toastFailure('Creation Failed', 'Failed to create script.'),
   });
@@ -75,7 +68,7 @@ export function useDeleteScript() {
       toast({ title: 'Script Deleted', description: `${filename} and its versions are gone.` });
       // The deleted script's own queries would refetch into a 404: drop them instead.
       queryClient.removeQueries({ queryKey: [SCRIPTS_URL, filename] });
-      await refreshScripts(queryClient);
+      await refreshScriptStore(queryClient);
     },
     onError: toastFailure('Delete Failed', 'Failed to delete script.'),
   });
@@ -88,7 +81,7 @@ export function useUpdateAccessType() {
       apiRequest<AccessTypeResponse>('PUT', `${scriptUrl(filename)}/access-type`, { accessType }),
     onSuccess: async ({ script }) => {
       toast({ title: 'Access Type Updated', description: `${script.name} is now ${script.accessType}.` });
-      await refreshScripts(queryClient);
+      await refreshScriptStore(queryClient);
     },
     onError: toastFailure('Update Failed', 'Failed to update access type.'),
   });

@@ -25,12 +25,12 @@ export function useSaveScriptsPageConfig() {
   return useMutation({
     mutationFn: (config: ScriptsPageConfig) =>
       apiRequest<ConfigAnswer>('PUT', SCRIPTS_PAGE_CONFIG_URL, config),
-    onSuccess: async (answer, sent) => {
+    onSuccess: async (answer) => {
       toast({
         title: 'Configuration Saved!',
         description: 'The public scripts page shows your changes now.',
       });
-      await showStored(queryClient, answer?.config ?? sent);
+      await showStored(queryClient, answer.config);
     },
     onError: toastFailure('Save Failed', 'Failed to save configuration'),
   });
@@ -46,15 +46,7 @@ export function useResetScriptsPageConfig() {
         title: 'Configuration Reset',
         description: 'The scripts page shows the default content again.',
       });
-      if (answer?.config) {
-        await showStored(queryClient, answer.config);
-        return;
-      }
-      await Promise.all(
-        [scriptsPageConfigQuery(), publicScriptsPageConfigQuery()].map(({ queryKey }) =>
-          queryClient.invalidateQueries({ queryKey }),
-        ),
-      );
+      await showStored(queryClient, answer.config);
     },
     onError: toastFailure('Reset Failed', 'Failed to reset configuration'),
   });

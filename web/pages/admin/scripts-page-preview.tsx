@@ -1,10 +1,7 @@
 import type { MouseEvent } from 'react';
-import { ErrorBoundary } from '@/components/error-boundary.tsx';
-import { cn } from '@/lib/cn.ts';
 import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
 import { BackToHomeButton } from '../public/public-shell.tsx';
-import { ScriptSection } from '../public/script-section.tsx';
-import { ScriptsPageHeader } from '../public/scripts.tsx';
+import { ScriptSectionGrid, ScriptsPageHeader } from '../public/scripts.tsx';
 import { visibleInOrder } from '../public/scripts-content.ts';
 
 /** Links in the preview would leave the editor (and its unsaved draft); buttons still work. */
@@ -33,13 +30,7 @@ export function ScriptsPagePreview({ config }: { config: ScriptsPageConfig }) {
         {sections.length === 0 ? (
           <p className="py-10 text-center text-sm text-muted-foreground">No visible sections.</p>
         ) : (
-          <div className={cn('grid grid-cols-1 gap-6', sections.length > 1 && 'md:grid-cols-2')}>
-            {sections.map((section) => (
-              <ErrorBoundary key={section.id} level="component">
-                <ScriptSection section={section} />
-              </ErrorBoundary>
-            ))}
-          </div>
+          <ScriptSectionGrid sections={sections} />
         )}
       </div>
     </div>

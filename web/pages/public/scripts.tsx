@@ -6,7 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.t
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { cn } from '@/lib/cn.ts';
 import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/public-defaults.ts';
-import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
+import type { ScriptsPageConfig, ScriptsPageSection } from '../../../common/scripts-page.ts';
 import { scriptsPageConfigQuery } from './public-queries.ts';
 import { BackToHomeButton, glassCard, PublicShell } from './public-shell.tsx';
 import { ScriptSection } from './script-section.tsx';
@@ -43,13 +43,7 @@ export function ScriptsPageView({
 
       {configError && <ConfigurationErrorCard />}
 
-      <div className={cn('grid grid-cols-1 gap-6', sections.length > 1 && 'md:grid-cols-2')}>
-        {sections.map((section) => (
-          <ErrorBoundary key={section.id} level="component">
-            <ScriptSection section={section} />
-          </ErrorBoundary>
-        ))}
-      </div>
+      <ScriptSectionGrid sections={sections} />
 
       <HowToUse />
     </PublicShell>
@@ -77,6 +71,19 @@ export function ScriptsPageHeader({
         </Badge>
       )}
     </header>
+  );
+}
+
+/** The sections side by side from `md` up (one column when there is only one), each in its own boundary. */
+export function ScriptSectionGrid({ sections }: { sections: ScriptsPageSection[] }) {
+  return (
+    <div className={cn('grid grid-cols-1 gap-6', sections.length > 1 && 'md:grid-cols-2')}>
+      {sections.map((section) => (
+        <ErrorBoundary key={section.id} level="component">
+          <ScriptSection section={section} />
+        </ErrorBoundary>
+      ))}
+    </div>
   );
 }
 

@@ -10,6 +10,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('current_version', 'integer', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull())
     .addColumn('size', 'integer', (c) => c.notNull())
+    .addColumn('line_count', 'integer', (c) => c.notNull())
     .addColumn('shipped_sha256', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())

@@ -23,7 +23,6 @@ export interface ProjectScriptsReport {
 interface ShippedScript {
   filename: string;
   content: string;
-  size: number;
   sha256: string;
 }
 
@@ -52,7 +51,6 @@ async function readShippedScripts(dir: string, report: ProjectScriptsReport): Pr
       shipped.push({
         filename,
         content,
-        size: bytes.length,
         sha256: createHash('sha256').update(bytes).digest('hex'),
       });
     } catch (error) {
@@ -100,7 +98,6 @@ async function seedProjectScript(
           accessType: 'FREE',
           isPublic: true,
           content: file.content,
-          size: file.size,
           shippedSha256: file.sha256,
         },
         SHIPPED_NOTES,
@@ -113,7 +110,7 @@ async function seedProjectScript(
     await addScriptVersion(
       trx,
       existing,
-      { content: file.content, size: file.size, shippedSha256: file.sha256, notes: RELEASE_UPDATE_NOTES },
+      { content: file.content, shippedSha256: file.sha256, notes: RELEASE_UPDATE_NOTES },
       now,
     );
     return 'updated';

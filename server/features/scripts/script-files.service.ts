@@ -25,8 +25,6 @@ export async function saveUploadedScript(
   const problem = scriptFilenameProblem(upload.filename);
   if (problem) throw badRequest(problem);
   const content = decodeScriptFile(upload.bytes);
-  // The decoded text encodes back to exactly these bytes (the BOM is kept), so this is its UTF-8 size.
-  const size = upload.bytes.length;
   const { filename, directory, isPublic } = upload;
   const now = ctx.now();
   return runScriptWrite(ctx, { ip: client.ip, operation: 'script_upload' }, async (trx) => {
@@ -38,14 +36,14 @@ export async function saveUploadedScript(
       throw conflict(`${filename} ships with the app: choose Project Root to upload a new version of it`);
     }
     const notes = `Uploaded to ${directory === 'project-root' ? 'Project Root' : 'hosted-scripts/'}`;
-    const written = await writeNextVersion(trx, filename, existing, { content, size, isPublic, notes }, now);
+    const written = await writeNextVersion(trx, filename, existing, { content, isPublic, notes }, now);
     await insertAuditLog(
       trx,
       {
         eventType: 'script_uploaded',
         success: true,
         ipAddress: client.ip,
-        details: { filename, directory, isPublic, size, version: written.version.version },
+        details: { filename, directory, isPublic, size: written.row.size, version: written.version.version },
       },
       now,
     );

@@ -128,7 +128,6 @@ export async function writeNextVersion(
     accessType: 'FREE',
     isPublic: change.isPublic ?? true,
     content: change.content,
-    size: change.size,
     shippedSha256: null,
   };
   return createScriptVersionOne(trx, script, change.notes, now);

@@ -7,7 +7,6 @@ import {
   type ScriptFileRecord,
   type ScriptSummary,
   type ScriptVersion,
-  utf8ByteLength,
 } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
@@ -22,6 +21,7 @@ import {
   findScriptById,
   listScriptRows,
   listScriptVersions,
+  type ScriptListRow,
   type ScriptRow,
   scriptRowToFileRecord,
   scriptRowToScript,
@@ -38,7 +38,7 @@ export interface AdminClient {
 }
 
 /** By name, case-insensitively, the same on both dialects (their collations differ). */
-function byFilename(a: ScriptRow, b: ScriptRow): number {
+function byFilename(a: ScriptListRow, b: ScriptListRow): number {
   return (
     a.filename.localeCompare(b.filename, 'en', { sensitivity: 'base' }) || (a.filename < b.filename ? -1 : 1)
   );
@@ -76,7 +76,6 @@ export async function saveScript(
   assertLuaParses(input.content);
   const now = ctx.now();
   const notes = input.notes?.trim() || null;
-  const size = utf8ByteLength(input.content);
   return runScriptWrite(ctx, { ip: client.ip, operation: 'script_save' }, async (trx) => {
     const existing = await findScriptByFilename(trx, input.filename);
     // The editor started from a version of a script that is gone: do not silently bring it back.
@@ -85,7 +84,7 @@ export async function saveScript(
       trx,
       input.filename,
       existing,
-      { content: input.content, size, notes, baseVersion: input.baseVersion },
+      { content: input.content, notes, baseVersion: input.baseVersion },
       now,
     );
     await insertAuditLog(
@@ -94,7 +93,12 @@ export async function saveScript(
         eventType: 'script_saved',
         success: true,
         ipAddress: client.ip,
-        details: { filename: input.filename, version: written.version.version, size, created: !existing },
+        details: {
+          filename: input.filename,
+          version: written.version.version,
+          size: written.row.size,
+          created: !existing,
+        },
       },
       now,
     );

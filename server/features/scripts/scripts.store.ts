@@ -7,21 +7,24 @@ import {
   type ScriptLocation,
   type ScriptSummary,
   type ScriptVersion,
+  utf8ByteLength,
 } from '../../../common/scripts.ts';
 import type { Db } from '../../db/index.ts';
 import type { ScriptsTable, ScriptVersionsTable } from './scripts.table.ts';
 
 export type ScriptRow = Selectable<ScriptsTable>;
+/** A script row without its content: what lists read. */
+export type ScriptListRow = Omit<ScriptRow, 'content'>;
 type ScriptVersionRow = Selectable<ScriptVersionsTable>;
 
-export function scriptRowToSummary(row: ScriptRow): ScriptSummary {
+export function scriptRowToSummary(row: ScriptListRow): ScriptSummary {
   return {
     name: row.filename,
     accessType: row.access_type as ScriptAccessType,
     location: row.location as ScriptLocation,
     isPublic: row.is_public === 1,
     size: row.size,
-    lines: countLines(row.content),
+    lines: row.line_count,
     version: row.current_version,
     lastModified: new Date(row.updated_at).toISOString(),
   };
@@ -32,7 +35,7 @@ export function scriptRowToScript(row: ScriptRow): Script {
 }
 
 /** Where the file manager says a file lives, and the path it downloads from. */
-export function scriptRowToFileRecord(row: ScriptRow): ScriptFileRecord {
+export function scriptRowToFileRecord(row: ScriptListRow): ScriptFileRecord {
   const location = row.location as ScriptLocation;
   return {
     id: row.id,
@@ -57,9 +60,23 @@ export function scriptVersionRowToVersion(row: ScriptVersionRow): ScriptVersion 
   };
 }
 
-/** Every script with its content (the lists show line counts). Unordered: callers sort by name. */
-export async function listScriptRows(db: Db, location?: ScriptLocation): Promise<ScriptRow[]> {
-  let query = db.selectFrom('scripts').selectAll();
+/** Every script, without its content. Unordered: callers sort by name. */
+export async function listScriptRows(db: Db, location?: ScriptLocation): Promise<ScriptListRow[]> {
+  let query = db
+    .selectFrom('scripts')
+    .select([
+      'id',
+      'filename',
+      'location',
+      'access_type',
+      'is_public',
+      'current_version',
+      'size',
+      'line_count',
+      'shipped_sha256',
+      'created_at',
+      'updated_at',
+    ]);
   if (location) query = query.where('location', '=', location);
   return query.execute();
 }
@@ -78,8 +95,12 @@ export interface NewScript {
   accessType: ScriptAccessType;
   isPublic: boolean;
   content: string;
-  size: number;
   shippedSha256: string | null;
+}
+
+/** The columns that follow from the content: its UTF-8 size and its line count. */
+function measured(content: string): { content: string; size: number; line_count: number } {
+  return { content, size: utf8ByteLength(content), line_count: countLines(content) };
 }
 
 /**
@@ -99,8 +120,7 @@ export async function insertScriptIfMissing(
       access_type: script.accessType,
       is_public: script.isPublic ? 1 : 0,
       current_version: 1,
-      content: script.content,
-      size: script.size,
+      ...measured(script.content),
       shipped_sha256: script.shippedSha256,
       created_at: now,
       updated_at: now,
@@ -112,7 +132,6 @@ export async function insertScriptIfMissing(
 
 export interface ScriptContentChange {
   content: string;
-  size: number;
   /** Left as it is when undefined. */
   isPublic?: boolean;
   /** Left as it is when undefined. */
@@ -135,8 +154,7 @@ export async function bumpScriptVersion(
     .updateTable('scripts')
     .set((eb) => ({
       current_version: eb('current_version', '+', 1),
-      content: change.content,
-      size: change.size,
+      ...measured(change.content),
       updated_at: now,
       ...(change.isPublic === undefined ? {} : { is_public: change.isPublic ? 1 : 0 }),
       ...(change.shippedSha256 === undefined ? {} : { shipped_sha256: change.shippedSha256 }),

@@ -16,6 +16,8 @@ export interface ScriptsTable {
   content: string;
   /** UTF-8 bytes of `content`. */
   size: number;
+  /** Lines of `content`, kept so lists need not read the content. */
+  line_count: number;
   /** Project scripts: SHA-256 (hex) of the file last seeded from disk, so a new release is noticed. */
   shipped_sha256: string | null;
   created_at: number;

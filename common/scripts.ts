@@ -172,7 +172,7 @@ export interface ScriptListResponse {
 export interface ScriptResponse {
   script: Script;
 }
-/** GET /api/admin/scripts/{filename}/versions: newest first, every version kept. */
+/** GET /api/admin/scripts/{filename}/versions[?limit=N]: newest first (every version is kept). */
 export interface ScriptVersionsResponse {
   versions: ScriptVersion[];
 }

@@ -1,11 +1,12 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { DashboardStats } from '../../common/dashboard.ts';
 import type { LicenseKey, LicenseKeyStatus } from '../../common/licensing.ts';
-import type {
-  AllScriptsListResponse,
-  ScriptListResponse,
-  ScriptResponse,
-  ScriptVersionsResponse,
+import {
+  type AllScriptsListResponse,
+  type ScriptListResponse,
+  type ScriptResponse,
+  type ScriptVersionsResponse,
+  VERSION_HISTORY_SHOWN,
 } from '../../common/scripts.ts';
 import type { ScriptsPageConfig } from '../../common/scripts-page.ts';
 import type { SlotUsage, SystemConfiguration } from '../../common/system.ts';
@@ -119,9 +120,9 @@ export function scriptQuery(filename: string) {
   });
 }
 
-/** Every stored version of a script, newest first. */
+/** The versions the history shows (the newest VERSION_HISTORY_SHOWN), newest first. */
 export function scriptVersionsQuery(filename: string) {
-  const url = `${SCRIPTS_URL}/${encodeURIComponent(filename)}/versions`;
+  const url = `${SCRIPTS_URL}/${encodeURIComponent(filename)}/versions?limit=${VERSION_HISTORY_SHOWN}`;
   return queryOptions({
     queryKey: [SCRIPTS_URL, filename, 'versions'],
     queryFn: async () => {

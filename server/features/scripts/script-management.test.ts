@@ -23,10 +23,10 @@ function scriptCalls(t: TestAppSuite) {
         url: `/api/admin/scripts/${encodeURIComponent(name)}`,
         headers: headers(),
       }),
-    versions: (name: string) =>
+    versions: (name: string, query = '') =>
       t.app.inject({
         method: 'GET',
-        url: `/api/admin/scripts/${encodeURIComponent(name)}/versions`,
+        url: `/api/admin/scripts/${encodeURIComponent(name)}/versions${query}`,
         headers: headers(),
       }),
     save: (payload: Record<string, unknown>) =>
@@ -122,6 +122,17 @@ for (const dialect of DIALECTS) {
       );
       const script = (await calls.get('multi.lua')).json().script;
       expect(script).toMatchObject({ version: 3, content: 'return 3\n' });
+    });
+
+    it('answers only the newest versions when asked for a limit, and refuses a bad one', async () => {
+      for (const n of [1, 2, 3]) await calls.save({ filename: 'limited.lua', content: `return ${n}\n` });
+      const newest = await calls.versions('limited.lua', '?limit=2');
+      expect((newest.json().versions as ScriptVersion[]).map((v) => v.version)).toEqual([3, 2]);
+      for (const limit of ['0', 'abc', '1001']) {
+        const res = await calls.versions('limited.lua', `?limit=${limit}`);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error).toMatch(/^querystring limit: /);
+      }
     });
 
     it('lets the admin save a new version of a shipped script, which stays a project script', async () => {

@@ -10,6 +10,16 @@ export const ScriptFilenameSchema = z.string({ error: 'filename is required' }).
 /** `:filename` (URL-decoded by the router, so 'a%2Fb.lua' arrives as 'a/b.lua' and is refused). */
 export const FilenameParamsSchema = z.object({ filename: ScriptFilenameSchema });
 
+/** GET /api/admin/scripts/{filename}/versions[?limit=N]: the newest N versions (all without it). */
+export const ScriptVersionsQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be between 1 and 1000')
+    .max(1000, 'limit must be between 1 and 1000')
+    .optional(),
+});
+
 /** GET /api/script/loader?script=NAME[&key=KEY][&hwid=ID] */
 export const LoaderQuerySchema = z.object({
   script: ScriptFilenameSchema,

@@ -6,7 +6,7 @@ import { downloadRoutes } from './download.routes.ts';
 import { loaderRoutes } from './loader.routes.ts';
 import { LuaSyntaxRefusal } from './script-content.ts';
 import { scriptFilesRoutes } from './script-files.routes.ts';
-import { FilenameParamsSchema } from './script-params.ts';
+import { FilenameParamsSchema, ScriptVersionsQuerySchema } from './script-params.ts';
 import {
   deleteScript,
   deployScript,
@@ -44,8 +44,10 @@ export const scriptsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
 
   app.get(
     '/api/admin/scripts/:filename/versions',
-    { schema: { params: FilenameParamsSchema } },
-    async (request) => ({ versions: await getScriptVersions(ctx, request.params.filename) }),
+    { schema: { params: FilenameParamsSchema, querystring: ScriptVersionsQuerySchema } },
+    async (request) => ({
+      versions: await getScriptVersions(ctx, request.params.filename, request.query.limit),
+    }),
   );
 
   app.post(

@@ -58,9 +58,13 @@ export async function getScript(ctx: AppContext, filename: string): Promise<Scri
   return scriptRowToScript(await findScriptOr404(ctx.db, filename));
 }
 
-/** Every version, newest first. */
-export async function getScriptVersions(ctx: AppContext, filename: string): Promise<ScriptVersion[]> {
-  return listScriptVersions(ctx.db, (await findScriptOr404(ctx.db, filename)).id);
+/** The newest `limit` versions (every one without it), newest first. */
+export async function getScriptVersions(
+  ctx: AppContext,
+  filename: string,
+  limit?: number,
+): Promise<ScriptVersion[]> {
+  return listScriptVersions(ctx.db, (await findScriptOr404(ctx.db, filename)).id, limit);
 }
 
 /**

@@ -190,14 +190,15 @@ export async function insertScriptVersion(
     .executeTakeFirstOrThrow();
 }
 
-/** Newest first. */
-export async function listScriptVersions(db: Db, scriptId: number): Promise<ScriptVersion[]> {
-  const rows = await db
+/** Newest first; the newest `limit` when given. */
+export async function listScriptVersions(db: Db, scriptId: number, limit?: number): Promise<ScriptVersion[]> {
+  let query = db
     .selectFrom('script_versions')
     .selectAll()
     .where('script_id', '=', scriptId)
-    .orderBy('version', 'desc')
-    .execute();
+    .orderBy('version', 'desc');
+  if (limit !== undefined) query = query.limit(limit);
+  const rows = await query.execute();
   return rows.map(scriptVersionRowToVersion);
 }
 

@@ -96,8 +96,11 @@ function fakeServer(initial: StoredScript[]) {
       const { content: _, ...summary } = entry.script;
       return json({ success: true, script: summary });
     }
-    const versions = url.match(/^\/api\/admin\/scripts\/(.+)\/versions$/);
-    if (method === 'GET' && versions?.[1]) return json({ versions: store.get(versions[1])?.versions ?? [] });
+    const versions = url.match(/^\/api\/admin\/scripts\/(.+)\/versions\?limit=(\d+)$/);
+    if (method === 'GET' && versions?.[1]) {
+      const all = store.get(versions[1])?.versions ?? [];
+      return json({ versions: all.slice(0, Number(versions[2])) });
+    }
     const one = url.match(/^\/api\/admin\/scripts\/(.+)$/);
     if (one?.[1] && store.has(one[1])) {
       if (method === 'GET') return json({ script: store.get(one[1])?.script });

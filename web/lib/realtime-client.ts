@@ -149,7 +149,8 @@ function detach(socket: WebSocketLike): void {
   socket.onclose = noop;
 }
 
-const INITIAL_STATE: RealtimeState = {
+/** A client that has not connected yet (also what screens without a provider see). */
+export const INITIAL_STATE: RealtimeState = {
   status: 'disconnected',
   quality: 'critical',
   reconnectAttempts: 0,

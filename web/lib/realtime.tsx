@@ -17,6 +17,7 @@ import {
 } from '../../common/realtime.ts';
 import { slotUsageQuery, systemConfigurationQuery } from './admin-queries.ts';
 import {
+  INITIAL_STATE,
   RealtimeClient,
   type RealtimeClientOptions,
   type RealtimeMessage,
@@ -46,12 +47,7 @@ export interface RealtimeApi extends RealtimeState {
 }
 
 const offline: RealtimeApi = {
-  status: 'disconnected',
-  quality: 'critical',
-  reconnectAttempts: 0,
-  lastHeartbeat: null,
-  systemHealth: null,
-  error: null,
+  ...INITIAL_STATE,
   reconnect: () => {},
   send: () => false,
   requestSystemHealth: () => {},

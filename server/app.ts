@@ -11,18 +11,28 @@ import type { AppContext } from './context.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
+import { bindingsRoutes } from './features/licensing/bindings.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
 import { publicRoutes } from './features/public/public.routes.ts';
+import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
+import { scriptAccessRoutes } from './features/script-access/script-access.routes.ts';
+import { scriptKeysRoutes } from './features/script-keys/script-keys.routes.ts';
 import { scriptsRoutes } from './features/scripts/scripts.routes.ts';
+import { PendingWrites } from './features/security/pending-writes.ts';
+import { rateLimitsRoutes } from './features/security/rate-limits.routes.ts';
+import { securityRoutes } from './features/security/security.routes.ts';
 import { systemRoutes } from './features/system/system.routes.ts';
 import { registerAdminGuard } from './plugins/admin-guard.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerRateLimits } from './plugins/rate-limits.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Every route as registered (method and URL pattern), so tests can walk the whole surface. */
     routeTable: { method: string; url: string }[];
+    /** Audit rows and usage counters the hot paths queue; written in batches, flushed on close. */
+    pendingWrites: PendingWrites;
   }
 }
 
@@ -72,6 +82,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
   });
   registerAdminGuard(app, ctx);
+  app.decorate('pendingWrites', new PendingWrites(ctx.db));
+  app.addHook('onClose', () => app.pendingWrites.flush());
+  registerRateLimits(app, ctx);
 
   for (const feature of [
     authRoutes,
@@ -79,6 +92,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     dashboardRoutes,
     systemRoutes,
     licensingRoutes,
+    bindingsRoutes,
+    redemptionRoutes,
+    scriptKeysRoutes,
+    scriptAccessRoutes,
+    securityRoutes,
+    rateLimitsRoutes,
     scriptsRoutes,
     healthRoutes,
   ]) {

@@ -16,6 +16,10 @@ const SystemConfigurationPage = lazy(() => import('@/pages/admin/system-configur
 const ScriptManagementPage = lazy(() => import('@/pages/admin/script-management.tsx'));
 const FileManagerPage = lazy(() => import('@/pages/admin/file-manager.tsx'));
 const ScriptsPageEditorPage = lazy(() => import('@/pages/admin/scripts-page-editor.tsx'));
+const RedemptionKeysPage = lazy(() => import('@/pages/admin/redemption-keys.tsx'));
+const ScriptKeysPage = lazy(() => import('@/pages/admin/script-keys.tsx'));
+const HardwareBindingsPage = lazy(() => import('@/pages/admin/hardware-bindings.tsx'));
+const SecurityPage = lazy(() => import('@/pages/admin/security.tsx'));
 
 /** A page inside its own error boundary, so one broken screen never takes down the app. */
 function page(element: React.ReactNode) {
@@ -43,6 +47,10 @@ export function AppRoutes() {
         <Route path="script-management" element={page(<ScriptManagementPage />)} />
         <Route path="file-manager" element={page(<FileManagerPage />)} />
         <Route path="scripts-page-editor" element={page(<ScriptsPageEditorPage />)} />
+        <Route path="redemption-keys" element={page(<RedemptionKeysPage />)} />
+        <Route path="script-keys" element={page(<ScriptKeysPage />)} />
+        <Route path="hardware-bindings" element={page(<HardwareBindingsPage />)} />
+        <Route path="security" element={page(<SecurityPage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />

@@ -5,6 +5,8 @@ import type {
   LicenseKeysTable,
   UsageDailyTable,
 } from '../features/licensing/licensing.table.ts';
+import type { RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
+import type { ChallengeNoncesTable, ScriptKeysTable } from '../features/script-keys/script-keys.table.ts';
 import type {
   ScriptsPageConfigTable,
   ScriptsTable,
@@ -21,6 +23,9 @@ export interface Database {
   license_keys: LicenseKeysTable;
   hardware_bindings: HardwareBindingsTable;
   usage_daily: UsageDailyTable;
+  redemption_keys: RedemptionKeysTable;
+  script_keys: ScriptKeysTable;
+  challenge_nonces: ChallengeNoncesTable;
   system_configuration: SystemConfigurationTable;
   scripts_page_config: ScriptsPageConfigTable;
   scripts: ScriptsTable;

@@ -12,14 +12,18 @@ export const authRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
     path: '/',
   };
 
-  app.post('/api/admin/login', { schema: { body: LoginRequestSchema } }, async (request, reply) => {
-    const { token } = await login(ctx, request.body.adminSecret, {
-      ip: request.ip,
-      userAgent: request.headers['user-agent'] ?? null,
-    });
-    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
-    return { success: true, expiresIn: ADMIN_SESSION_TTL_MS / 1000 };
-  });
+  app.post(
+    '/api/admin/login',
+    { schema: { body: LoginRequestSchema }, preHandler: app.rateLimitHooks('login') },
+    async (request, reply) => {
+      const { token } = await login(ctx, request.body.adminSecret, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
+      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
+      return { success: true, expiresIn: ADMIN_SESSION_TTL_MS / 1000 };
+    },
+  );
 
   app.post('/api/admin/logout', { schema: { body: z.unknown().optional() } }, async (request, reply) => {
     await logout(ctx, request.cookies[SESSION_COOKIE]);

@@ -18,7 +18,9 @@ export interface LicenseKeysTable {
 
 export interface HardwareBindingsTable {
   id: Generated<number>;
+  /** Exactly one of license_key_id and script_key_id is set: the key this device is bound to. */
   license_key_id: number | null;
+  script_key_id: number | null;
   hardware_id: string;
   /** ACTIVE | REVOKED */
   status: string;

@@ -9,19 +9,21 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
+/** The audit_logs row for an entry. */
+export function auditLogValues(entry: AuditEntry, timestamp: number) {
+  return {
+    event_type: entry.eventType,
+    success: entry.success ? 1 : 0,
+    license_key: entry.licenseKey ?? null,
+    ip_address: entry.ipAddress ?? null,
+    hardware_id: entry.hardwareId ?? null,
+    timestamp,
+    details: JSON.stringify(entry.details ?? {}),
+  };
+}
+
 export async function insertAuditLog(db: Db, entry: AuditEntry, timestamp: number): Promise<void> {
-  await db
-    .insertInto('audit_logs')
-    .values({
-      event_type: entry.eventType,
-      success: entry.success ? 1 : 0,
-      license_key: entry.licenseKey ?? null,
-      ip_address: entry.ipAddress ?? null,
-      hardware_id: entry.hardwareId ?? null,
-      timestamp,
-      details: JSON.stringify(entry.details ?? {}),
-    })
-    .execute();
+  await db.insertInto('audit_logs').values(auditLogValues(entry, timestamp)).execute();
 }
 
 /** How many `eventType` events with the given outcome an IP caused since `since`. */

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { MAX_BINDINGS_RANGE } from './redemption.ts';
+
+export const SCRIPT_KEY_TYPES = ['FREE', 'PREMIUM', 'VIP', 'premium_24h'] as const;
+export type ScriptKeyType = (typeof SCRIPT_KEY_TYPES)[number];
+
+/** The filter's labels for each type, in the spec's order. */
+export const SCRIPT_KEY_TYPE_LABELS: Record<ScriptKeyType, string> = {
+  FREE: 'Free',
+  PREMIUM: 'Premium',
+  VIP: 'VIP',
+  premium_24h: 'Premium 24h',
+};
+
+/** A premium_24h key made without an expiry expires this long after creation. */
+export const PREMIUM_24H_MS = 24 * 60 * 60 * 1000;
+
+const idOrNull = (field: string) =>
+  z
+    .number({ error: `${field} must be a number or null` })
+    .int(`${field} must be a whole number`)
+    .positive(`${field} must be positive`)
+    .nullable()
+    .optional();
+
+/** POST /api/admin/script-keys/create */
+export const CreateScriptKeySchema = z.object(
+  {
+    scriptType: z
+      .enum(SCRIPT_KEY_TYPES, { error: 'scriptType must be FREE, PREMIUM, VIP or premium_24h' })
+      .default('PREMIUM'),
+    licenseKeyId: idOrNull('licenseKeyId'),
+    redemptionKeyId: idOrNull('redemptionKeyId'),
+    /** ISO date-time; null or absent: never expires (premium_24h: 24 hours from now). */
+    expiresAt: z.iso
+      .datetime({ offset: true, error: 'expiresAt must be an ISO date-time' })
+      .nullable()
+      .optional(),
+    isActive: z.union([z.literal(0), z.literal(1)], { error: 'isActive must be 0 or 1' }).default(1),
+    maxHardwareBindings: z
+      .number({ error: 'maxHardwareBindings must be a number' })
+      .int('maxHardwareBindings must be a whole number')
+      .min(MAX_BINDINGS_RANGE.min, 'maxHardwareBindings must be between 1 and 10')
+      .max(MAX_BINDINGS_RANGE.max, 'maxHardwareBindings must be between 1 and 10')
+      .default(MAX_BINDINGS_RANGE.default),
+    notes: z.string().max(1000, 'notes must be at most 1000 characters').nullable().optional(),
+  },
+  { error: 'Request body must be a JSON object' },
+);
+export type CreateScriptKeyRequest = z.input<typeof CreateScriptKeySchema>;
+
+/** toggle-status and delete take the key's id in the body. */
+export const ScriptKeyIdBodySchema = z.object(
+  {
+    keyId: z
+      .number({ error: 'keyId must be a number' })
+      .int('keyId must be a whole number')
+      .positive('keyId must be positive'),
+  },
+  { error: 'Request body must be a JSON object with keyId' },
+);
+
+/** A script key as the admin API returns it (times as ISO strings). */
+export interface ScriptKey {
+  id: number;
+  scriptKey: string;
+  scriptType: ScriptKeyType;
+  isActive: 0 | 1;
+  usageCount: number;
+  lastUsed: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  licenseKeyId: number | null;
+  redemptionKeyId: number | null;
+  notes: string | null;
+  maxHardwareBindings: number;
+  activeBindings: number;
+}
+
+/** GET /api/admin/script-keys/list: newest first. */
+export interface ScriptKeyListResponse {
+  scriptKeys: ScriptKey[];
+  count: number;
+  timestamp: string;
+}
+
+/** POST /api/admin/script-keys/create (201). */
+export interface ScriptKeyResponse {
+  scriptKey: ScriptKey;
+}
+
+/** POST /api/admin/script-keys/toggle-status */
+export interface ScriptKeyToggleResponse {
+  message: string;
+  scriptKey: ScriptKey;
+}
+
+export type ScriptKeyDisplayStatus = 'Expired' | 'Active' | 'Inactive';
+
+/** Expired (past expiresAt) takes priority; then Active or Inactive. */
+export function scriptKeyDisplayStatus(
+  key: Pick<ScriptKey, 'isActive' | 'expiresAt'>,
+  now: number = Date.now(),
+): ScriptKeyDisplayStatus {
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return 'Expired';
+  return key.isActive === 1 ? 'Active' : 'Inactive';
+}
+
+export const SCRIPT_KEY_TEXTS = {
+  notFound: 'Script key not found',
+  licenseKeyNotFound: 'licenseKeyId: no license key with that id',
+  redemptionKeyNotFound: 'redemptionKeyId: no redemption code with that id',
+  redemptionKeyTaken: 'redemptionKeyId: that code already has a script key',
+  expiresInPast: 'expiresAt must be in the future',
+  activated: 'Script key activated',
+  deactivated: 'Script key deactivated',
+  deleted: 'Script key deleted',
+} as const;

@@ -21,13 +21,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Progress } from '@/components/ui/progress.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { dashboardStatsQuery } from '@/lib/admin-queries.ts';
-import { cn } from '@/lib/cn.ts';
 import { useRealtime } from '@/lib/realtime.tsx';
 import type { DashboardStats } from '../../../common/dashboard.ts';
 import { formatDate } from '../../../common/format.ts';
 import { AdminPageHeader } from './admin-page-header.tsx';
 import type { GenerateKeyState } from './create-license-key-dialog.tsx';
 import { ConnectionBadge } from './realtime-status.tsx';
+import { StatCard } from './stat-card.tsx';
 
 type Stats = DashboardStats['stats'];
 
@@ -259,37 +259,6 @@ function QuickActions() {
             </span>
           </Link>
         ))}
-      </CardContent>
-    </Card>
-  );
-}
-
-function StatCard({
-  title,
-  value,
-  icon: Icon,
-  hint,
-  tone,
-  className,
-}: {
-  title: string;
-  value: number;
-  icon: LucideIcon;
-  hint: string;
-  tone?: string;
-  className?: string;
-}) {
-  return (
-    <Card role="group" aria-label={title} className={className}>
-      <CardHeader className="flex-row items-center justify-between gap-2 p-4 pb-2 sm:p-6 sm:pb-2">
-        <CardTitle className="truncate text-sm font-medium text-muted-foreground">{title}</CardTitle>
-        <Icon className={cn('h-4 w-4 text-muted-foreground', tone)} />
-      </CardHeader>
-      <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
-        <div className={cn('text-2xl font-bold tabular-nums sm:text-3xl', tone)}>
-          {value.toLocaleString('en-US')}
-        </div>
-        <p className="text-xs text-muted-foreground">{hint}</p>
       </CardContent>
     </Card>
   );

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/** A requests-per-window limit: a whole number, at least 1. */
+const rateLimit = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(fallback);
+
 /** Every setting the server reads from the environment, with defaults that run out of the box. */
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -25,6 +33,26 @@ const ConfigSchema = z.object({
     .string()
     .default('false')
     .transform((v): boolean | string => (v === 'true' ? true : v === 'false' || v === '' ? false : v)),
+  /*
+   * Request limits per client IP and, where the call carries one, per key (redeem: the code;
+   * challenge and loader: the script key), counted in fixed windows of RATE_LIMIT_WINDOW_MS. The
+   * same number applies to each scope: with RATE_LIMIT_LOADER=120 one IP may make 120 loader calls
+   * a minute, and so may one key across all IPs. The N+1th call in a window gets 429.
+   */
+  /** Admin login attempts per IP per window (the 5-failures lockout in the auth service applies as well). */
+  RATE_LIMIT_LOGIN: rateLimit(10),
+  /** Code redemptions per IP and per code per window. */
+  RATE_LIMIT_REDEEM: rateLimit(10),
+  /** Challenge nonces per IP and per script key per window. */
+  RATE_LIMIT_CHALLENGE: rateLimit(30),
+  /** Loader calls per IP and per script key per window: a user's executor calls it at each script start. */
+  RATE_LIMIT_LOADER: rateLimit(120),
+  /** The window all the limits above count in, in milliseconds (one minute). */
+  RATE_LIMIT_WINDOW_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of milliseconds')
+    .min(1000, 'must be at least 1000 (one second)')
+    .default(60_000),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -1,6 +1,9 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { RateLimitedCall } from '../../common/security.ts';
 import type { AppContext } from '../context.ts';
+import { loaderRefusalChunk } from '../features/scripts/loader-response.ts';
+import { MemoryRateLimitStore, type RateLimitStore } from '../features/security/rate-limit-store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,10 +13,146 @@ declare module 'fastify' {
      * audited as `rate_limit_hit`.
      */
     rateLimitHooks(call: RateLimitedCall): preHandlerAsyncHookHandler[];
+    /** The counters behind `rateLimitHooks`, for the rate-limit status screen. */
+    rateLimitStore: RateLimitStore;
   }
 }
 
-/** Registers the limiter store and `app.rateLimitHooks`. (Placeholder: limits nothing yet.) */
-export function registerRateLimits(app: FastifyInstance, _ctx: AppContext): void {
-  app.decorate('rateLimitHooks', (_call: RateLimitedCall) => []);
+type LimitScope = 'ip' | 'key';
+
+/** The text a refused call answers with (JSON `{error}`, or printed by the loader's Lua). */
+export function tooManyRequestsText(seconds: number): string {
+  return `Too many requests: try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+}
+
+/** Longest key or hardware id worth counting or auditing; the routes refuse longer ones anyway. */
+const MAX_FIELD_LENGTH = 200;
+
+/** A non-empty string field of a parsed body or query, or undefined. */
+function textField(source: unknown, field: string): string | undefined {
+  if (typeof source !== 'object' || source === null) return undefined;
+  const value = (source as Record<string, unknown>)[field];
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_FIELD_LENGTH
+    ? value
+    : undefined;
+}
+
+/**
+ * Where each call carries its key. The hooks run as preHandlers, after the route's schema, so
+ * redeem and challenge bodies are validated (and trimmed) already; the loader validates its query
+ * itself (its refusals must be Lua), so its key may be anything here.
+ */
+const KEY_OF: Record<RateLimitedCall, ((request: FastifyRequest) => string | undefined) | null> = {
+  login: null,
+  // Redemption upper-cases the code, so 'abc' and 'ABC' are one code and share one count.
+  redeem: (request) => textField(request.body, 'code')?.toUpperCase(),
+  challenge: (request) => textField(request.body, 'key'),
+  loader: (request) => textField(request.query, 'key'),
+};
+
+/**
+ * The IP a per-IP limit counts. IPv6 clients are counted per /64, the block one subscriber
+ * usually holds, so rotating addresses inside it does not reset the count. IPv4 addresses go
+ * through as they are (the cheap path: this runs on every loader call).
+ */
+function clientIdentifier(request: FastifyRequest): string {
+  // `ip` is missing under inject for sockets; app.ts's keyGenerator uses the same stand-in.
+  const ip: string | undefined = request.ip;
+  if (ip === undefined) return 'inject';
+  return ip.includes(':') ? normalizeIP(ip) : ip;
+}
+
+function hardwareIdOf(request: FastifyRequest): string | null {
+  const header = request.headers['x-hardware-id'];
+  return (
+    textField(request.body, 'hwid') ??
+    textField(request.query, 'hwid') ??
+    (typeof header === 'string' && header.length > 0 && header.length <= MAX_FIELD_LENGTH ? header : null)
+  );
+}
+
+/**
+ * Registers the limiter store and `app.rateLimitHooks`. The hooks count in our own store rather
+ * than through @fastify/rate-limit's `createRateLimit`: that one wraps every check in a promise and
+ * an awaited key generator, and its store runs on the wall clock and cannot tell how many
+ * identifiers are limited, which the status screen shows. (The plugin still guards other routes.)
+ */
+export function registerRateLimits(app: FastifyInstance, ctx: AppContext): void {
+  const store = new MemoryRateLimitStore({ now: ctx.now });
+  const limits: Record<RateLimitedCall, number> = {
+    login: ctx.config.RATE_LIMIT_LOGIN,
+    redeem: ctx.config.RATE_LIMIT_REDEEM,
+    challenge: ctx.config.RATE_LIMIT_CHALLENGE,
+    loader: ctx.config.RATE_LIMIT_LOADER,
+  };
+  app.decorate('rateLimitStore', store);
+  app.decorate('rateLimitHooks', (call: RateLimitedCall) => [
+    createLimitHook(app, ctx, store, call, limits[call]),
+  ]);
+}
+
+/**
+ * One preHandler for `call`: counts the request against its IP, then (if the IP is within its
+ * limit) against its key. The allowed path is two counter increments and nothing else: no
+ * database, no per-request closures.
+ */
+function createLimitHook(
+  app: FastifyInstance,
+  ctx: AppContext,
+  store: RateLimitStore,
+  call: RateLimitedCall,
+  limit: number,
+): preHandlerAsyncHookHandler {
+  const windowMs = ctx.config.RATE_LIMIT_WINDOW_MS;
+  const ipPrefix = `${call}:ip:`;
+  const keyPrefix = `${call}:key:`;
+  const keyOf = KEY_OF[call];
+
+  function refuse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: LimitScope,
+    identifier: string,
+    resetAt: number,
+  ): FastifyReply {
+    const now = ctx.now();
+    const seconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
+    // Queued, not awaited: a flood of refusals must not turn into a flood of transactions.
+    app.pendingWrites.audit(
+      {
+        eventType: 'rate_limit_hit',
+        success: false,
+        ipAddress: request.ip ?? null,
+        licenseKey: scope === 'key' ? identifier : null,
+        hardwareId: hardwareIdOf(request),
+        details: { limitType: call, scope, identifier, limit },
+      },
+      now,
+    );
+    reply
+      .status(429)
+      .header('retry-after', String(seconds))
+      .header('x-ratelimit-limit', String(limit))
+      .header('x-ratelimit-remaining', '0')
+      .header('x-ratelimit-reset', String(seconds));
+    const message = tooManyRequestsText(seconds);
+    if (call === 'loader') {
+      // An executor runs whatever comes back, so the loader's refusal is Lua that prints the reason.
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(loaderRefusalChunk(message));
+    }
+    return reply.send({ error: message });
+  }
+
+  return async function rateLimit(request, reply) {
+    const ip = clientIdentifier(request);
+    const byIp = await store.hit(ipPrefix + ip, limit, windowMs);
+    if (byIp.count > limit) return refuse(request, reply, 'ip', ip, byIp.resetAt);
+    const key = keyOf?.(request);
+    if (key === undefined) return;
+    const byKey = await store.hit(keyPrefix + key, limit, windowMs);
+    if (byKey.count > limit) return refuse(request, reply, 'key', key, byKey.resetAt);
+  };
 }

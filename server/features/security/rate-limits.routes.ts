@@ -1,5 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FeatureOptions } from '../../context.ts';
+import { getRateLimitStatus } from './rate-limits.service.ts';
 
-// Placeholder: routes land with the licensing work.
-export const rateLimitsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (_app, { ctx: _ctx }) => {};
+export const rateLimitsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  /** The Security screen's Rate Limiting Status panel and its two rate-limit cards (polled every 30 s). */
+  app.get('/api/admin/security/rate-limits', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return getRateLimitStatus(ctx, app.rateLimitStore, app.pendingWrites);
+  });
+};

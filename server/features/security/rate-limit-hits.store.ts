@@ -1,0 +1,56 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db, DialectName } from '../../db/index.ts';
+
+const HIT_EVENT = 'rate_limit_hit';
+
+/** How many requests the rate limits refused since `since`. */
+export async function countRateLimitHits(db: Db, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('audit_logs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('event_type', '=', HIT_EVENT)
+    .where('timestamp', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * A string field of the JSON `details` text column. Written with literals, not parameters, so the
+ * same expression in SELECT and GROUP BY is the same text (PostgreSQL compares them as written).
+ */
+function detailsField(dialect: DialectName, field: 'identifier' | 'limitType'): RawBuilder<string | null> {
+  return dialect === 'postgres'
+    ? sql<string | null>`(details::json ->> ${sql.lit(field)})`
+    : sql<string | null>`json_extract(details, ${sql.lit(`$.${field}`)})`;
+}
+
+/**
+ * The identifiers refused most since `since`, with their limit type and refusal count, most first.
+ * The identifier is the one the limit counted (details.identifier: the IP, IPv6 /64, or key);
+ * rows written without one (the failed-login lockout) fall back to their key or IP column.
+ */
+export async function findTopLimitedIdentifiers(
+  db: Db,
+  dialect: DialectName,
+  since: number,
+  limit: number,
+): Promise<{ identifier: string; limitType: string; count: number }[]> {
+  const identifier = sql<string>`coalesce(${detailsField(dialect, 'identifier')}, license_key, ip_address, '')`;
+  const limitType = sql<string>`coalesce(${detailsField(dialect, 'limitType')}, '')`;
+  const rows = await db
+    .selectFrom('audit_logs')
+    .select((eb) => [
+      identifier.as('identifier'),
+      limitType.as('limit_type'),
+      eb.fn.countAll<number>().as('n'),
+    ])
+    .where('event_type', '=', HIT_EVENT)
+    .where('timestamp', '>=', since)
+    .groupBy([identifier, limitType])
+    .orderBy('n', 'desc')
+    .orderBy('identifier')
+    .orderBy('limit_type')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ identifier: row.identifier, limitType: row.limit_type, count: Number(row.n) }));
+}

@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
+import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
+import type { RateLimitStatusResponse } from '../../../common/security.ts';
+import { DIALECTS, TEST_ADMIN_SECRET, useTestApp } from '../../test/helper.ts';
+import { MemoryRateLimitStore } from './rate-limit-store.ts';
+
+const MINUTE = 60_000;
+
+/** Small limits so a test reaches them in a few calls. */
+const LIMITS = {
+  RATE_LIMIT_LOGIN: '3',
+  RATE_LIMIT_LOADER: '3',
+  RATE_LIMIT_REDEEM: '3',
+  RATE_LIMIT_CHALLENGE: '3',
+};
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: rate limits`, () => {
+    const t = useTestApp(dialect, { env: LIMITS });
+
+    const login = (ip: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/login',
+        payload: { adminSecret: TEST_ADMIN_SECRET },
+        remoteAddress: ip,
+      });
+    const load = (ip: string, key?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/script/loader?script=${FREE_SCRIPT_FILE}${key ? `&key=${key}` : ''}`,
+        remoteAddress: ip,
+      });
+    const rateLimitStatus = async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/security/rate-limits',
+        headers: { cookie: await t.adminCookie() },
+      });
+      expect(res.statusCode).toBe(200);
+      return (res.json() as RateLimitStatusResponse).rateLimits;
+    };
+    const hitRows = async () => {
+      await t.app.pendingWrites.flush();
+      const rows = await t.ctx.db
+        .selectFrom('audit_logs')
+        .selectAll()
+        .where('event_type', '=', 'rate_limit_hit')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => ({
+        success: row.success,
+        ipAddress: row.ip_address,
+        licenseKey: row.license_key,
+        hardwareId: row.hardware_id,
+        details: JSON.parse(row.details) as unknown,
+      }));
+    };
+
+    it('refuses the 4th login from one IP within a minute with 429, Retry-After and a JSON error', async () => {
+      for (let i = 0; i < 3; i++) expect((await login('10.0.0.1')).statusCode).toBe(200);
+      const refused = await login('10.0.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('60');
+      expect(refused.json()).toEqual({ error: 'Too many requests: try again in 60 seconds' });
+      expect(refused.cookies).toEqual([]);
+      expect((await login('10.0.0.2')).statusCode).toBe(200);
+    });
+
+    it('counts again from zero once the minute has passed, telling the waiting client how long is left', async () => {
+      for (let i = 0; i < 3; i++) await login('10.0.0.1');
+      t.clock.advance(45_000);
+      const refused = await login('10.0.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('15');
+      expect(refused.json()).toEqual({ error: 'Too many requests: try again in 15 seconds' });
+      t.clock.advance(15_000);
+      for (let i = 0; i < 3; i++) expect((await login('10.0.0.1')).statusCode).toBe(200);
+      expect((await login('10.0.0.1')).statusCode).toBe(429);
+    });
+
+    it('counts IPv6 clients per /64, so rotating addresses in one block does not reset the count', async () => {
+      for (const host of ['1', '2', '3']) expect((await login(`2001:db8::${host}`)).statusCode).toBe(200);
+      expect((await login('2001:db8::4')).statusCode).toBe(429);
+      expect((await login('2001:db8:0:1::1')).statusCode).toBe(200);
+      expect((await hitRows())[0]).toMatchObject({
+        ipAddress: '2001:db8::4',
+        details: { limitType: 'login', scope: 'ip', identifier: '2001:db8::' },
+      });
+    });
+
+    it('answers the 4th loader call from one IP with Lua that prints why, since executors run whatever comes back', async () => {
+      for (let i = 0; i < 3; i++) expect((await load('10.0.0.1')).statusCode).toBe(200);
+      const refused = await load('10.0.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(refused.headers['retry-after']).toBe('60');
+      expect(refused.body).toBe('print("[Scanline] Too many requests: try again in 60 seconds")\n');
+      expect(findLuaSyntaxError(refused.body)).toBeNull();
+      expect((await load('10.0.0.2')).statusCode).toBe(200);
+    });
+
+    it('limits one key across IPs: the 4th call with a key is refused whichever IP it comes from', async () => {
+      for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) {
+        expect((await load(ip, 'SK-SHARED')).statusCode).not.toBe(429);
+      }
+      const refused = await load('10.0.0.4', 'SK-SHARED');
+      expect(refused.statusCode).toBe(429);
+      expect(findLuaSyntaxError(refused.body)).toBeNull();
+      // The same IP with another key, or without one, is still within its own limit.
+      expect((await load('10.0.0.4', 'SK-OTHER')).statusCode).not.toBe(429);
+      expect((await load('10.0.0.4')).statusCode).toBe(200);
+      expect(await hitRows()).toEqual([
+        {
+          success: 0,
+          ipAddress: '10.0.0.4',
+          licenseKey: 'SK-SHARED',
+          hardwareId: null,
+          details: { limitType: 'loader', scope: 'key', identifier: 'SK-SHARED', limit: 3 },
+        },
+      ]);
+    });
+
+    it('writes a rate_limit_hit audit row for every refused request', async () => {
+      for (let i = 0; i < 5; i++) await login('10.0.0.7');
+      for (let i = 0; i < 3; i++) await load('10.0.0.7');
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/script/loader?script=${FREE_SCRIPT_FILE}&hwid=device-1`,
+        remoteAddress: '10.0.0.7',
+      });
+      const ipHit = (limitType: string) => ({
+        success: 0,
+        ipAddress: '10.0.0.7',
+        licenseKey: null,
+        details: { limitType, scope: 'ip', identifier: '10.0.0.7', limit: 3 },
+      });
+      expect(await hitRows()).toEqual([
+        { ...ipHit('login'), hardwareId: null },
+        { ...ipHit('login'), hardwareId: null },
+        { ...ipHit('loader'), hardwareId: 'device-1' },
+      ]);
+    });
+
+    it('reports live limits, the day’s hits and the 5 most limited identifiers, most first', async () => {
+      // 10.0.1.1 is refused 6 times, 10.0.1.2 five times … 10.0.1.6 once.
+      for (let n = 1; n <= 6; n++) {
+        for (let i = 0; i < 3 + (7 - n); i++) await login(`10.0.1.${n}`);
+      }
+      // The status call signs in from 127.0.0.1 first: one more live window, within its limit.
+      expect(await rateLimitStatus()).toEqual({
+        activeLimits: 6,
+        totalLimits: 7,
+        hitCount24h: 21,
+        topLimitedIPs: [6, 5, 4, 3, 2].map((count, i) => ({
+          identifier: `10.0.1.${i + 1}`,
+          limitType: 'login',
+          count,
+        })),
+      });
+
+      t.clock.advance(MINUTE);
+      const nextMinute = await rateLimitStatus();
+      expect(nextMinute).toMatchObject({ activeLimits: 0, totalLimits: 1, hitCount24h: 21 });
+      expect(nextMinute.topLimitedIPs[0]).toEqual({ identifier: '10.0.1.1', limitType: 'login', count: 6 });
+
+      t.clock.advance(24 * 60 * MINUTE);
+      expect(await rateLimitStatus()).toEqual({
+        activeLimits: 0,
+        totalLimits: 1,
+        hitCount24h: 0,
+        topLimitedIPs: [],
+      });
+    });
+
+    it('lists a limited key under its key and an IP under its IP, with the call each hit', async () => {
+      for (let i = 0; i < 4; i++) await load(`10.0.2.${i}`, 'SK-BUSY');
+      for (let i = 0; i < 5; i++) await login('10.0.2.9');
+      const { topLimitedIPs } = await rateLimitStatus();
+      expect(topLimitedIPs).toEqual([
+        { identifier: '10.0.2.9', limitType: 'login', count: 2 },
+        { identifier: 'SK-BUSY', limitType: 'loader', count: 1 },
+      ]);
+    });
+
+    it('shows the rate-limit status only to a signed-in admin', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/admin/security/rate-limits' });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'Authentication required' });
+    });
+  });
+}
+
+describe('in-memory rate-limit store', () => {
+  it('counts per key in fixed windows and starts again after the window', () => {
+    let now = 1_000;
+    const store = new MemoryRateLimitStore({ now: () => now });
+    expect(store.hit('a', 2, 1000)).toEqual({ count: 1, resetAt: 2_000 });
+    expect(store.hit('a', 2, 1000)).toEqual({ count: 2, resetAt: 2_000 });
+    expect(store.hit('b', 2, 1000)).toEqual({ count: 1, resetAt: 2_000 });
+    now = 1_999;
+    expect(store.hit('a', 2, 1000)).toEqual({ count: 3, resetAt: 2_000 });
+    now = 2_000;
+    expect(store.hit('a', 2, 1000)).toEqual({ count: 1, resetAt: 3_000 });
+  });
+
+  it('tells live windows from those over their limit, and forgets windows that ended', () => {
+    let now = 0;
+    const store = new MemoryRateLimitStore({ now: () => now });
+    for (let i = 0; i < 3; i++) store.hit('over', 2, 1000);
+    store.hit('within', 2, 1000);
+    now = 500;
+    store.hit('late', 2, 1000);
+    expect(store.stats()).toEqual({ totalLimits: 3, activeLimits: 1 });
+    now = 1000;
+    expect(store.stats()).toEqual({ totalLimits: 1, activeLimits: 0 });
+  });
+
+  it('holds at most maxEntries identifiers, dropping the oldest window first', () => {
+    let now = 0;
+    const store = new MemoryRateLimitStore({ now: () => now, maxEntries: 3 });
+    for (const key of ['a', 'b', 'c']) {
+      store.hit(key, 1, 10_000);
+      now += 1;
+    }
+    store.hit('d', 1, 10_000);
+    expect(store.stats().totalLimits).toBe(3);
+    // 'a' was dropped, so it starts a new window; 'b' kept its count.
+    expect(store.hit('b', 1, 10_000).count).toBe(2);
+    expect(store.hit('a', 1, 10_000).count).toBe(1);
+  });
+
+  it('sweeps ended windows as time passes, so a flood of one-off IPs does not stay in memory', () => {
+    let now = 0;
+    const store = new MemoryRateLimitStore({ now: () => now, sweepEveryMs: 1000 });
+    for (let i = 0; i < 1000; i++) store.hit(`ip-${i}`, 10, 1000);
+    expect(store.size).toBe(1000);
+    now = 1000;
+    store.hit('next', 10, 1000);
+    expect(store.size).toBe(1);
+  });
+});

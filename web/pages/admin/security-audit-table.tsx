@@ -1,0 +1,103 @@
+import { LoaderCircle } from 'lucide-react';
+import { memo, type ReactNode } from 'react';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
+import { cn } from '@/lib/cn.ts';
+import { formatDate } from '../../../common/format.ts';
+import type { AuditLog } from '../../../common/security.ts';
+import { AdminTableHeader } from './admin-table-header.tsx';
+import { shortLicenseKey } from './hardware-binding-filters.ts';
+
+const COLUMNS = ['Event', 'Result', 'License Key', 'IP Address', 'Hardware ID', 'Timestamp', 'Details'];
+
+/** A details object on one line: `key: value` pairs; nested values as JSON. */
+export function formatDetails(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+}
+
+/** The audit log rows; `logs` undefined means still loading. */
+export function AuditLogTable({ logs }: { logs: AuditLog[] | undefined }) {
+  return (
+    <Table>
+      <AdminTableHeader columns={COLUMNS} />
+      <TableBody>
+        {logs === undefined ? (
+          <MessageRow>
+            <LoaderCircle className="mr-2 inline h-4 w-4 animate-spin" />
+            Loading security events...
+          </MessageRow>
+        ) : logs.length === 0 ? (
+          <MessageRow>No security events found</MessageRow>
+        ) : (
+          logs.map((log) => <AuditLogRow key={log.id} log={log} />)
+        )}
+      </TableBody>
+    </Table>
+  );
+}
+
+function MessageRow({ children }: { children: ReactNode }) {
+  return (
+    <TableRow>
+      <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
+        {children}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** A missing value in a column. */
+const NONE = <span className="text-muted-foreground">-</span>;
+
+// Up to 500 rows: memoised (polling keeps unchanged logs as the same objects) and kept to plain
+// elements with native tooltips (title), no per-row popovers or effects.
+const AuditLogRow = memo(function AuditLogRow({ log }: { log: AuditLog }) {
+  const failed = log.success === 0;
+  const details = formatDetails(log.details);
+  return (
+    <TableRow
+      data-log-id={log.id}
+      data-result={failed ? 'failed' : 'success'}
+      className={cn(failed && 'text-red-400')}
+    >
+      <TableCell className="whitespace-nowrap px-2 font-mono text-xs">{log.eventType}</TableCell>
+      <TableCell className="px-2">
+        <Badge
+          variant="outline"
+          className={
+            failed
+              ? 'border-red-500/40 bg-red-500/15 text-red-400'
+              : 'border-emerald-500/40 bg-emerald-500/15 text-emerald-400'
+          }
+        >
+          {failed ? 'Failed' : 'Success'}
+        </Badge>
+      </TableCell>
+      <TableCell className="whitespace-nowrap px-2 font-mono text-xs" title={log.licenseKey ?? undefined}>
+        {log.licenseKey ? shortLicenseKey(log.licenseKey) : NONE}
+      </TableCell>
+      <TableCell className="whitespace-nowrap px-2 font-mono text-xs">{log.ipAddress ?? NONE}</TableCell>
+      <TableCell className="px-2 font-mono text-xs">
+        {log.hardwareId ? (
+          <span className="block max-w-40 truncate" title={log.hardwareId}>
+            {log.hardwareId}
+          </span>
+        ) : (
+          NONE
+        )}
+      </TableCell>
+      <TableCell className="whitespace-nowrap px-2 text-xs">{formatDate(log.timestamp)}</TableCell>
+      <TableCell className="px-2 text-xs">
+        {details ? (
+          <span className="line-clamp-2 max-w-80 break-all" title={details}>
+            {details}
+          </span>
+        ) : (
+          NONE
+        )}
+      </TableCell>
+    </TableRow>
+  );
+});

@@ -1,5 +1,31 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CreateRedemptionKeySchema } from '../../../common/redemption.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { IdParamsSchema } from '../../plugins/id-params.ts';
+import {
+  createRedemptionKey,
+  deleteRedemptionKey,
+  listRedemptionKeysForAdmin,
+} from './redemption.service.ts';
 
-// Placeholder: routes land with the licensing work.
-export const redemptionRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (_app, { ctx: _ctx }) => {};
+export const redemptionRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  // The screen polls this list and must never be handed a cached copy (spec: no-cache headers).
+  app.get('/api/admin/redemption-keys', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return listRedemptionKeysForAdmin(ctx);
+  });
+
+  app.post(
+    '/api/admin/create-redemption-key',
+    { schema: { body: CreateRedemptionKeySchema } },
+    async (request, reply) => {
+      const redemptionKey = await createRedemptionKey(ctx, request.body, { ip: request.ip });
+      return reply.status(201).send({ redemptionKey });
+    },
+  );
+
+  app.delete('/api/admin/redemption-keys/:id', { schema: { params: IdParamsSchema } }, async (request) => {
+    await deleteRedemptionKey(ctx, request.params.id, { ip: request.ip });
+    return { success: true };
+  });
+};

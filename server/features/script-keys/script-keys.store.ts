@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { ScriptKey, ScriptKeyType } from '../../../common/script-keys.ts';
 import type { Db } from '../../db/index.ts';
 import type { ScriptKeysTable } from './script-keys.table.ts';
@@ -34,6 +34,57 @@ export interface NewScriptKey {
   licenseKeyId: number | null;
   redemptionKeyId: number | null;
   notes: string | null;
+}
+
+/** Script keys with the number of ACTIVE devices bound to each. */
+function selectScriptKeys(db: Db) {
+  return db
+    .selectFrom('script_keys')
+    .selectAll('script_keys')
+    .select((eb) =>
+      eb
+        .selectFrom('hardware_bindings')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('hardware_bindings.script_key_id', '=', 'script_keys.id')
+        .where('hardware_bindings.status', '=', 'ACTIVE')
+        .as('active_bindings'),
+    );
+}
+
+/** Newest first. */
+export async function listScriptKeys(db: Db): Promise<ScriptKey[]> {
+  const rows = await selectScriptKeys(db)
+    .orderBy('script_keys.created_at', 'desc')
+    .orderBy('script_keys.id', 'desc')
+    .execute();
+  return rows.map((row) => scriptKeyRowToScriptKey(row, Number(row.active_bindings ?? 0)));
+}
+
+export async function findScriptKeyById(db: Db, id: number): Promise<ScriptKey | undefined> {
+  const row = await selectScriptKeys(db).where('script_keys.id', '=', id).executeTakeFirst();
+  return row && scriptKeyRowToScriptKey(row, Number(row.active_bindings ?? 0));
+}
+
+/** Flips is_active in one statement, so two quick toggles always end where they started. */
+export async function toggleScriptKeyActiveById(db: Db, id: number): Promise<boolean> {
+  const result = await db
+    .updateTable('script_keys')
+    .set({ is_active: sql<number>`1 - is_active` })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes the key (its bindings and challenge nonces go with it); returns whether a row was deleted. */
+export async function deleteScriptKeyById(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('script_keys').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** SQLite and PostgreSQL name a unique violation differently. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** Returns the new key's id. Used by the admin's create and by code redemption. */

@@ -1,0 +1,168 @@
+import type { z } from 'zod';
+import {
+  type CreateScriptKeySchema,
+  PREMIUM_24H_MS,
+  SCRIPT_KEY_TEXTS,
+  type ScriptKey,
+  type ScriptKeyListResponse,
+  type ScriptKeyToggleResponse,
+} from '../../../common/script-keys.ts';
+import type { AppContext } from '../../context.ts';
+import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
+import type { AdminClient } from '../licensing/licensing.service.ts';
+import { findLicenseKeyById } from '../licensing/licensing.store.ts';
+import { findRedemptionKeyById } from '../redemption/redemption.store.ts';
+import { publishScriptKeyChanged } from '../script-access/cache-events.ts';
+import { insertAuditLog } from '../security/security.store.ts';
+import { generateScriptKey } from './script-key.ts';
+import {
+  deleteScriptKeyById,
+  findScriptKeyById,
+  insertScriptKey,
+  isUniqueViolation,
+  listScriptKeys,
+  toggleScriptKeyActiveById,
+} from './script-keys.store.ts';
+
+export async function listScriptKeysForAdmin(ctx: AppContext): Promise<ScriptKeyListResponse> {
+  const scriptKeys = await listScriptKeys(ctx.db);
+  return { scriptKeys, count: scriptKeys.length, timestamp: new Date(ctx.now()).toISOString() };
+}
+
+/**
+ * Creates a key with a fresh random value. A premium_24h key without an expiry gets 24 hours; the
+ * license key and redemption code it names must exist, and a code can back only one key.
+ */
+export async function createScriptKey(
+  ctx: AppContext,
+  input: z.output<typeof CreateScriptKeySchema>,
+  client: AdminClient,
+): Promise<ScriptKey> {
+  const now = ctx.now();
+  let expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
+  if (expiresAt !== null && Number.isNaN(expiresAt)) throw badRequest('expiresAt must be an ISO date-time');
+  if (expiresAt !== null && expiresAt <= now) throw badRequest(SCRIPT_KEY_TEXTS.expiresInPast);
+  if (expiresAt === null && input.scriptType === 'premium_24h') expiresAt = now + PREMIUM_24H_MS;
+  const notes = input.notes?.trim() || null;
+  const licenseKeyId = input.licenseKeyId ?? null;
+  const redemptionKeyId = input.redemptionKeyId ?? null;
+  const scriptKey = generateScriptKey();
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      if (licenseKeyId !== null && !(await findLicenseKeyById(trx, licenseKeyId, now))) {
+        throw badRequest(SCRIPT_KEY_TEXTS.licenseKeyNotFound);
+      }
+      if (redemptionKeyId !== null) {
+        const code = await findRedemptionKeyById(trx, redemptionKeyId);
+        if (!code) throw badRequest(SCRIPT_KEY_TEXTS.redemptionKeyNotFound);
+        if (code.scriptKeyId !== null) throw conflict(SCRIPT_KEY_TEXTS.redemptionKeyTaken);
+      }
+      const id = await insertScriptKey(
+        trx,
+        {
+          scriptKey,
+          scriptType: input.scriptType,
+          isActive: input.isActive,
+          maxHardwareBindings: input.maxHardwareBindings,
+          expiresAt,
+          licenseKeyId,
+          redemptionKeyId,
+          notes,
+        },
+        now,
+      );
+      await insertAuditLog(
+        trx,
+        {
+          eventType: 'script_key_created',
+          success: true,
+          licenseKey: scriptKey,
+          ipAddress: client.ip,
+          details: {
+            id,
+            scriptType: input.scriptType,
+            isActive: input.isActive,
+            maxHardwareBindings: input.maxHardwareBindings,
+            expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+            licenseKeyId,
+            redemptionKeyId,
+          },
+        },
+        now,
+      );
+      const created = await findScriptKeyById(trx, id);
+      if (!created) throw new Error(`script key ${id} vanished after insert`);
+      return created;
+    });
+  } catch (error) {
+    // The check above passed but a concurrent create (or a redemption) linked the code first: the
+    // unique redemption_key_id column refused this one. (The key itself has 256 random bits.)
+    if (isUniqueViolation(error)) throw conflict(SCRIPT_KEY_TEXTS.redemptionKeyTaken);
+    throw error;
+  }
+}
+
+/** Switches a key on or off; the loaders drop their cached copy before this returns. */
+export async function toggleScriptKey(
+  ctx: AppContext,
+  id: number,
+  client: AdminClient,
+): Promise<ScriptKeyToggleResponse> {
+  const now = ctx.now();
+  const scriptKey = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await toggleScriptKeyActiveById(trx, id))) throw notFound(SCRIPT_KEY_TEXTS.notFound);
+    const toggled = await findScriptKeyById(trx, id);
+    if (!toggled) throw new Error(`script key ${id} vanished while toggling`);
+    await insertAuditLog(
+      trx,
+      {
+        eventType: 'script_key_status_changed',
+        success: true,
+        licenseKey: toggled.scriptKey,
+        ipAddress: client.ip,
+        details: { id, isActive: toggled.isActive },
+      },
+      now,
+    );
+    return toggled;
+  });
+  await announceScriptKeyChanged(ctx, scriptKey.scriptKey);
+  const message = scriptKey.isActive === 1 ? SCRIPT_KEY_TEXTS.activated : SCRIPT_KEY_TEXTS.deactivated;
+  return { message, scriptKey };
+}
+
+/** Deletes a key with its bindings and nonces; the loaders stop serving it before this returns. */
+export async function deleteScriptKey(ctx: AppContext, id: number, client: AdminClient): Promise<void> {
+  const now = ctx.now();
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
+    const existing = await findScriptKeyById(trx, id);
+    if (!existing || !(await deleteScriptKeyById(trx, id))) throw notFound(SCRIPT_KEY_TEXTS.notFound);
+    await insertAuditLog(
+      trx,
+      {
+        eventType: 'script_key_deleted',
+        success: true,
+        licenseKey: existing.scriptKey,
+        ipAddress: client.ip,
+        details: { id, scriptType: existing.scriptType, activeBindings: existing.activeBindings },
+      },
+      now,
+    );
+    return existing;
+  });
+  await announceScriptKeyChanged(ctx, deleted.scriptKey);
+}
+
+/**
+ * Tells every loader to drop its cached copy of the key. Only after the commit: a loader that
+ * reloads earlier would cache the old row again. The change is saved whatever happens here, so a
+ * bus failure is logged rather than turned into an error the admin would retry (a retried toggle
+ * flips the key back).
+ */
+export async function announceScriptKeyChanged(ctx: AppContext, scriptKey: string): Promise<void> {
+  try {
+    await publishScriptKeyChanged(ctx, scriptKey);
+  } catch (error) {
+    console.error('could not announce a script key change to the loaders', error);
+  }
+}

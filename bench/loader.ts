@@ -1,0 +1,246 @@
+/*
+ * Loader benchmark (`npm run bench:loader`): premium loader calls (valid key, bound device, 20 KiB
+ * script) against a baseline route of the same server that answers the same 20 KiB from memory
+ * with no checks, measured in one run with autocannon over loopback.
+ *
+ * The server runs in a child process (bench/loader-server.ts) on a temporary SQLite file, with
+ * rate limits too high to refuse anything (their counting still runs on every call). It is seeded
+ * through the real API: admin login, a PREMIUM script, a redemption code redeemed for a bound key.
+ * When a call it needs is missing or refuses, the benchmark says which and measures the baseline only.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { BENCH_SCRIPT_BYTES, BENCH_SCRIPT_FILE, benchScriptContent } from './premium-script.ts';
+
+const CONNECTIONS = 100;
+const WARM_UP_SECONDS = 3;
+const MEASURE_SECONDS = 15;
+/** The goal: the loader keeps at least half the baseline's throughput, with p99 under 20 ms. */
+const GOAL_THROUGHPUT_RATIO = 0.5;
+const GOAL_P99_MS = 20;
+const BENCH_HWID = 'bench-device-0001';
+/** High enough that no limit refuses a benchmark request. */
+const UNLIMITED = '1000000000';
+
+interface BenchServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts bench/loader-server.ts in its own Node process and waits until it listens. */
+async function startServer(env: Record<string, string>): Promise<BenchServer> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/loader-server.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the bench server did not start within 60 s')), 60_000);
+      child.once('message', (message: { port: number }) => {
+        clearTimeout(timer);
+        resolve(message.port);
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the bench server exited with ${code} before listening`));
+      });
+    });
+    return { url: `http://127.0.0.1:${port}`, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A seeding call that did not answer as the benchmark needs: names the call and what came back. */
+class SeedingError extends Error {}
+
+async function call(
+  server: BenchServer,
+  method: string,
+  path: string,
+  body: unknown,
+  cookie = '',
+): Promise<{ status: number; headers: Headers; json: () => Record<string, unknown> }> {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status === 404 && text.includes('Not found')) {
+    throw new SeedingError(`${method} ${path} does not exist yet (404)`);
+  }
+  if (res.status >= 300)
+    throw new SeedingError(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  return {
+    status: res.status,
+    headers: res.headers,
+    json: () => JSON.parse(text) as Record<string, unknown>,
+  };
+}
+
+/**
+ * Seeds a PREMIUM script and a key bound to BENCH_HWID through the admin and script-user API, and
+ * checks the loader serves the script for them; returns the loader path to measure.
+ */
+async function seedPremiumLoader(server: BenchServer, adminSecret: string): Promise<string> {
+  const login = await call(server, 'POST', '/api/admin/login', { adminSecret });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  if (!cookie) throw new SeedingError('POST /api/admin/login set no session cookie');
+
+  const content = benchScriptContent();
+  await call(server, 'POST', '/api/admin/scripts/save', { filename: BENCH_SCRIPT_FILE, content }, cookie);
+  await call(
+    server,
+    'PUT',
+    `/api/admin/scripts/${BENCH_SCRIPT_FILE}/access-type`,
+    { accessType: 'PREMIUM' },
+    cookie,
+  );
+  const created = await call(
+    server,
+    'POST',
+    '/api/admin/create-redemption-key',
+    { keyType: 'PREMIUM', maxHardwareBindings: 1, validityDuration: 24 },
+    cookie,
+  );
+  const code = (created.json().redemptionKey as { redemptionCode?: string } | undefined)?.redemptionCode;
+  if (!code)
+    throw new SeedingError(
+      'POST /api/admin/create-redemption-key answered without redemptionKey.redemptionCode',
+    );
+  const redeemed = await call(server, 'POST', '/api/script/redeem', { code, hwid: BENCH_HWID });
+  const scriptKey = redeemed.json().scriptKey;
+  if (typeof scriptKey !== 'string')
+    throw new SeedingError('POST /api/script/redeem answered without scriptKey');
+
+  const path = `/api/script/loader?script=${BENCH_SCRIPT_FILE}&key=${encodeURIComponent(scriptKey)}&hwid=${BENCH_HWID}`;
+  const res = await fetch(server.url + path);
+  const served = await res.text();
+  if (res.status !== 200 || served !== content) {
+    throw new SeedingError(
+      `the loader did not serve the premium script for the redeemed key (status ${res.status}, ` +
+        `${Buffer.byteLength(served)} bytes: ${served.slice(0, 200)})`,
+    );
+  }
+  return path;
+}
+
+interface Measurement {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function measure(name: string, url: string, seconds: number): Promise<Measurement> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+function printTable(rows: Measurement[]): void {
+  console.log(
+    `\n${'route'.padEnd(10)}${'requests/s'.padStart(12)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}` +
+      `${'non-2xx'.padStart(10)}${'errors'.padStart(9)}`,
+  );
+  for (const r of rows) {
+    console.log(
+      `${r.name.padEnd(10)}${r.requestsPerSecond.toFixed(0).padStart(12)}${r.p50.toFixed(1).padStart(9)}` +
+        `${r.p99.toFixed(1).padStart(9)}${String(r.non2xx).padStart(10)}${String(r.errors).padStart(9)}`,
+    );
+  }
+}
+
+async function main(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'scanline-bench-'));
+  const adminSecret = randomBytes(18).toString('base64url');
+  let server: BenchServer | undefined;
+  const stopOnSignal = () => {
+    void (server?.stop() ?? Promise.resolve()).finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  try {
+    server = await startServer({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: join(dir, 'bench.db'),
+      ADMIN_SECRET: adminSecret,
+      REDIS_URL: '',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_LOGIN: UNLIMITED,
+      RATE_LIMIT_REDEEM: UNLIMITED,
+      RATE_LIMIT_CHALLENGE: UNLIMITED,
+      RATE_LIMIT_LOADER: UNLIMITED,
+    });
+    console.log(
+      `Loader benchmark: ${BENCH_SCRIPT_BYTES / 1024} KiB script, ${CONNECTIONS} connections, ` +
+        `${WARM_UP_SECONDS} s warm-up and ${MEASURE_SECONDS} s measured per route, server at ${server.url}`,
+    );
+
+    let loaderPath: string | undefined;
+    let missing: string | undefined;
+    try {
+      loaderPath = await seedPremiumLoader(server, adminSecret);
+    } catch (error) {
+      if (!(error instanceof SeedingError)) throw error;
+      missing = error.message;
+    }
+
+    const targets = [
+      { name: 'baseline', url: `${server.url}/bench/baseline` },
+      ...(loaderPath ? [{ name: 'loader', url: server.url + loaderPath }] : []),
+    ];
+    for (const target of targets) {
+      console.log(`warming up ${target.name} …`);
+      await measure(target.name, target.url, WARM_UP_SECONDS);
+    }
+    const results: Measurement[] = [];
+    for (const target of targets) {
+      console.log(`measuring ${target.name} …`);
+      results.push(await measure(target.name, target.url, MEASURE_SECONDS));
+    }
+    printTable(results);
+
+    const [baseline, loader] = results;
+    if (!baseline || !loader) {
+      console.log(`\nLoader not measured: ${missing ?? 'no loader path'}.`);
+      return 1;
+    }
+    const ratio = loader.requestsPerSecond / baseline.requestsPerSecond;
+    const met = ratio >= GOAL_THROUGHPUT_RATIO && loader.p99 < GOAL_P99_MS && loader.non2xx === 0;
+    console.log(`\nloader/baseline throughput: ${ratio.toFixed(2)}`);
+    console.log(
+      `goal (>= ${GOAL_THROUGHPUT_RATIO} of baseline, p99 < ${GOAL_P99_MS} ms, no failed calls): ` +
+        `${met ? 'met' : 'NOT met'}`,
+    );
+    return 0;
+  } finally {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();

@@ -32,6 +32,20 @@ for (const dialect of DIALECTS) {
         url: `/api/script/loader?script=${FREE_SCRIPT_FILE}${key ? `&key=${key}` : ''}`,
         remoteAddress: ip,
       });
+    const redeem = (ip: string, code: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/script/redeem',
+        payload: { code, hwid: 'device-1' },
+        remoteAddress: ip,
+      });
+    const challenge = (ip: string, key: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/script/challenge',
+        payload: { key, hwid: 'device-1' },
+        remoteAddress: ip,
+      });
     const rateLimitStatus = async () => {
       const res = await t.app.inject({
         method: 'GET',
@@ -119,6 +133,49 @@ for (const dialect of DIALECTS) {
           hardwareId: null,
           details: { limitType: 'loader', scope: 'key', identifier: 'SK-SHARED', limit: 3 },
         },
+      ]);
+    });
+
+    it('refuses the 4th redemption from one IP with a JSON 429', async () => {
+      for (let i = 1; i <= 3; i++) {
+        expect((await redeem('10.0.3.1', `SCANLINE-AAAA-BBBB-CCCC-000${i}`)).statusCode).not.toBe(429);
+      }
+      const refused = await redeem('10.0.3.1', 'SCANLINE-AAAA-BBBB-CCCC-0004');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('60');
+      expect(refused.json()).toEqual({ error: 'Too many requests: try again in 60 seconds' });
+    });
+
+    it('limits one code across IPs, whatever case it is typed in', async () => {
+      const code = 'SCANLINE-AAAA-BBBB-CCCC-DDDD';
+      for (const [i, typed] of [code, code.toLowerCase(), code].entries()) {
+        expect((await redeem(`10.0.3.${i}`, typed)).statusCode).not.toBe(429);
+      }
+      const refused = await redeem('10.0.3.9', ` ${code.toLowerCase()} `);
+      expect(refused.statusCode).toBe(429);
+      expect(await hitRows()).toEqual([
+        {
+          success: 0,
+          ipAddress: '10.0.3.9',
+          licenseKey: code,
+          hardwareId: 'device-1',
+          details: { limitType: 'redeem', scope: 'key', identifier: code, limit: 3 },
+        },
+      ]);
+    });
+
+    it('limits challenges per IP and per key, answering JSON', async () => {
+      for (const ip of ['10.0.4.1', '10.0.4.2', '10.0.4.3']) {
+        expect((await challenge(ip, 'SK-CHALLENGED')).statusCode).not.toBe(429);
+      }
+      const byKey = await challenge('10.0.4.4', 'SK-CHALLENGED');
+      expect(byKey.statusCode).toBe(429);
+      expect(byKey.json()).toEqual({ error: 'Too many requests: try again in 60 seconds' });
+      for (let i = 0; i < 2; i++) await challenge('10.0.4.4', `SK-OTHER-${i}`);
+      expect((await challenge('10.0.4.4', 'SK-OTHER-3')).statusCode).toBe(429);
+      expect((await hitRows()).map((row) => row.details)).toEqual([
+        { limitType: 'challenge', scope: 'key', identifier: 'SK-CHALLENGED', limit: 3 },
+        { limitType: 'challenge', scope: 'ip', identifier: '10.0.4.4', limit: 3 },
       ]);
     });
 

@@ -37,7 +37,8 @@ const ConfigSchema = z.object({
    * Request limits per client IP and, where the call carries one, per key (redeem: the code;
    * challenge and loader: the script key), counted in fixed windows of RATE_LIMIT_WINDOW_MS. The
    * same number applies to each scope: with RATE_LIMIT_LOADER=120 one IP may make 120 loader calls
-   * a minute, and so may one key across all IPs. The N+1th call in a window gets 429.
+   * a minute, and so may one key across all IPs. The N+1th call in a window gets 429. Each
+   * instance counts on its own, REDIS_URL or not (see server/features/security/rate-limit-store.ts).
    */
   /** Admin login attempts per IP per window (the 5-failures lockout in the auth service applies as well). */
   RATE_LIMIT_LOGIN: rateLimit(10),

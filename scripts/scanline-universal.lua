@@ -51,15 +51,20 @@ local function hardwareId()
   return "unknown-device"
 end
 
+-- Loads the premium scanner with the key; returns whether it loaded and what to tell the user.
 local function loadPremium(key)
   local url = SITE .. "/api/script/loader?script=" .. HttpService:UrlEncode(PREMIUM_SCRIPT)
     .. "&key=" .. HttpService:UrlEncode(key) .. "&hwid=" .. HttpService:UrlEncode(hardwareId())
   local status, source = http("GET", url)
-  if status ~= 200 or not source then return false end
-  local chunk = loadstring(source)
-  if not chunk then return false end
+  if type(source) ~= "string" then return false, "Premium could not load" end
+  -- A refusal is one printed line with the reason (expired key, device limit...): show it.
+  local reason = source:match('^print%("%[Scanline%] (.-)"%)')
+  if reason then return false, reason end
+  local chunk = status == 200 and loadstring(source)
+  if not chunk then return false, "Premium could not load" end
+  if getgenv then getgenv().SCANLINE_KEY = key end -- the premium scanner's feed needs the key
   task.spawn(chunk)
-  return true
+  return true, "Premium loaded"
 end
 
 local function label(parent, text, y, color)
@@ -121,13 +126,17 @@ redeemButton.MouseButton1Click:Connect(function()
     return
   end
   if writefile then pcall(writefile, KEY_FILE, key) end
-  redeemStatus.Text = loadPremium(key) and "Premium loaded" or "Premium could not load"
+  local _, message = loadPremium(key)
+  redeemStatus.Text = message
 end)
 
 -- A key redeemed earlier on this device loads premium straight away.
 if isfile and readfile and isfile(KEY_FILE) then
   local ok, saved = pcall(readfile, KEY_FILE)
-  if ok and saved ~= "" and loadPremium(saved) then redeemStatus.Text = "Premium loaded" end
+  if ok and saved ~= "" then
+    local _, message = loadPremium(saved)
+    redeemStatus.Text = message
+  end
 end
 
 local lastSeen = 0

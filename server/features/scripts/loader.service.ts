@@ -1,33 +1,104 @@
+import type { ScriptAccessType } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
+import { onScriptChanged } from '../script-access/cache-events.ts';
+import { ACCESS_TEXTS, type AccessDecision, LoaderAccess } from '../script-access/loader-access.ts';
+import { LoaderCache } from '../script-access/loader-cache.ts';
+import type { PendingWrites } from '../security/pending-writes.ts';
 import { findScriptByFilename } from './scripts.store.ts';
 
 export const LOADER_TEXTS = {
   notFound: (script: string) => `Script not found: ${script}`,
-  keyRequired: 'This script needs a premium key: redeem a code in the universal script',
-  keyRefused: 'This key is invalid or expired: redeem a new code in the universal script',
+  keyRequired: ACCESS_TEXTS.keyRequired,
+  challengePair: 'Bad loader request: nonce and sig must be given together',
+  challengeNeedsHwid: 'Bad loader request: hwid is required with nonce and sig',
 } as const;
 
-/** What an executor asked the loader for. */
+/** What an executor asked the loader for (query validated). */
 export interface LoaderRequest {
   script: string;
   key?: string;
+  /** From &hwid= or, failing that, the X-Hardware-Id header. */
   hwid?: string;
+  nonce?: string;
+  sig?: string;
+  /** The caller's address, for the audit log. */
+  ip: string;
 }
 
-/** The script's exact content, or why the loader refuses. */
+/** The script's exact bytes, a bootstrap that fetches the device id first, or why the loader refuses. */
 export type LoaderAnswer =
-  | { kind: 'script'; filename: string; content: string }
-  | { kind: 'refused'; status: 401 | 403 | 404; message: string };
+  | { kind: 'script'; body: Buffer }
+  | { kind: 'bootstrap' }
+  | { kind: 'refused'; status: 400 | 401 | 403 | 404; message: string };
+
+/** A script as the loader serves it: its access type and its answer, content encoded once. */
+interface CachedScript {
+  accessType: ScriptAccessType;
+  answer: { kind: 'script'; body: Buffer };
+}
+
+async function readScript(ctx: AppContext, filename: string): Promise<CachedScript | undefined> {
+  const row = await findScriptByFilename(ctx.db, filename);
+  if (!row) return undefined;
+  return {
+    accessType: row.access_type as ScriptAccessType,
+    answer: { kind: 'script', body: Buffer.from(row.content, 'utf8') },
+  };
+}
 
 /**
- * The loader's one lookup. FREE scripts go to anyone; PREMIUM ones need a valid script key bound to
- * the device. No script keys exist yet, so every key is refused here: the licensing work checks keys
- * and hardware bindings (and may cache hot scripts) in this function, and nowhere else.
+ * The loader's lookups. FREE scripts go to anyone; PREMIUM ones need what LoaderAccess grants.
+ * Scripts are served from memory and dropped when the bus says one was saved, retyped or deleted,
+ * so a warm call (cached script, cached key, bound device) touches no database and never awaits.
  */
-export async function getScriptForLoader(ctx: AppContext, request: LoaderRequest): Promise<LoaderAnswer> {
-  const row = await findScriptByFilename(ctx.db, request.script);
-  if (!row) return { kind: 'refused', status: 404, message: LOADER_TEXTS.notFound(request.script) };
-  if (row.access_type === 'FREE') return { kind: 'script', filename: row.filename, content: row.content };
-  if (request.key === undefined) return { kind: 'refused', status: 401, message: LOADER_TEXTS.keyRequired };
-  return { kind: 'refused', status: 403, message: LOADER_TEXTS.keyRefused };
+export class Loader {
+  private readonly scripts = new LoaderCache<CachedScript>();
+  private readonly access: LoaderAccess;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly ctx: AppContext,
+    pending: PendingWrites,
+  ) {
+    this.access = new LoaderAccess(ctx, pending);
+    this.unsubscribe = onScriptChanged(ctx, (filename) => this.scripts.invalidate(filename));
+  }
+
+  /** Stops listening to the bus (app close). */
+  close(): void {
+    this.unsubscribe();
+    this.scripts.clear();
+    this.access.close();
+  }
+
+  load(request: LoaderRequest): LoaderAnswer | Promise<LoaderAnswer> {
+    if ((request.nonce === undefined) !== (request.sig === undefined)) {
+      return { kind: 'refused', status: 400, message: LOADER_TEXTS.challengePair };
+    }
+    if (request.nonce !== undefined && request.hwid === undefined) {
+      return { kind: 'refused', status: 400, message: LOADER_TEXTS.challengeNeedsHwid };
+    }
+    const script = this.scripts.get(request.script);
+    if (script === undefined) return this.loadUncached(request);
+    return this.serve(script, request);
+  }
+
+  private async loadUncached(request: LoaderRequest): Promise<LoaderAnswer> {
+    const script = await this.scripts.fill(request.script, () => readScript(this.ctx, request.script));
+    if (script === undefined) {
+      return { kind: 'refused', status: 404, message: LOADER_TEXTS.notFound(request.script) };
+    }
+    return this.serve(script, request);
+  }
+
+  private serve(script: CachedScript, request: LoaderRequest): LoaderAnswer | Promise<LoaderAnswer> {
+    if (script.accessType === 'FREE') return script.answer;
+    const decision = this.access.check(request);
+    if (decision instanceof Promise) return decision.then((settled) => this.answer(script, settled));
+    return this.answer(script, decision);
+  }
+
+  private answer(script: CachedScript, decision: AccessDecision): LoaderAnswer {
+    return decision.kind === 'granted' ? script.answer : decision;
+  }
 }

@@ -48,7 +48,7 @@ for (const dialect of DIALECTS) {
       expect((await load(`?script=${FREE_SCRIPT_FILE}`)).body).toBe('print("v2")\r\n');
     });
 
-    it('asks for a key for a PREMIUM script, and refuses a key (none are valid yet)', async () => {
+    it('asks for a key for a PREMIUM script, and refuses a key that does not exist', async () => {
       await makePremium(UNIVERSAL_SCRIPT_FILE);
       expectLuaRefusal(
         await load(`?script=${UNIVERSAL_SCRIPT_FILE}`),
@@ -58,8 +58,23 @@ for (const dialect of DIALECTS) {
       expectLuaRefusal(
         await load(`?script=${UNIVERSAL_SCRIPT_FILE}&key=SCAN-AAAAA-BBBBB&hwid=device-1`),
         403,
-        'This key is invalid or expired: redeem a new code in the universal script',
+        'This key does not exist: check it, or redeem a code in the universal script',
       );
+    });
+
+    it('ships the premium scanner as a PREMIUM script: never served keyless', async () => {
+      expectLuaRefusal(
+        await load('?script=scanline-premium.lua'),
+        401,
+        'This script needs a premium key: redeem a code in the universal script',
+      );
+    });
+
+    it('serves a FREE script to a caller that sends a key and device anyway, binding nothing', async () => {
+      const res = await load(`?script=${FREE_SCRIPT_FILE}&key=SK-anything&hwid=device-1`);
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
+      expect(await t.ctx.db.selectFrom('hardware_bindings').selectAll().execute()).toEqual([]);
     });
 
     it('answers an unknown script with 404 and a bad request with 400, both as Lua', async () => {

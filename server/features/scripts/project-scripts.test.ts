@@ -6,17 +6,44 @@ import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
 import { countLines, UNIVERSAL_SCRIPT_FILE } from '../../../common/scripts.ts';
 import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
-import { RELEASE_UPDATE_NOTES, SHIPPED_NOTES, seedProjectScripts } from './project-scripts.ts';
+import {
+  RELEASE_UPDATE_NOTES,
+  SHIPPED_NOTES,
+  seedProjectScripts,
+  shippedAccessType,
+} from './project-scripts.ts';
+
+const PREMIUM_SCRIPT_FILE = 'scanline-premium.lua';
+const shippedSource = (name: string) =>
+  readFileSync(new URL(`../../../scripts/${name}`, import.meta.url), 'utf8');
 
 describe('the scripts shipped in scripts/', () => {
-  for (const name of [FREE_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]) {
+  for (const name of [FREE_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE, PREMIUM_SCRIPT_FILE]) {
     it(`${name} is valid Lua of readable length`, () => {
-      const source = readFileSync(new URL(`../../../scripts/${name}`, import.meta.url), 'utf8');
+      const source = shippedSource(name);
       expect(findLuaSyntaxError(source)).toBeNull();
       expect(countLines(source)).toBeLessThanOrEqual(160);
-      expect(source.startsWith(`--[[\n  Scanline`)).toBe(true);
+      // An access marker line may come first; then the header comment.
+      expect(source.replace(/^-- scanline:access [A-Z]+\n/, '').startsWith(`--[[\n  Scanline`)).toBe(true);
     });
   }
+
+  it('marks the premium scanner PREMIUM and leaves the others FREE', () => {
+    expect(shippedAccessType(shippedSource(PREMIUM_SCRIPT_FILE))).toBe('PREMIUM');
+    expect(shippedAccessType(shippedSource(FREE_SCRIPT_FILE))).toBe('FREE');
+    expect(shippedAccessType(shippedSource(UNIVERSAL_SCRIPT_FILE))).toBe('FREE');
+  });
+
+  it('reads the access marker only from the first lines', () => {
+    expect(shippedAccessType('-- scanline:access PREMIUM\r\nreturn 1')).toBe('PREMIUM');
+    expect(shippedAccessType('\uFEFF--scanline:access   PREMIUM\nreturn 1')).toBe('PREMIUM');
+    expect(shippedAccessType('-- one\n-- two\n-- three\n-- four\n-- scanline:access PREMIUM\n')).toBe(
+      'PREMIUM',
+    );
+    expect(shippedAccessType('\n\n\n\n\n-- scanline:access PREMIUM\n')).toBe('FREE');
+    expect(shippedAccessType('-- scanline:access VIP\n')).toBe('FREE');
+    expect(shippedAccessType('print("-- scanline:access PREMIUM")\n')).toBe('FREE');
+  });
 });
 
 for (const dialect of DIALECTS) {
@@ -63,6 +90,42 @@ for (const dialect of DIALECTS) {
       expect(await versionsOf(app, 'one.lua')).toEqual([
         { version: 1, notes: SHIPPED_NOTES, content: 'return 1\n' },
       ]);
+    });
+
+    it('seeds a script marked `-- scanline:access PREMIUM` as PREMIUM, and the marker only on first seeding', async () => {
+      ship('paid.lua', '-- scanline:access PREMIUM\nreturn "paid"\n');
+      const app = await start();
+      const accessOf = async () =>
+        (
+          await app.ctx.db
+            .selectFrom('scripts')
+            .select('access_type')
+            .where('filename', '=', 'paid.lua')
+            .executeTakeFirstOrThrow()
+        ).access_type;
+      expect(await accessOf()).toBe('PREMIUM');
+      const keyless = await app.app.inject({ method: 'GET', url: '/api/script/loader?script=paid.lua' });
+      expect(keyless.statusCode).toBe(401);
+      // The admin makes it FREE; a release update keeps the admin's choice.
+      await app.app.inject({
+        method: 'PUT',
+        url: '/api/admin/scripts/paid.lua/access-type',
+        headers: { cookie: await app.adminCookie() },
+        payload: { accessType: 'FREE' },
+      });
+      ship('paid.lua', '-- scanline:access PREMIUM\nreturn "paid v2"\n');
+      expect((await seedProjectScripts(app.ctx)).updated).toEqual(['paid.lua']);
+      expect(await accessOf()).toBe('FREE');
+    });
+
+    it('serves the new release at once, even when the loader had the old one in memory', async () => {
+      ship('one.lua', 'return 1\n');
+      const app = await start();
+      const load = () => app.app.inject({ method: 'GET', url: '/api/script/loader?script=one.lua' });
+      expect((await load()).body).toBe('return 1\n');
+      ship('one.lua', 'return 2\n');
+      await seedProjectScripts(app.ctx);
+      expect((await load()).body).toBe('return 2\n');
     });
 
     it('leaves out, and warns about, shipped files it could not serve', async () => {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { scriptFilenameProblem } from '../../../common/scripts.ts';
+import { type ScriptAccessType, scriptFilenameProblem } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
 import { HttpError } from '../../plugins/errors.ts';
+import { publishScriptChanged } from '../script-access/cache-events.ts';
 import { decodeScriptFile } from './script-content.ts';
 import { addScriptVersion, createScriptVersionOne, ScriptVersionConflict } from './script-versions.ts';
 import { findScriptByFilename } from './scripts.store.ts';
@@ -24,6 +25,25 @@ interface ShippedScript {
   filename: string;
   content: string;
   sha256: string;
+  accessType: ScriptAccessType;
+}
+
+/** A shipped script marks itself PREMIUM with this line among its first lines. */
+const ACCESS_MARKER = /^--\s*scanline:access\s+(FREE|PREMIUM)\s*$/m;
+const ACCESS_MARKER_LINES = 5;
+
+/**
+ * The access type a shipped script declares with `-- scanline:access PREMIUM` (or FREE) in its
+ * first lines; FREE without one. Only a newly seeded script takes it: afterwards the access type is
+ * the admin's to change, and a release update leaves it alone.
+ */
+export function shippedAccessType(content: string): ScriptAccessType {
+  const head = content
+    .replace(/^\uFEFF/, '')
+    .split('\n', ACCESS_MARKER_LINES)
+    .join('\n');
+  const declared = ACCESS_MARKER.exec(head)?.[1];
+  return declared === 'PREMIUM' ? 'PREMIUM' : 'FREE';
 }
 
 async function readShippedScripts(dir: string, report: ProjectScriptsReport): Promise<ShippedScript[]> {
@@ -52,6 +72,7 @@ async function readShippedScripts(dir: string, report: ProjectScriptsReport): Pr
         filename,
         content,
         sha256: createHash('sha256').update(bytes).digest('hex'),
+        accessType: shippedAccessType(content),
       });
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
@@ -73,7 +94,11 @@ export async function seedProjectScripts(ctx: AppContext): Promise<ProjectScript
     try {
       const outcome = await seedProjectScript(ctx, file);
       if (outcome === 'added') report.added.push(file.filename);
-      if (outcome === 'updated') report.updated.push(file.filename);
+      if (outcome === 'updated') {
+        report.updated.push(file.filename);
+        // Instances already running (the previous release) drop their cached copy.
+        await publishScriptChanged(ctx, file.filename);
+      }
     } catch (error) {
       // Another instance seeded or updated it at the same moment: its write is this one.
       if (!(error instanceof ScriptVersionConflict)) throw error;
@@ -95,7 +120,7 @@ async function seedProjectScript(
         {
           filename: file.filename,
           location: 'project',
-          accessType: 'FREE',
+          accessType: file.accessType,
           isPublic: true,
           content: file.content,
           shippedSha256: file.sha256,

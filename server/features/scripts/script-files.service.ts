@@ -1,6 +1,7 @@
 import { SCRIPT_TEXTS, scriptFilenameProblem, type UploadScriptResponse } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../plugins/errors.ts';
+import { publishScriptChanged } from '../script-access/cache-events.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { decodeScriptFile } from './script-content.ts';
 import { runScriptWrite, writeNextVersion } from './script-versions.ts';
@@ -27,7 +28,7 @@ export async function saveUploadedScript(
   const content = decodeScriptFile(upload.bytes);
   const { filename, directory, isPublic } = upload;
   const now = ctx.now();
-  return runScriptWrite(ctx, { ip: client.ip, operation: 'script_upload' }, async (trx) => {
+  const saved = await runScriptWrite(ctx, { ip: client.ip, operation: 'script_upload' }, async (trx) => {
     const existing = await findScriptByFilename(trx, filename);
     if (directory === 'project-root' && existing?.location !== 'project') {
       throw badRequest(PROJECT_ROOT_NEW_FILE_TEXT);
@@ -55,8 +56,11 @@ export async function saveUploadedScript(
         file: scriptRowToFileRecord(written.row),
         version: written.version.version,
       },
-    };
+    } as const;
   });
+  // After the commit, so no loader re-reads the old content into its cache.
+  await publishScriptChanged(ctx, filename);
+  return saved;
 }
 
 /**

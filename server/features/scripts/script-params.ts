@@ -20,7 +20,7 @@ export const ScriptVersionsQuerySchema = z.object({
     .optional(),
 });
 
-/** GET /api/script/loader?script=NAME[&key=KEY][&hwid=ID] */
+/** GET /api/script/loader?script=NAME[&key=KEY][&hwid=ID][&nonce=N&sig=HEX] */
 export const LoaderQuerySchema = z.object({
   script: ScriptFilenameSchema,
   key: z.string().min(1, 'key must not be empty').max(200, 'key must be at most 200 characters').optional(),
@@ -28,5 +28,16 @@ export const LoaderQuerySchema = z.object({
     .string()
     .min(1, 'hwid must not be empty')
     .max(200, 'hwid must be at most 200 characters')
+    .optional(),
+  /** Challenge mode: a nonce from POST /api/script/challenge… */
+  nonce: z
+    .string()
+    .min(1, 'nonce must not be empty')
+    .max(100, 'nonce must be at most 100 characters')
+    .optional(),
+  /** …and hex(HMAC-SHA256(key, nonce + hwid + script)). */
+  sig: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'sig must be 64 hexadecimal characters (HMAC-SHA256)')
     .optional(),
 });

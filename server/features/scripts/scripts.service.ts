@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
+import { publishScriptChanged } from '../script-access/cache-events.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { assertLuaParses } from './script-content.ts';
 import { runScriptWrite, writeNextVersion } from './script-versions.ts';
@@ -80,7 +81,7 @@ export async function saveScript(
   assertLuaParses(input.content);
   const now = ctx.now();
   const notes = input.notes?.trim() || null;
-  return runScriptWrite(ctx, { ip: client.ip, operation: 'script_save' }, async (trx) => {
+  const saved = await runScriptWrite(ctx, { ip: client.ip, operation: 'script_save' }, async (trx) => {
     const existing = await findScriptByFilename(trx, input.filename);
     // The editor started from a version of a script that is gone: do not silently bring it back.
     if (!existing && input.baseVersion) throw notFound(SCRIPT_TEXTS.notFound);
@@ -111,8 +112,11 @@ export async function saveScript(
       created: !existing,
       script: scriptRowToSummary(written.row),
       version: written.version,
-    };
+    } satisfies SaveScriptResponse;
   });
+  // After the commit, so no loader re-reads the old content into its cache.
+  await publishScriptChanged(ctx, input.filename);
+  return saved;
 }
 
 /** A save already deploys; this re-checks that what is live parses and says which version it is. */
@@ -143,7 +147,7 @@ export async function setScriptAccessType(
   client: AdminClient,
 ): Promise<ScriptSummary> {
   const now = ctx.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  const summary = await ctx.db.transaction().execute(async (trx) => {
     const row = await findScriptOr404(trx, filename);
     await updateScriptAccessType(trx, row.id, accessType, now);
     await insertAuditLog(
@@ -160,6 +164,8 @@ export async function setScriptAccessType(
     if (!updated) throw new Error(`script ${row.id} vanished while changing its access type`);
     return scriptRowToSummary(updated);
   });
+  await publishScriptChanged(ctx, filename);
+  return summary;
 }
 
 /** What a delete refuses with, depending on which screen asked. */
@@ -180,7 +186,7 @@ async function deleteScriptRow(
   client: AdminClient,
 ): Promise<{ success: true; filename: string }> {
   const now = ctx.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
     const total = await countScriptsForUpdate(trx);
     const row = await find(trx);
     if (!row) throw notFound(texts.notFound);
@@ -197,8 +203,10 @@ async function deleteScriptRow(
       },
       now,
     );
-    return { success: true, filename: row.filename };
+    return { success: true as const, filename: row.filename };
   });
+  await publishScriptChanged(ctx, deleted.filename);
+  return deleted;
 }
 
 /** From script management. */

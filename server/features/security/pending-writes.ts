@@ -1,16 +1,35 @@
 import type { Db } from '../../db/index.ts';
+import { usageDay } from '../licensing/usage-day.ts';
 import { type AuditEntry, auditLogValues } from './security.store.ts';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** One script key's uses since the last flush. */
+interface KeyUseTally {
+  scriptKey: string;
+  uses: number;
+  lastUsed: number;
+  /** Uses per UTC day ('YYYY-MM-DD'): a batch can straddle midnight. */
+  usesByDay: Map<string, number>;
+}
+
 /**
- * Writes that hot paths (the loader, rate limiting) hand off instead of waiting for: audit rows
- * queued here are inserted together, at most `intervalMs` later, in one statement per batch, so a
- * busy loader costs one transaction per second rather than one per request. `flush()` writes what
- * is queued now (tests, admin reads, shutdown).
+ * Writes that hot paths (the loader, rate limiting) hand off instead of waiting for: audit rows and
+ * key-use counters queued here are written together, at most `intervalMs` later, in one transaction
+ * per batch, so a busy loader costs one transaction per second rather than one per request.
+ * `flush()` writes what is queued now (tests, admin reads, shutdown).
  */
 export class PendingWrites {
   private audits: ReturnType<typeof auditLogValues>[] = [];
+  private keyUses = new Map<number, KeyUseTally>();
+  /** Binding id -> when the device last used its key. */
+  private bindingUses = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  // The current UTC day's name and bounds, so counting a use does not format a date each time.
+  private day = '';
+  private dayStart = 0;
+  private dayEnd = 0;
 
   constructor(
     private readonly db: Db,
@@ -22,15 +41,41 @@ export class PendingWrites {
     this.schedule();
   }
 
+  /**
+   * One served use of a script key by a bound device: usage_count + 1, last_used, the binding's
+   * last_used_date and the day's usage_daily row. Aggregated per key, binding and day until the flush.
+   */
+  keyUse(scriptKeyId: number, scriptKey: string, bindingId: number, now: number): void {
+    if (now < this.dayStart || now >= this.dayEnd) {
+      this.dayStart = now - (now % DAY_MS);
+      this.dayEnd = this.dayStart + DAY_MS;
+      this.day = usageDay(now);
+    }
+    let tally = this.keyUses.get(scriptKeyId);
+    if (tally === undefined) {
+      tally = { scriptKey, uses: 0, lastUsed: now, usesByDay: new Map() };
+      this.keyUses.set(scriptKeyId, tally);
+    }
+    tally.uses += 1;
+    if (now > tally.lastUsed) tally.lastUsed = now;
+    tally.usesByDay.set(this.day, (tally.usesByDay.get(this.day) ?? 0) + 1);
+    if (now > (this.bindingUses.get(bindingId) ?? 0)) this.bindingUses.set(bindingId, now);
+    this.schedule();
+  }
+
   /** Writes everything queued so far; resolves once it is in the database. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const audits = this.audits;
+    const batch = { audits: this.audits, keyUses: this.keyUses, bindingUses: this.bindingUses };
     this.audits = [];
-    // Chained so batches land in order and a flush never overtakes an earlier one.
-    this.flushing = this.flushing.then(() => this.write(audits));
-    return this.flushing;
+    this.keyUses = new Map();
+    this.bindingUses = new Map();
+    // Chained so batches land in order and a flush never overtakes an earlier one; a failed batch
+    // fails its own flush without failing every later one.
+    const write = this.flushing.catch(() => {}).then(() => this.write(batch));
+    this.flushing = write;
+    return write;
   }
 
   private schedule(): void {
@@ -39,13 +84,48 @@ export class PendingWrites {
     }, this.intervalMs).unref();
   }
 
-  private async write(audits: ReturnType<typeof auditLogValues>[]): Promise<void> {
-    // PostgreSQL takes at most 65535 parameters per statement; 7 per audit row.
-    for (let i = 0; i < audits.length; i += 1000) {
-      await this.db
-        .insertInto('audit_logs')
-        .values(audits.slice(i, i + 1000))
-        .execute();
-    }
+  private async write(batch: {
+    audits: ReturnType<typeof auditLogValues>[];
+    keyUses: Map<number, KeyUseTally>;
+    bindingUses: Map<number, number>;
+  }): Promise<void> {
+    const { audits, keyUses, bindingUses } = batch;
+    if (audits.length === 0 && keyUses.size === 0 && bindingUses.size === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      // PostgreSQL takes at most 65535 parameters per statement; 7 per audit row.
+      for (let i = 0; i < audits.length; i += 1000) {
+        await trx
+          .insertInto('audit_logs')
+          .values(audits.slice(i, i + 1000))
+          .execute();
+      }
+      // In id order, so two instances flushing at once lock the same rows in the same order.
+      for (const [id, tally] of [...keyUses].sort((a, b) => a[0] - b[0])) {
+        // A key deleted meanwhile matches no row: its uses simply go with it.
+        await trx
+          .updateTable('script_keys')
+          .set((eb) => ({ usage_count: eb('usage_count', '+', tally.uses), last_used: tally.lastUsed }))
+          .where('id', '=', id)
+          .execute();
+        for (const [day, uses] of tally.usesByDay) {
+          await trx
+            .insertInto('usage_daily')
+            .values({ day, key: tally.scriptKey, uses })
+            .onConflict((oc) =>
+              oc.columns(['day', 'key']).doUpdateSet((eb) => ({
+                uses: eb('usage_daily.uses', '+', eb.ref('excluded.uses')),
+              })),
+            )
+            .execute();
+        }
+      }
+      for (const [id, lastUsed] of [...bindingUses].sort((a, b) => a[0] - b[0])) {
+        await trx
+          .updateTable('hardware_bindings')
+          .set({ last_used_date: lastUsed })
+          .where('id', '=', id)
+          .execute();
+      }
+    });
   }
 }

@@ -1,0 +1,56 @@
+import type { AppContext } from '../../context.ts';
+import type { ScriptKeyRow } from '../script-keys/script-keys.store.ts';
+import { isUniqueViolation } from './db-errors.ts';
+import {
+  countActiveScriptKeyBindings,
+  findScriptKeyBinding,
+  insertScriptKeyBinding,
+  lockScriptKey,
+} from './script-access.store.ts';
+
+/** What binding a device the loader had not seen with this key came to. */
+export type BindOutcome =
+  /** A new ACTIVE binding; `activeBindings` counts it. */
+  | { kind: 'bound'; bindingId: number; activeBindings: number; maxBindings: number }
+  /** The device was bound already (another request or instance bound it first, or it was revoked). */
+  | { kind: 'known'; bindingId: number; active: boolean }
+  /** The key has all the devices it may have. */
+  | { kind: 'limit'; activeBindings: number; maxBindings: number }
+  /** The key is gone, or no longer usable, since the caller read it: the row as it is now. */
+  | { kind: 'key-changed'; row: ScriptKeyRow | undefined };
+
+/**
+ * Binds `hardwareId` to the script key if it has room: one transaction that serialises per key (the
+ * key's row is locked on PostgreSQL; SQLite runs one write transaction at a time), then counts the
+ * ACTIVE bindings and inserts. So 50 devices racing for a 3-device key leave exactly 3 bindings, on
+ * one instance or several. The unique (key, device) index turns a same-device race into 'known'.
+ */
+export async function bindDeviceToScriptKey(
+  ctx: AppContext,
+  scriptKeyId: number,
+  hardwareId: string,
+  now: number,
+): Promise<BindOutcome> {
+  try {
+    return await ctx.db.transaction().execute(async (trx): Promise<BindOutcome> => {
+      const row = await lockScriptKey(trx, ctx.dialect, scriptKeyId);
+      if (!row) return { kind: 'key-changed', row };
+      if (row.is_active !== 1 || (row.expires_at !== null && row.expires_at <= now)) {
+        return { kind: 'key-changed', row };
+      }
+      const existing = await findScriptKeyBinding(trx, scriptKeyId, hardwareId);
+      if (existing) return { kind: 'known', bindingId: existing.id, active: existing.status === 'ACTIVE' };
+      const active = await countActiveScriptKeyBindings(trx, scriptKeyId);
+      if (active >= row.max_hardware_bindings) {
+        return { kind: 'limit', activeBindings: active, maxBindings: row.max_hardware_bindings };
+      }
+      const bindingId = await insertScriptKeyBinding(trx, { scriptKeyId, hardwareId, deviceInfo: null }, now);
+      return { kind: 'bound', bindingId, activeBindings: active + 1, maxBindings: row.max_hardware_bindings };
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await findScriptKeyBinding(ctx.db, scriptKeyId, hardwareId);
+    if (!existing) throw error;
+    return { kind: 'known', bindingId: existing.id, active: existing.status === 'ACTIVE' };
+  }
+}

@@ -1,0 +1,48 @@
+import type { ScriptKeyType } from '../../../common/script-keys.ts';
+import type { Db } from '../../db/index.ts';
+import type { ScriptKeyRow } from '../script-keys/script-keys.store.ts';
+import { findScriptKeyByKey, listScriptKeyBindings } from './script-access.store.ts';
+
+/** A device bound to a cached key. */
+export interface CachedBinding {
+  id: number;
+  /** false once revoked: the loader refuses the device by name. */
+  active: boolean;
+}
+
+/**
+ * A script key as the loader keeps it in memory: what every call checks, plus its devices. Expiry is
+ * checked against the clock on every call, never cached as a verdict.
+ */
+export interface CachedScriptKey {
+  id: number;
+  scriptKey: string;
+  scriptType: ScriptKeyType;
+  isActive: boolean;
+  expiresAt: number | null;
+  maxHardwareBindings: number;
+  /** Hardware id -> binding. Bindings the loader creates are added here as they commit. */
+  bindings: Map<string, CachedBinding>;
+}
+
+export function toCachedScriptKey(
+  row: ScriptKeyRow,
+  bindings: { id: number; hardware_id: string; status: string }[],
+): CachedScriptKey {
+  return {
+    id: row.id,
+    scriptKey: row.script_key,
+    scriptType: row.script_type as ScriptKeyType,
+    isActive: row.is_active === 1,
+    expiresAt: row.expires_at,
+    maxHardwareBindings: row.max_hardware_bindings,
+    bindings: new Map(bindings.map((b) => [b.hardware_id, { id: b.id, active: b.status === 'ACTIVE' }])),
+  };
+}
+
+/** The key and its devices from the database; undefined for a key that does not exist. */
+export async function readScriptKey(db: Db, scriptKey: string): Promise<CachedScriptKey | undefined> {
+  const row = await findScriptKeyByKey(db, scriptKey);
+  if (!row) return undefined;
+  return toCachedScriptKey(row, await listScriptKeyBindings(db, row.id));
+}

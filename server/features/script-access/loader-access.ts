@@ -1,0 +1,199 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { AppContext } from '../../context.ts';
+import type { PendingWrites } from '../security/pending-writes.ts';
+import { onScriptKeyChanged } from './cache-events.ts';
+import { bindDeviceToScriptKey } from './device-binding.ts';
+import { type CachedScriptKey, readScriptKey, toCachedScriptKey } from './key-cache.ts';
+import { LoaderCache } from './loader-cache.ts';
+import { consumeChallengeNonce } from './script-access.store.ts';
+
+/** Why the loader refuses a PREMIUM script; each is printed in the executor. */
+export const ACCESS_TEXTS = {
+  keyRequired: 'This script needs a premium key: redeem a code in the universal script',
+  unknownKey: 'This key does not exist: check it, or redeem a code in the universal script',
+  inactiveKey: 'This key has been switched off by the administrator',
+  expiredKey: 'This key has expired: redeem a new code in the universal script',
+  freeKey: 'This is a FREE key: it does not unlock premium scripts',
+  revokedDevice: "This device's access to the key was revoked",
+  deviceLimit: (max: number) =>
+    `This key is already bound to ${max} ${max === 1 ? 'device' : 'devices'}: the device limit is reached`,
+  badSignature: 'The challenge signature does not match: ask for a new challenge',
+  nonceRefused: 'This challenge was already used, has expired or does not exist: ask for a new one',
+} as const;
+
+/** What the loader was asked for, once the query is valid and the script is PREMIUM. */
+export interface PremiumRequest {
+  script: string;
+  key?: string;
+  hwid?: string;
+  /** Both or neither (the loader refuses one without the other before asking here). */
+  nonce?: string;
+  sig?: string;
+  ip: string;
+}
+
+export type AccessRefusal = { kind: 'refused'; status: 401 | 403; message: string };
+export type AccessDecision = { kind: 'granted' } | { kind: 'bootstrap' } | AccessRefusal;
+
+const GRANTED: AccessDecision = { kind: 'granted' };
+/** No hardware id yet: the executor must read it and call again. */
+const BOOTSTRAP: AccessDecision = { kind: 'bootstrap' };
+const refusal = (status: 401 | 403, message: string): AccessRefusal => ({ kind: 'refused', status, message });
+const KEY_REQUIRED = refusal(401, ACCESS_TEXTS.keyRequired);
+const UNKNOWN_KEY = refusal(403, ACCESS_TEXTS.unknownKey);
+const INACTIVE_KEY = refusal(403, ACCESS_TEXTS.inactiveKey);
+const EXPIRED_KEY = refusal(403, ACCESS_TEXTS.expiredKey);
+const FREE_KEY = refusal(403, ACCESS_TEXTS.freeKey);
+const REVOKED_DEVICE = refusal(403, ACCESS_TEXTS.revokedDevice);
+const BAD_SIGNATURE = refusal(403, ACCESS_TEXTS.badSignature);
+const NONCE_REFUSED = refusal(403, ACCESS_TEXTS.nonceRefused);
+
+/** Why the key cannot open a PREMIUM script right now, or undefined when it can. Expiry wins. */
+function keyRefusal(key: CachedScriptKey, now: number): AccessRefusal | undefined {
+  if (key.expiresAt !== null && key.expiresAt <= now) return EXPIRED_KEY;
+  if (!key.isActive) return INACTIVE_KEY;
+  if (key.scriptType === 'FREE') return FREE_KEY;
+  return undefined;
+}
+
+/**
+ * Who may load a PREMIUM script: an active, unexpired, non-FREE script key, used from a device bound
+ * to it (bound here on first use, up to the key's limit), optionally proving with a challenge that
+ * the URL is not a replay. Keys and their devices are served from memory; the cache drops a key the
+ * moment the bus says it changed (toggle, delete, revoke). A call that is granted counts one use of
+ * the key, queued in PendingWrites. Decisions that need no database come back synchronously.
+ */
+export class LoaderAccess {
+  private readonly keys = new LoaderCache<CachedScriptKey>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly pending: PendingWrites,
+  ) {
+    this.unsubscribe = onScriptKeyChanged(ctx, (scriptKey) => this.keys.invalidate(scriptKey));
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.keys.clear();
+  }
+
+  check(request: PremiumRequest): AccessDecision | Promise<AccessDecision> {
+    if (request.key === undefined) return KEY_REQUIRED;
+    const key = this.keys.get(request.key);
+    if (key === undefined) return this.checkUncached(request, request.key);
+    return this.decide(key, request);
+  }
+
+  private async checkUncached(request: PremiumRequest, scriptKey: string): Promise<AccessDecision> {
+    const key = await this.keys.fill(scriptKey, () => readScriptKey(this.ctx.db, scriptKey));
+    if (key === undefined) return UNKNOWN_KEY;
+    return this.decide(key, request);
+  }
+
+  private decide(key: CachedScriptKey, request: PremiumRequest): AccessDecision | Promise<AccessDecision> {
+    const now = this.ctx.now();
+    const refused = keyRefusal(key, now);
+    if (refused !== undefined) return refused;
+    const hwid = request.hwid;
+    if (hwid === undefined) return BOOTSTRAP;
+    if (request.nonce !== undefined && request.sig !== undefined) {
+      return this.verifyChallenge(key, request, hwid, request.nonce, request.sig, now);
+    }
+    return this.serveDevice(key, request, hwid, now);
+  }
+
+  private serveDevice(
+    key: CachedScriptKey,
+    request: PremiumRequest,
+    hwid: string,
+    now: number,
+  ): AccessDecision | Promise<AccessDecision> {
+    const binding = key.bindings.get(hwid);
+    if (binding === undefined) return this.bindNewDevice(key, request, hwid, now);
+    if (!binding.active) return REVOKED_DEVICE;
+    this.pending.keyUse(key.id, key.scriptKey, binding.id, now);
+    return GRANTED;
+  }
+
+  /** A device this key has not been seen with: bind it if the key has room (every attempt audited). */
+  private async bindNewDevice(
+    key: CachedScriptKey,
+    request: PremiumRequest,
+    hwid: string,
+    now: number,
+  ): Promise<AccessDecision> {
+    const outcome = await bindDeviceToScriptKey(this.ctx, key.id, hwid, now);
+    switch (outcome.kind) {
+      case 'key-changed': {
+        // The cached copy is older than the database (a change still on its way over the bus).
+        this.keys.invalidate(key.scriptKey);
+        if (!outcome.row) return UNKNOWN_KEY;
+        return keyRefusal(toCachedScriptKey(outcome.row, []), now) ?? UNKNOWN_KEY;
+      }
+      case 'known':
+        key.bindings.set(hwid, { id: outcome.bindingId, active: outcome.active });
+        if (!outcome.active) return REVOKED_DEVICE;
+        this.pending.keyUse(key.id, key.scriptKey, outcome.bindingId, now);
+        return GRANTED;
+      case 'limit':
+      case 'bound': {
+        const bound = outcome.kind === 'bound';
+        this.pending.audit(
+          {
+            eventType: 'binding_attempt',
+            success: bound,
+            licenseKey: key.scriptKey,
+            ipAddress: request.ip,
+            hardwareId: hwid,
+            details: {
+              scriptKeyId: key.id,
+              activeBindings: outcome.activeBindings,
+              maxBindings: outcome.maxBindings,
+            },
+          },
+          now,
+        );
+        if (outcome.kind === 'limit') return refusal(403, ACCESS_TEXTS.deviceLimit(outcome.maxBindings));
+        key.bindings.set(hwid, { id: outcome.bindingId, active: true });
+        this.pending.keyUse(key.id, key.scriptKey, outcome.bindingId, now);
+        return GRANTED;
+      }
+    }
+  }
+
+  /**
+   * Challenge mode: sig must be hex(HMAC-SHA256(key, nonce + hwid + script)), compared in constant
+   * time, and the nonce must be one the server issued to this key and device, unused and unexpired.
+   * It is spent here, so the same URL never loads twice.
+   */
+  private async verifyChallenge(
+    key: CachedScriptKey,
+    request: PremiumRequest,
+    hwid: string,
+    nonce: string,
+    sig: string,
+    now: number,
+  ): Promise<AccessDecision> {
+    const expected = Buffer.from(
+      createHmac('sha256', key.scriptKey)
+        .update(nonce + hwid + request.script)
+        .digest('hex'),
+    );
+    const given = Buffer.from(sig.toLowerCase());
+    const signed = given.length === expected.length && timingSafeEqual(given, expected);
+    const audit = { licenseKey: key.scriptKey, ipAddress: request.ip, hardwareId: hwid };
+    const details = { scriptKeyId: key.id, script: request.script, nonce };
+    this.pending.audit({ eventType: 'hmac_verification', success: signed, ...audit, details }, now);
+    if (!signed) return BAD_SIGNATURE;
+    const consumed = await consumeChallengeNonce(
+      this.ctx.db,
+      { nonce, scriptKeyId: key.id, hardwareId: hwid },
+      now,
+    );
+    this.pending.audit({ eventType: 'challenge_verified', success: consumed, ...audit, details }, now);
+    if (!consumed) return NONCE_REFUSED;
+    return this.serveDevice(key, request, hwid, now);
+  }
+}

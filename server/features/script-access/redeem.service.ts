@@ -1,0 +1,118 @@
+import { REDEMPTION_TEXTS } from '../../../common/redemption.ts';
+import type { RedeemRequest, RedeemResponse } from '../../../common/script-access.ts';
+import type { ScriptKeyType } from '../../../common/script-keys.ts';
+import type { AppContext } from '../../context.ts';
+import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
+import { generateScriptKey } from '../script-keys/script-key.ts';
+import { insertScriptKey } from '../script-keys/script-keys.store.ts';
+import { insertAuditLog } from '../security/security.store.ts';
+import { isSerializationFailure, isUniqueViolation } from './db-errors.ts';
+import { findRedemptionCode, insertScriptKeyBinding, markCodeRedeemed } from './script-access.store.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Another redemption of the same code won. Thrown inside the transaction, so the loser writes nothing. */
+class RedemptionConflict extends Error {}
+
+/** Who redeemed, for the audit log. */
+export interface ScriptUserClient {
+  ip: string;
+}
+
+/**
+ * Turns an available code into a script key of the code's type, valid `validityDuration` hours, with
+ * the code's device limit, already bound to the redeeming device. One transaction: the conditional
+ * update from is_redeemed 0 to 1 is the guard, so of simultaneous redemptions exactly one makes a
+ * key; the others get 409 and a transaction_conflict audit row (written after their rollback).
+ */
+export async function redeemCode(
+  ctx: AppContext,
+  input: RedeemRequest,
+  client: ScriptUserClient,
+): Promise<RedeemResponse> {
+  const code = input.code.trim().toUpperCase();
+  const now = ctx.now();
+  const found = await findRedemptionCode(ctx.db, code);
+  if (!found) throw notFound(REDEMPTION_TEXTS.invalidCode);
+  if (found.is_redeemed === 1) throw conflict(REDEMPTION_TEXTS.alreadyRedeemed);
+  if (found.expires_at !== null && found.expires_at <= now)
+    throw new HttpError(410, REDEMPTION_TEXTS.expired);
+
+  const scriptType = found.key_type as ScriptKeyType;
+  const scriptKey = generateScriptKey();
+  const expiresAt = now + found.validity_duration * HOUR_MS;
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (!(await markCodeRedeemed(trx, found.id, now))) throw new RedemptionConflict();
+      const scriptKeyId = await insertScriptKey(
+        trx,
+        {
+          scriptKey,
+          scriptType,
+          isActive: 1,
+          maxHardwareBindings: found.max_hardware_bindings,
+          expiresAt,
+          licenseKeyId: null,
+          redemptionKeyId: found.id,
+          notes: null,
+        },
+        now,
+      );
+      await insertScriptKeyBinding(
+        trx,
+        { scriptKeyId, hardwareId: input.hwid, deviceInfo: input.device ?? null },
+        now,
+      );
+      const audit = { licenseKey: scriptKey, ipAddress: client.ip, hardwareId: input.hwid };
+      await insertAuditLog(
+        trx,
+        {
+          eventType: 'code_redeemed',
+          success: true,
+          ...audit,
+          details: {
+            redemptionKeyId: found.id,
+            scriptKeyId,
+            keyType: scriptType,
+            validityHours: found.validity_duration,
+          },
+        },
+        now,
+      );
+      await insertAuditLog(
+        trx,
+        {
+          eventType: 'binding_attempt',
+          success: true,
+          ...audit,
+          details: { scriptKeyId, activeBindings: 1, maxBindings: found.max_hardware_bindings },
+        },
+        now,
+      );
+    });
+  } catch (error) {
+    // PostgreSQL may also settle the race by failing the loser's transaction outright.
+    if (!(error instanceof RedemptionConflict || isSerializationFailure(error) || isUniqueViolation(error))) {
+      throw error;
+    }
+    await insertAuditLog(
+      ctx.db,
+      {
+        eventType: 'transaction_conflict',
+        success: false,
+        ipAddress: client.ip,
+        hardwareId: input.hwid,
+        details: { operation: 'code_redeem', redemptionKeyId: found.id },
+      },
+      ctx.now(),
+    );
+    throw conflict(REDEMPTION_TEXTS.conflict);
+  }
+  return {
+    success: true,
+    scriptKey,
+    scriptType,
+    expiresAt: new Date(expiresAt).toISOString(),
+    maxHardwareBindings: found.max_hardware_bindings,
+  };
+}

@@ -1,0 +1,137 @@
+import { createHmac } from 'node:crypto';
+import { expect } from 'vitest';
+import type { RedemptionKeyType } from '../../../common/redemption.ts';
+import type { ScriptKeyType } from '../../../common/script-keys.ts';
+import type { TestApp } from '../../test/helper.ts';
+import { generateScriptKey } from '../script-keys/script-key.ts';
+import { insertScriptKey } from '../script-keys/script-keys.store.ts';
+
+/*
+ * What the script-access tests set up: codes and keys written straight into the test app's database
+ * (the admin screens that make them are tested with their own routes), and a PREMIUM script saved
+ * through the admin API as the administrator would.
+ */
+
+type App = Pick<TestApp, 'app' | 'ctx' | 'clock'>;
+
+export const HOUR_MS = 60 * 60 * 1000;
+
+let codeCounter = 0;
+
+/** An available code; returns its text and id. */
+export async function insertRedemptionCode(
+  t: App,
+  options: {
+    keyType?: RedemptionKeyType;
+    maxHardwareBindings?: number;
+    validityDuration?: number;
+    expiresAt?: number | null;
+    isRedeemed?: 0 | 1;
+  } = {},
+): Promise<{ id: number; code: string }> {
+  codeCounter += 1;
+  const code = `SCANLINE-TEST-${String(codeCounter).padStart(4, '0')}-ABCD-EF23`;
+  const row = await t.ctx.db
+    .insertInto('redemption_keys')
+    .values({
+      redemption_code: code,
+      key_type: options.keyType ?? 'PREMIUM',
+      is_redeemed: options.isRedeemed ?? 0,
+      redeemed_at: options.isRedeemed ? t.clock.now() : null,
+      expires_at: options.expiresAt ?? null,
+      created_at: t.clock.now(),
+      max_hardware_bindings: options.maxHardwareBindings ?? 1,
+      validity_duration: options.validityDuration ?? 24,
+      notes: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, code };
+}
+
+/** A script key as the admin would create it; active PREMIUM, one device, valid a day by default. */
+export async function insertTestScriptKey(
+  t: App,
+  options: {
+    scriptType?: ScriptKeyType;
+    isActive?: 0 | 1;
+    maxHardwareBindings?: number;
+    expiresAt?: number | null;
+  } = {},
+): Promise<{ id: number; scriptKey: string }> {
+  const scriptKey = generateScriptKey();
+  const id = await insertScriptKey(
+    t.ctx.db,
+    {
+      scriptKey,
+      scriptType: options.scriptType ?? 'PREMIUM',
+      isActive: options.isActive ?? 1,
+      maxHardwareBindings: options.maxHardwareBindings ?? 1,
+      expiresAt: options.expiresAt === undefined ? t.clock.now() + 24 * HOUR_MS : options.expiresAt,
+      licenseKeyId: null,
+      redemptionKeyId: null,
+      notes: null,
+    },
+    t.clock.now(),
+  );
+  return { id, scriptKey };
+}
+
+/** Saves `content` as `filename` and makes it PREMIUM, through the admin API. */
+export async function savePremiumScript(t: App, cookie: string, filename: string, content: string) {
+  const saved = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/scripts/save',
+    headers: { cookie },
+    payload: { filename, content },
+  });
+  expect(saved.statusCode, saved.body).toBeLessThan(300);
+  const typed = await t.app.inject({
+    method: 'PUT',
+    url: `/api/admin/scripts/${encodeURIComponent(filename)}/access-type`,
+    headers: { cookie },
+    payload: { accessType: 'PREMIUM' },
+  });
+  expect(typed.statusCode, typed.body).toBe(200);
+}
+
+/** GET /api/script/loader with these query fields (URL-encoded) and headers. */
+export function callLoader(
+  t: Pick<TestApp, 'app'>,
+  query: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  return t.app.inject({
+    method: 'GET',
+    url: `/api/script/loader?${new URLSearchParams(query).toString()}`,
+    headers,
+  });
+}
+
+/** What challenge mode signs: hex(HMAC-SHA256(key, nonce + hwid + script)). */
+export function challengeSignature(key: string, nonce: string, hwid: string, script: string): string {
+  return createHmac('sha256', key)
+    .update(nonce + hwid + script)
+    .digest('hex');
+}
+
+/** Audit rows of one type, oldest first, details parsed (flush pending writes before). */
+export async function auditRows(t: App, eventType: string) {
+  const rows = await t.ctx.db
+    .selectFrom('audit_logs')
+    .selectAll()
+    .where('event_type', '=', eventType)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ ...row, details: JSON.parse(row.details) as Record<string, unknown> }));
+}
+
+/** The key's bindings, oldest first. */
+export function scriptKeyBindings(t: App, scriptKeyId: number) {
+  return t.ctx.db
+    .selectFrom('hardware_bindings')
+    .selectAll()
+    .where('script_key_id', '=', scriptKeyId)
+    .orderBy('id')
+    .execute();
+}

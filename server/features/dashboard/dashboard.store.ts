@@ -49,6 +49,51 @@ export async function countLicenseKeysByStatus(db: Db, now: number): Promise<Lic
   return { total, active: total - revoked - expired, expired, revoked };
 }
 
+export interface ScriptKeyCounts {
+  total: number;
+  active: number;
+  expired: number;
+  /** Switched off by the admin and not expired (an expired key counts as expired, whatever its switch). */
+  inactive: number;
+}
+
+/** Script keys by display status in one pass: expired first, then active or switched off. */
+export async function countScriptKeysByStatus(db: Db, now: number): Promise<ScriptKeyCounts> {
+  const row = await db
+    .selectFrom('script_keys')
+    .select((eb) => {
+      const expired = eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', now)]);
+      const unexpired = eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
+      return [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn
+          .coalesce(
+            eb.fn.sum<number>(eb.case().when(expired).then(eb.lit(1)).else(eb.lit(0)).end()),
+            eb.lit(0),
+          )
+          .as('expired'),
+        eb.fn
+          .coalesce(
+            eb.fn.sum<number>(
+              eb
+                .case()
+                .when(eb.and([eb('is_active', '=', 0), unexpired]))
+                .then(eb.lit(1))
+                .else(eb.lit(0))
+                .end(),
+            ),
+            eb.lit(0),
+          )
+          .as('inactive'),
+      ];
+    })
+    .executeTakeFirstOrThrow();
+  const total = Number(row.total);
+  const expired = Number(row.expired);
+  const inactive = Number(row.inactive);
+  return { total, active: total - expired - inactive, expired, inactive };
+}
+
 export async function countHardwareBindings(db: Db): Promise<{ total: number; active: number }> {
   const row = await db
     .selectFrom('hardware_bindings')

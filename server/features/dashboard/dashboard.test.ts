@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertHardwareBinding } from '../../test/fixtures.ts';
+import { insertHardwareBinding, insertScriptKeyBinding, insertTestScriptKey } from '../../test/fixtures.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -77,6 +77,60 @@ for (const dialect of DIALECTS) {
         expiredKeys: 1,
         revokedKeys: 1,
       });
+    });
+
+    it('counts script keys with license keys: expired first, switched-off ones as revoked', async () => {
+      const now = t.clock.now();
+      await createKey(); // license key: active
+      await insertTestScriptKey(t); // active, never expires
+      await insertTestScriptKey(t, { scriptType: 'premium_24h', expiresAt: now + HOUR_MS }); // active for an hour
+      await insertTestScriptKey(t, { isActive: 0 }); // switched off
+      await insertTestScriptKey(t, { isActive: 0, expiresAt: now + HOUR_MS }); // switched off, expires in an hour
+      await insertTestScriptKey(t, { scriptType: 'FREE', expiresAt: now - 1 }); // already expired
+
+      expect((await stats()).stats).toMatchObject({
+        totalKeys: 6,
+        activeKeys: 3,
+        expiredKeys: 1,
+        revokedKeys: 2,
+      });
+
+      // Past its expiry a switched-off key reads expired, as the script keys screen shows it.
+      t.clock.advance(HOUR_MS);
+      expect((await stats()).stats).toMatchObject({
+        totalKeys: 6,
+        activeKeys: 2,
+        expiredKeys: 3,
+        revokedKeys: 1,
+      });
+    });
+
+    it('counts script keys toggled and deleted through the admin API', async () => {
+      const key = await insertTestScriptKey(t);
+      const toggle = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/script-keys/toggle-status',
+        headers: { cookie: t.cookie },
+        payload: { keyId: key.id },
+      });
+      expect(toggle.statusCode).toBe(200);
+      expect((await stats()).stats).toMatchObject({ totalKeys: 1, activeKeys: 0, revokedKeys: 1 });
+      await t.app.inject({
+        method: 'DELETE',
+        url: '/api/admin/script-keys/delete',
+        headers: { cookie: t.cookie },
+        payload: { keyId: key.id },
+      });
+      expect((await stats()).stats).toMatchObject({ totalKeys: 0, activeKeys: 0, revokedKeys: 0 });
+    });
+
+    it('counts the devices of script keys with those of license keys', async () => {
+      const licenseKey = await createKey({ maxBindings: 5 });
+      const scriptKey = await insertTestScriptKey(t, { maxHardwareBindings: 5 });
+      await insertHardwareBinding(t, licenseKey.id, 'hw-1');
+      await insertScriptKeyBinding(t, scriptKey.id, 'hw-1');
+      await insertScriptKeyBinding(t, scriptKey.id, 'hw-2', { status: 'REVOKED' });
+      expect((await stats()).stats).toMatchObject({ totalBindings: 3, activeBindings: 2 });
     });
 
     it('counts all bindings and the ACTIVE ones', async () => {

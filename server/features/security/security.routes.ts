@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AuditLogQuerySchema } from '../../../common/security.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { listAuditLogsForAdmin } from './security.service.ts';
 
-// Placeholder: routes land with the licensing work.
-export const securityRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (_app, { ctx: _ctx }) => {};
+export const securityRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  app.get(
+    '/api/admin/security/audit-logs',
+    { schema: { querystring: AuditLogQuerySchema } },
+    async (request) => listAuditLogsForAdmin(ctx, app.pendingWrites, request.query),
+  );
+};

@@ -1,4 +1,7 @@
+import type { Selectable } from 'kysely';
+import type { AuditLog } from '../../../common/security.ts';
 import type { Db } from '../../db/index.ts';
+import type { AuditLogsTable } from './security.table.ts';
 
 export interface AuditEntry {
   eventType: string;
@@ -43,4 +46,76 @@ export async function countAuditEventsByIp(
     .where('timestamp', '>=', since)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The stored details, or {} when they are not the JSON object they should be. */
+function parseDetails(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+export function auditLogRowToAuditLog(row: Selectable<AuditLogsTable>): AuditLog {
+  return {
+    id: row.id,
+    eventType: row.event_type,
+    success: row.success === 1 ? 1 : 0,
+    licenseKey: row.license_key,
+    ipAddress: row.ip_address,
+    hardwareId: row.hardware_id,
+    timestamp: new Date(row.timestamp).toISOString(),
+    details: parseDetails(row.details),
+  };
+}
+
+export interface AuditLogPage {
+  /** Events at or after this time. */
+  since: number;
+  eventType?: string;
+  limit: number;
+  offset: number;
+}
+
+/** One page of events since `since`, newest first (ties by id, so paging never repeats or skips a row). */
+export async function listAuditLogs(db: Db, page: AuditLogPage): Promise<AuditLog[]> {
+  let query = db.selectFrom('audit_logs').selectAll().where('timestamp', '>=', page.since);
+  if (page.eventType) query = query.where('event_type', '=', page.eventType);
+  const rows = await query
+    .orderBy('timestamp', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map(auditLogRowToAuditLog);
+}
+
+/** Events since `since`: all of them, and those of `eventType` (all again when it is absent), in one pass. */
+export async function countAuditLogs(
+  db: Db,
+  since: number,
+  eventType: string | undefined,
+): Promise<{ all: number; matching: number }> {
+  const row = await db
+    .selectFrom('audit_logs')
+    .where('timestamp', '>=', since)
+    .select((eb) => [
+      eb.fn.countAll<number>().as('all'),
+      eventType === undefined
+        ? eb.fn.countAll<number>().as('matching')
+        : eb.fn
+            .coalesce(
+              eb.fn.sum<number>(
+                eb.case().when('event_type', '=', eventType).then(eb.lit(1)).else(eb.lit(0)).end(),
+              ),
+              eb.lit(0),
+            )
+            .as('matching'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { all: Number(row.all), matching: Number(row.matching) };
 }

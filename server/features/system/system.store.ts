@@ -57,14 +57,26 @@ export async function upsertSystemConfiguration(
     .execute();
 }
 
-/** Licenses that hold a slot: ACTIVE, PREMIUM or VIP, and not past their expiry. */
+/**
+ * Keys that hold a premium slot: ACTIVE PREMIUM and VIP license keys, and switched-on PREMIUM, VIP
+ * and premium_24h script keys, each not past its expiry. One query per table.
+ */
 export async function countUsedSlots(db: Db, now: number): Promise<number> {
-  const row = await db
-    .selectFrom('license_keys')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'ACTIVE')
-    .where('key_type', 'in', ['PREMIUM', 'VIP'])
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [licenseKeys, scriptKeys] = await Promise.all([
+    db
+      .selectFrom('license_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'ACTIVE')
+      .where('key_type', 'in', ['PREMIUM', 'VIP'])
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('script_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('is_active', '=', 1)
+      .where('script_type', 'in', ['PREMIUM', 'VIP', 'premium_24h'])
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return Number(licenseKeys.n) + Number(scriptKeys.n);
 }

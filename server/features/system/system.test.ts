@@ -148,6 +148,47 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    it('counts switched-on, unexpired PREMIUM, VIP and premium_24h script keys as used slots too', async () => {
+      await putConfiguration({ totalSlots: 10, paymentWallets: {} });
+      await createKey({ keyType: 'VIP' });
+      const createScriptKey = async (payload: Record<string, unknown>) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/script-keys/create',
+          headers: { cookie: t.cookie },
+          payload,
+        });
+        expect(res.statusCode).toBe(201);
+        return res.json().scriptKey as { id: number };
+      };
+      await createScriptKey({ scriptType: 'PREMIUM' });
+      await createScriptKey({ scriptType: 'VIP' });
+      await createScriptKey({ scriptType: 'premium_24h' }); // expires in 24 hours
+      await createScriptKey({ scriptType: 'FREE' });
+      await createScriptKey({ scriptType: 'PREMIUM', isActive: 0 });
+      const toggled = await createScriptKey({ scriptType: 'VIP' });
+
+      // The VIP license key, then PREMIUM, VIP, premium_24h and the VIP about to be switched off.
+      expect((await getSlotUsage()).json().slotUsage).toMatchObject({ usedSlots: 5, availableSlots: 5 });
+
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/script-keys/toggle-status',
+        headers: { cookie: t.cookie },
+        payload: { keyId: toggled.id },
+      });
+      expect((await getSlotUsage()).json().slotUsage).toMatchObject({ usedSlots: 4, availableSlots: 6 });
+
+      t.clock.advance(24 * HOUR_MS);
+      t.cookie = await t.adminCookie(); // the session lasted 24 hours too
+      expect((await getSlotUsage()).json().slotUsage).toEqual({
+        usedSlots: 3,
+        availableSlots: 7,
+        totalSlots: 10,
+        utilizationPercentage: 30,
+      });
+    });
+
     it('never reports fewer than 0 available slots when capacity drops below use', async () => {
       await createKey({ keyType: 'PREMIUM' });
       await createKey({ keyType: 'PREMIUM' });

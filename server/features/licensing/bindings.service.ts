@@ -1,0 +1,61 @@
+import {
+  BINDING_TEXTS,
+  type HardwareBindingListResponse,
+  type RevokeBindingResponse,
+} from '../../../common/hardware-bindings.ts';
+import type { AppContext } from '../../context.ts';
+import { conflict, notFound } from '../../plugins/errors.ts';
+import { announceScriptKeyChanged } from '../script-keys/script-keys.service.ts';
+import { insertAuditLog } from '../security/security.store.ts';
+import {
+  bindingRowToBinding,
+  findBindingRowById,
+  listHardwareBindings,
+  revokeBindingById,
+} from './bindings.store.ts';
+import type { AdminClient } from './licensing.service.ts';
+
+export async function listBindingsForAdmin(ctx: AppContext): Promise<HardwareBindingListResponse> {
+  const bindings = await listHardwareBindings(ctx.db);
+  return { bindings, count: bindings.length, timestamp: new Date(ctx.now()).toISOString() };
+}
+
+/**
+ * Revokes a device's binding: the device can no longer use the key until it is bound again. A second
+ * revoke answers 409. Loaders drop their cached copy of a script key's bindings before this returns.
+ */
+export async function revokeBinding(
+  ctx: AppContext,
+  id: number,
+  client: AdminClient,
+): Promise<RevokeBindingResponse> {
+  const now = ctx.now();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    // The conditional update is the guard: of two concurrent revokes exactly one changes the row.
+    if (!(await revokeBindingById(trx, id))) {
+      const existing = await findBindingRowById(trx, id);
+      throw existing ? conflict(BINDING_TEXTS.alreadyRevoked) : notFound(BINDING_TEXTS.notFound);
+    }
+    const revoked = await findBindingRowById(trx, id);
+    if (!revoked) throw new Error(`hardware binding ${id} vanished while revoking`);
+    await insertAuditLog(
+      trx,
+      {
+        eventType: 'binding_revoked',
+        success: true,
+        licenseKey: revoked.license_key ?? revoked.script_key,
+        ipAddress: client.ip,
+        hardwareId: revoked.hardware_id,
+        details: {
+          bindingId: id,
+          licenseKeyId: revoked.license_key_id,
+          scriptKeyId: revoked.script_key_id,
+        },
+      },
+      now,
+    );
+    return revoked;
+  });
+  if (row.script_key !== null) await announceScriptKeyChanged(ctx, row.script_key);
+  return { success: true, binding: bindingRowToBinding(row) };
+}

@@ -67,7 +67,7 @@ export default function HardwareBindingsPage() {
         </Alert>
       ) : (
         <>
-          <section aria-label="Binding figures" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+          <section aria-label="Binding figures" className="grid gap-3 sm:grid-cols-2 sm:gap-4 xl:grid-cols-4">
             {stats ? (
               <>
                 <StatCard

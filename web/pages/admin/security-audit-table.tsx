@@ -91,7 +91,7 @@ const AuditLogRow = memo(function AuditLogRow({ log }: { log: AuditLog }) {
       <TableCell className="whitespace-nowrap px-2 text-xs">{formatDate(log.timestamp)}</TableCell>
       <TableCell className="px-2 text-xs">
         {details ? (
-          <span className="line-clamp-2 max-w-80 break-all" title={details}>
+          <span className="line-clamp-2 block min-w-48 max-w-80 break-words" title={details}>
             {details}
           </span>
         ) : (

@@ -53,7 +53,10 @@ export default function SecurityPage() {
         </Alert>
       ) : (
         <>
-          <section aria-label="Security figures" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+          <section
+            aria-label="Security figures"
+            className="grid gap-3 sm:grid-cols-2 sm:gap-4 xl:grid-cols-4"
+          >
             {logs.data && rateLimits.data ? (
               <>
                 <StatCard
@@ -67,14 +70,14 @@ export default function SecurityPage() {
                   value={rateLimits.data.hitCount24h}
                   icon={ShieldAlert}
                   hint="Requests refused in 24 hours"
-                  tone="text-amber-400"
+                  tone={rateLimits.data.hitCount24h > 0 ? 'text-amber-400' : undefined}
                 />
                 <StatCard
                   title="Active Rate Limits"
                   value={rateLimits.data.activeLimits}
                   icon={ShieldBan}
                   hint="Callers refused right now"
-                  tone="text-red-400"
+                  tone={rateLimits.data.activeLimits > 0 ? 'text-red-400' : undefined}
                 />
                 <StatCard
                   title="System Health"

@@ -5,7 +5,7 @@ import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
 import type { RevokeBindingResponse } from '../../../common/hardware-bindings.ts';
 
-export const REVOKE_BINDING_URL = '/api/admin/license/revoke-binding';
+const REVOKE_BINDING_URL = '/api/admin/license/revoke-binding';
 
 /** Revokes one hardware binding; the bindings, dashboard and slot figures refresh afterwards. */
 export function useRevokeBinding() {
@@ -13,7 +13,7 @@ export function useRevokeBinding() {
   return useMutation({
     mutationFn: (bindingId: number) =>
       apiRequest<RevokeBindingResponse>('POST', REVOKE_BINDING_URL, { bindingId }),
-    onSuccess: async ({ binding }) => {
+    onSuccess: ({ binding }) => {
       toast({
         title: 'Hardware binding revoked',
         description: `${binding.deviceInfo?.deviceName || binding.hardwareId} can no longer use its license key.`,

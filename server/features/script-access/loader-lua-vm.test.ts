@@ -1,0 +1,126 @@
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { LuaFactory } from 'wasmoon';
+import { buildLoaderSnippet } from '../../../common/loader-snippet.ts';
+import { DIALECTS, useTestApp } from '../../test/helper.ts';
+import { ACCESS_TEXTS } from './loader-access.ts';
+import { insertTestScriptKey, savePremiumScript, scriptKeyBindings } from './script-access.fixtures.ts';
+
+const SCRIPT = 'vm-premium.lua';
+// What "the premium script ran" looks like from outside: a global it sets, and a line it prints.
+const PREMIUM_SOURCE = 'premium_runs = (premium_runs or 0) + 1\nprint("premium scanner running")\n';
+
+/** What one executor run left behind. */
+interface ExecutorRun {
+  printed: string[];
+  premiumRuns: number;
+  /** Every URL the executor fetched, in order. */
+  fetched: string[];
+}
+
+/**
+ * Runs `snippet` as an executor would: a real Lua VM (Lua 5.4 through wasmoon) with the executor's
+ * globals stubbed. game:HttpGet makes a real HTTP GET to the app over loopback (awaited from Lua),
+ * loadstring is Lua 5.4's load, print is captured, gethwid answers `device` (or is absent, so the
+ * bootstrap falls back to RbxAnalyticsService's client id).
+ */
+async function runInExecutor(
+  snippet: string,
+  device: { gethwid?: string; clientId?: string },
+): Promise<ExecutorRun> {
+  const lua = await new LuaFactory().createEngine();
+  const run: ExecutorRun = { printed: [], premiumRuns: 0, fetched: [] };
+  try {
+    lua.global.set('__http_get', async (url: string) => {
+      run.fetched.push(url);
+      const res = await fetch(url);
+      return res.text();
+    });
+    lua.global.set('__url_encode', (text: string) => encodeURIComponent(text));
+    lua.global.set('__print', (line: string) => run.printed.push(line));
+    if (device.gethwid !== undefined) lua.global.set('__hwid', device.gethwid);
+    lua.global.set('__client_id', device.clientId ?? 'roblox-client-id');
+    await lua.doString(`
+      loadstring = load
+      print = function(...)
+        local parts = {}
+        for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+        __print(table.concat(parts, " "))
+      end
+      if __hwid then gethwid = function() return __hwid end end
+      local services = {
+        HttpService = { UrlEncode = function(_, text) return __url_encode(text) end },
+        RbxAnalyticsService = { GetClientId = function() return __client_id end },
+      }
+      game = {
+        GetService = function(_, name) return services[name] end,
+        HttpGet = function(_, url) return __http_get(url):await() end,
+      }
+    `);
+    await lua.doString(snippet);
+    run.premiumRuns = Number(lua.global.get('premium_runs') ?? 0);
+  } finally {
+    lua.global.close();
+  }
+  return run;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: the premium loader run by a real Lua VM`, () => {
+    const t = useTestApp(dialect, { signIn: true, listen: true });
+
+    const origin = () => `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+
+    it('reads the device id, binds it, and runs the premium script; the same device again uses the same binding', async () => {
+      await savePremiumScript(t, t.cookie, SCRIPT, PREMIUM_SOURCE);
+      const key = await insertTestScriptKey(t, { maxHardwareBindings: 1 });
+      const snippet = buildLoaderSnippet(origin(), SCRIPT, key.scriptKey);
+
+      const first = await runInExecutor(snippet, { gethwid: 'PC 1/α&=' });
+      expect(first.premiumRuns).toBe(1);
+      expect(first.printed).toEqual(['premium scanner running']);
+      // The copied URL first (no device id: the bootstrap comes back), then the same URL with it.
+      expect(first.fetched).toEqual([
+        `${origin()}/api/script/loader?script=${SCRIPT}&key=${key.scriptKey}`,
+        `${origin()}/api/script/loader?script=${SCRIPT}&key=${key.scriptKey}&hwid=${encodeURIComponent('PC 1/α&=')}`,
+      ]);
+
+      const again = await runInExecutor(snippet, { gethwid: 'PC 1/α&=' });
+      expect(again.premiumRuns).toBe(1);
+      const bindings = await scriptKeyBindings(t, key.id);
+      expect(bindings.map((b) => [b.hardware_id, b.status])).toEqual([['PC 1/α&=', 'ACTIVE']]);
+    });
+
+    it('refuses a second device beyond the limit: the executor prints why and the script never runs', async () => {
+      await savePremiumScript(t, t.cookie, SCRIPT, PREMIUM_SOURCE);
+      const key = await insertTestScriptKey(t, { maxHardwareBindings: 1 });
+      const snippet = buildLoaderSnippet(origin(), SCRIPT, key.scriptKey);
+      expect((await runInExecutor(snippet, { gethwid: 'device-1' })).premiumRuns).toBe(1);
+
+      const second = await runInExecutor(snippet, { gethwid: 'device-2' });
+      expect(second.premiumRuns).toBe(0);
+      expect(second.printed).toEqual([
+        '[Scanline] This key is already bound to 1 device: the device limit is reached',
+      ]);
+      expect((await scriptKeyBindings(t, key.id)).map((b) => b.hardware_id)).toEqual(['device-1']);
+    });
+
+    it('falls back to the Roblox client id on an executor without gethwid', async () => {
+      await savePremiumScript(t, t.cookie, SCRIPT, PREMIUM_SOURCE);
+      const key = await insertTestScriptKey(t);
+      const run = await runInExecutor(buildLoaderSnippet(origin(), SCRIPT, key.scriptKey), {
+        clientId: 'A1B2-C3D4',
+      });
+      expect(run.premiumRuns).toBe(1);
+      expect((await scriptKeyBindings(t, key.id)).map((b) => b.hardware_id)).toEqual(['A1B2-C3D4']);
+    });
+
+    it('prints the reason for a key that cannot load, without asking for the device id', async () => {
+      await savePremiumScript(t, t.cookie, SCRIPT, PREMIUM_SOURCE);
+      const run = await runInExecutor(buildLoaderSnippet(origin(), SCRIPT, 'SK-not-a-key'), { gethwid: 'd' });
+      expect(run.premiumRuns).toBe(0);
+      expect(run.printed).toEqual([`[Scanline] ${ACCESS_TEXTS.unknownKey}`]);
+      expect(run.fetched).toHaveLength(1);
+    });
+  });
+}

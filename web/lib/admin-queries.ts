@@ -172,9 +172,9 @@ export async function refreshScriptStore(queryClient: QueryClient): Promise<void
 }
 
 /** A GET whose failure carries the spec's fetch-error text (the server's answer stays as the cause). */
-async function fetchOrFail<T>(url: string, failure: string): Promise<T> {
+async function fetchOrFail<T>(url: string, failure: string, headers?: Record<string, string>): Promise<T> {
   try {
-    return await apiRequest<T>('GET', url);
+    return await apiRequest<T>('GET', url, undefined, headers);
   } catch (cause) {
     throw new Error(failure, { cause });
   }
@@ -235,11 +235,16 @@ export function rateLimitsQuery() {
   });
 }
 
-/** After a code, key or binding changes: every licensing list, and the dashboard and slot figures. */
+/** After a code, key or binding changes: every licensing list, the audit log (it gained a row), the dashboard and slot figures. */
 export async function refreshLicensing(queryClient: QueryClient): Promise<void> {
   await Promise.all(
-    [REDEMPTION_KEYS_URL, SCRIPT_KEYS_URL, HARDWARE_BINDINGS_URL, DASHBOARD_STATS_URL, SLOT_USAGE_URL].map(
-      (url) => queryClient.invalidateQueries({ queryKey: [url] }),
-    ),
+    [
+      REDEMPTION_KEYS_URL,
+      SCRIPT_KEYS_URL,
+      HARDWARE_BINDINGS_URL,
+      AUDIT_LOGS_URL,
+      DASHBOARD_STATS_URL,
+      SLOT_USAGE_URL,
+    ].map((url) => queryClient.invalidateQueries({ queryKey: [url] })),
   );
 }

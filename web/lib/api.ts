@@ -27,14 +27,23 @@ async function throwIfNotOk(res: Response): Promise<void> {
   if (!res.ok) throw new ApiError(res.status, (await res.text()) || '', res.statusText);
 }
 
-/** Sends a request with credentials; a body goes as JSON. Throws ApiError on a non-OK answer. */
-export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+/**
+ * Sends a request with credentials; a body goes as JSON. Throws ApiError on a non-OK answer.
+ * `headers` adds request headers (e.g. Cache-Control where the spec asks for no-cache).
+ */
+export async function apiRequest<T = unknown>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const res = await fetch(url, {
     method,
     credentials: 'include',
     headers: {
       [SERVER_ID_HEADER]: getServerId(),
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

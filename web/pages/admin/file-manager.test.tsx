@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api.ts';
 import { copyToClipboard } from '@/lib/clipboard.ts';
 import { toast } from '@/lib/toast.ts';
@@ -109,12 +109,6 @@ function fileInput(): HTMLInputElement {
   return screen.getByLabelText('Script file (.lua)');
 }
 
-beforeAll(() => {
-  // Radix Select measures and captures the pointer; jsdom has neither.
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => {};
-  Element.prototype.scrollIntoView ??= () => {};
-});
 beforeEach(() => {
   vi.mocked(toast).mockClear();
   vi.mocked(copyToClipboard).mockClear();

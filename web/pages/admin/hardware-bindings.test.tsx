@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
 import { json, mockFetch } from '@/test/render.tsx';
 import { formatDate } from '../../../common/format.ts';
@@ -89,12 +89,6 @@ async function choose(user: ReturnType<typeof userEvent.setup>, filter: string, 
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-beforeAll(() => {
-  // Radix Select measures and captures the pointer; jsdom has neither.
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => {};
-  Element.prototype.scrollIntoView ??= () => {};
-});
 beforeEach(() => {
   vi.mocked(toast).mockClear();
 });

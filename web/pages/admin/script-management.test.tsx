@@ -146,10 +146,7 @@ function saveState() {
 }
 
 beforeAll(() => {
-  // Radix Select captures the pointer and scrolls options; CodeMirror measures text. jsdom does neither.
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => {};
-  Element.prototype.scrollIntoView ??= () => {};
+  // CodeMirror measures text; jsdom does not.
   const emptyRects = () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
   Range.prototype.getClientRects ??= emptyRects;
   Range.prototype.getBoundingClientRect ??= () => new DOMRect();

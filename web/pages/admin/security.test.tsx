@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '@/test/render.tsx';
 import type { AuditLog, AuditLogListResponse, RateLimitStatus } from '../../../common/security.ts';
 import SecurityPage from './security.tsx';
@@ -99,12 +99,6 @@ async function choose(user: ReturnType<typeof userEvent.setup>, filter: string, 
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-beforeAll(() => {
-  // Radix Select measures and captures the pointer; jsdom has neither.
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => {};
-  Element.prototype.scrollIntoView ??= () => {};
-});
 afterEach(() => {
   vi.unstubAllGlobals();
 });

@@ -22,7 +22,7 @@ export function StatCard({
   return (
     <Card role="group" aria-label={title} className={className}>
       <CardHeader className="flex-row items-center justify-between gap-2 p-4 pb-2 sm:p-6 sm:pb-2">
-        <CardTitle className="truncate text-sm font-medium text-muted-foreground">{title}</CardTitle>
+        <CardTitle className="line-clamp-2 text-sm font-medium text-muted-foreground">{title}</CardTitle>
         <Icon className={cn('h-4 w-4 text-muted-foreground', tone)} />
       </CardHeader>
       <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from './ids.ts';
 import type { LicenseKeyType } from './licensing.ts';
 import type { ScriptKeyType } from './script-keys.ts';
 
@@ -37,10 +38,7 @@ export interface HardwareBindingListResponse {
 /** POST /api/admin/license/revoke-binding */
 export const RevokeBindingSchema = z.object(
   {
-    bindingId: z
-      .number({ error: 'bindingId must be a number' })
-      .int('bindingId must be a whole number')
-      .positive('bindingId must be positive'),
+    bindingId: idField('bindingId'),
   },
   { error: 'Request body must be a JSON object with bindingId' },
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from './ids.ts';
 import { MAX_BINDINGS_RANGE } from './redemption.ts';
 
 export const SCRIPT_KEY_TYPES = ['FREE', 'PREMIUM', 'VIP', 'premium_24h'] as const;
@@ -15,13 +16,7 @@ export const SCRIPT_KEY_TYPE_LABELS: Record<ScriptKeyType, string> = {
 /** A premium_24h key made without an expiry expires this long after creation. */
 export const PREMIUM_24H_MS = 24 * 60 * 60 * 1000;
 
-const idOrNull = (field: string) =>
-  z
-    .number({ error: `${field} must be a number or null` })
-    .int(`${field} must be a whole number`)
-    .positive(`${field} must be positive`)
-    .nullable()
-    .optional();
+const idOrNull = (field: string) => idField(field, `${field} must be a number or null`).nullable().optional();
 
 /** POST /api/admin/script-keys/create */
 export const CreateScriptKeySchema = z.object(
@@ -52,10 +47,7 @@ export type CreateScriptKeyRequest = z.input<typeof CreateScriptKeySchema>;
 /** toggle-status and delete take the key's id in the body. */
 export const ScriptKeyIdBodySchema = z.object(
   {
-    keyId: z
-      .number({ error: 'keyId must be a number' })
-      .int('keyId must be a whole number')
-      .positive('keyId must be positive'),
+    keyId: idField('keyId'),
   },
   { error: 'Request body must be a JSON object with keyId' },
 );

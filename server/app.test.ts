@@ -40,6 +40,17 @@ for (const dialect of DIALECTS) {
           'GET /api/admin/scripts-page-config',
           'PUT /api/admin/scripts-page-config',
           'POST /api/admin/scripts-page-config/reset',
+          'GET /api/admin/redemption-keys',
+          'POST /api/admin/create-redemption-key',
+          'DELETE /api/admin/redemption-keys/:id',
+          'GET /api/admin/script-keys/list',
+          'POST /api/admin/script-keys/create',
+          'POST /api/admin/script-keys/toggle-status',
+          'DELETE /api/admin/script-keys/delete',
+          'GET /api/admin/hardware/bindings',
+          'POST /api/admin/license/revoke-binding',
+          'GET /api/admin/security/audit-logs',
+          'GET /api/admin/security/rate-limits',
         ]),
       );
     });

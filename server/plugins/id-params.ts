@@ -1,6 +1,5 @@
 import { z } from 'zod';
-
-const MAX_ID = 2_147_483_647;
+import { MAX_ID } from '../../common/ids.ts';
 
 /** `:id` as a positive whole number that fits an integer column (a larger one would be a 500 on PostgreSQL). */
 export const IdParamsSchema = z.object({

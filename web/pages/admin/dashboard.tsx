@@ -99,7 +99,7 @@ function DashboardBody({ stats }: { stats: Stats }) {
           title="Total Keys"
           value={stats.totalKeys}
           icon={KeyRound}
-          hint="Every license key issued"
+          hint="Every license and script key issued"
         />
         <StatCard
           title="Active Keys"

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REDEMPTION_TEXTS } from '../../../common/redemption.ts';
 import { buildTestApp, DIALECTS, type TestApp, useTestApp } from '../../test/helper.ts';
 import { ACCESS_TEXTS } from './loader-access.ts';
@@ -159,6 +159,50 @@ if (DIALECTS.includes('postgres')) {
 
     it(`binds exactly 3 of ${RACERS} devices when both instances bind them`, async () => {
       await raceBindings([first, second], await first.adminCookie());
+    });
+  });
+}
+
+const REDIS_URL = process.env.TEST_REDIS_URL;
+
+if (DIALECTS.includes('postgres') && REDIS_URL) {
+  describe('postgres + redis: a change made on one instance reaches the other loader', () => {
+    let first: TestApp;
+    let second: TestApp;
+    beforeEach(async () => {
+      first = await buildTestApp('postgres', { ...LIMITS_OFF, REDIS_URL });
+      second = await buildTestApp('postgres', { ...LIMITS_OFF, REDIS_URL }, { joinSchemaOf: first });
+    });
+    afterEach(async () => {
+      await second.close();
+      await first.close();
+    });
+
+    it('drops the cached key and script on the other instance once the admin changes them', async () => {
+      const cookie = await first.adminCookie();
+      await savePremiumScript(first, cookie, SCRIPT, CONTENT);
+      const key = await insertTestScriptKey(first);
+      const loadOnSecond = () => callLoader(second, { script: SCRIPT, key: key.scriptKey, hwid: 'device-1' });
+      expect((await loadOnSecond()).body).toBe(CONTENT);
+
+      const saved = await first.app.inject({
+        method: 'POST',
+        url: '/api/admin/scripts/save',
+        headers: { cookie },
+        payload: { filename: SCRIPT, content: 'return "v2"\n' },
+      });
+      expect(saved.statusCode).toBe(200);
+      // Redis delivers the change within milliseconds, not before the admin's call returns.
+      await vi.waitFor(async () => expect((await loadOnSecond()).body).toBe('return "v2"\n'));
+
+      const off = await first.app.inject({
+        method: 'POST',
+        url: '/api/admin/script-keys/toggle-status',
+        headers: { cookie },
+        payload: { keyId: key.id },
+      });
+      expect(off.statusCode, off.body).toBe(200);
+      await vi.waitFor(async () => expect((await loadOnSecond()).body).toContain(ACCESS_TEXTS.inactiveKey));
     });
   });
 }

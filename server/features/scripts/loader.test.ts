@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildLoaderSnippet } from '../../../common/loader-snippet.ts';
 import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
 import { UNIVERSAL_SCRIPT_FILE } from '../../../common/scripts.ts';
@@ -75,6 +75,19 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(200);
       expect(res.rawPayload.equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
       expect(await t.ctx.db.selectFrom('hardware_bindings').selectAll().execute()).toEqual([]);
+    });
+
+    it('answers 503 in Lua, not a JSON 500, when the database cannot be read', async () => {
+      vi.spyOn(t.ctx.db, 'selectFrom').mockImplementationOnce(() => {
+        throw new Error('database down');
+      });
+      expectLuaRefusal(
+        await load(`?script=${FREE_SCRIPT_FILE}`),
+        503,
+        'The loader is unavailable right now: try again in a moment',
+      );
+      // The failed read was not kept: the next call reads again.
+      expect((await load(`?script=${FREE_SCRIPT_FILE}`)).statusCode).toBe(200);
     });
 
     it('answers an unknown script with 404 and a bad request with 400, both as Lua', async () => {

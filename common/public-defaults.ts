@@ -18,6 +18,9 @@ export const FREE_SCRIPT_FILE = 'scanline-free.lua';
 /** The shipped "universal" script: the scanner plus the in-game redemption panel premium starts from. */
 export const UNIVERSAL_SCRIPT_FILE = 'scanline-universal.lua';
 
+/** The shipped PREMIUM scanner the universal script loads with a redeemed key. */
+export const PREMIUM_SCRIPT_FILE = 'scanline-premium.lua';
+
 /** What a fresh install shows on /scripts, and what "Reset to Default" restores. */
 export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
   key: 'default',

@@ -15,6 +15,22 @@ export const TEST_ADMIN_SECRET = 'test-admin-secret';
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
+/**
+ * Runs `work` while holding a PostgreSQL advisory lock shared by every test process. Kysely's
+ * migrator introspects every schema in the database, and that query fails ("schema … does not
+ * exist") when a parallel test drops its schema at the same moment: migrations and drops take turns.
+ */
+async function withSchemaLock<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(hashtext('scanline-test-schemas'))`);
+    return await work(client);
+  } finally {
+    await client.end(); // ending the session releases the lock
+  }
+}
+
 /** A clock tests can move. */
 export function fakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)) {
   let t = start;
@@ -65,15 +81,9 @@ export async function buildTestApp(
     const joined = options.joinSchemaOf?.schema;
     schema = joined ?? `t_${randomBytes(6).toString('hex')}`;
     if (!joined) {
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.end();
+      await withSchemaLock(url, (c) => c.query(`CREATE SCHEMA ${schema}`));
       dropSchema = async () => {
-        const c = new pg.Client({ connectionString: url });
-        await c.connect();
-        await c.query(`DROP SCHEMA ${schema} CASCADE`);
-        await c.end();
+        await withSchemaLock(url, (c) => c.query(`DROP SCHEMA ${schema} CASCADE`));
       };
     }
     handle = createDb(url, { schema });
@@ -88,7 +98,11 @@ export async function buildTestApp(
     bus: config.REDIS_URL ? createRedisBus(config.REDIS_URL) : createLocalBus(),
     now: clock.now,
   };
-  await prepareDatabase(ctx);
+  if (dialect === 'postgres') {
+    await withSchemaLock(process.env.TEST_DATABASE_URL ?? '', () => prepareDatabase(ctx));
+  } else {
+    await prepareDatabase(ctx);
+  }
   const app = await buildApp(ctx);
   await app.ready();
   return {

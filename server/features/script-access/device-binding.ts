@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { ScriptKeyRow } from '../script-keys/script-keys.store.ts';
-import { isUniqueViolation } from './db-errors.ts';
 import {
   countActiveScriptKeyBindings,
   findScriptKeyBinding,

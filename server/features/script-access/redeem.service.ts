@@ -2,11 +2,11 @@ import { REDEMPTION_TEXTS } from '../../../common/redemption.ts';
 import type { RedeemRequest, RedeemResponse } from '../../../common/script-access.ts';
 import type { ScriptKeyType } from '../../../common/script-keys.ts';
 import type { AppContext } from '../../context.ts';
+import { isSerializationFailure, isUniqueViolation } from '../../db/errors.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
 import { generateScriptKey } from '../script-keys/script-key.ts';
 import { insertScriptKey } from '../script-keys/script-keys.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
-import { isSerializationFailure, isUniqueViolation } from './db-errors.ts';
 import { findRedemptionCode, insertScriptKeyBinding, markCodeRedeemed } from './script-access.store.ts';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -8,6 +8,7 @@ import {
   type ScriptKeyToggleResponse,
 } from '../../../common/script-keys.ts';
 import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
 import type { AdminClient } from '../licensing/licensing.service.ts';
 import { findLicenseKeyById } from '../licensing/licensing.store.ts';
@@ -19,7 +20,6 @@ import {
   deleteScriptKeyById,
   findScriptKeyById,
   insertScriptKey,
-  isUniqueViolation,
   listScriptKeys,
   toggleScriptKeyActiveById,
 } from './script-keys.store.ts';

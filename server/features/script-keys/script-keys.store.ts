@@ -81,12 +81,6 @@ export async function deleteScriptKeyById(db: Db, id: number): Promise<boolean> 
   return Number(result.numDeletedRows) > 0;
 }
 
-/** SQLite and PostgreSQL name a unique violation differently. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 /** Returns the new key's id. Used by the admin's create and by code redemption. */
 export async function insertScriptKey(db: Db, key: NewScriptKey, now: number): Promise<number> {
   const row = await db

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
-import { countLines, UNIVERSAL_SCRIPT_FILE } from '../../../common/scripts.ts';
+import { countLines, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE } from '../../../common/scripts.ts';
 import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
 import {
@@ -13,7 +13,6 @@ import {
   shippedAccessType,
 } from './project-scripts.ts';
 
-const PREMIUM_SCRIPT_FILE = 'scanline-premium.lua';
 const shippedSource = (name: string) =>
   readFileSync(new URL(`../../../scripts/${name}`, import.meta.url), 'utf8');
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   MAX_SCRIPT_BYTES,
+  PREMIUM_SCRIPT_FILE,
   SCRIPT_TEXTS,
   type ScriptFileRecord,
   UNIVERSAL_SCRIPT_FILE,
@@ -70,6 +71,7 @@ for (const dialect of DIALECTS) {
         const files = await allFiles();
         expect(files.map((f) => [f.filename, f.location])).toEqual([
           [FREE_SCRIPT_FILE, 'project'],
+          [PREMIUM_SCRIPT_FILE, 'project'],
           [UNIVERSAL_SCRIPT_FILE, 'project'],
           ['Alpha.lua', 'hosted-scripts'],
           ['zeta.lua', 'hosted-scripts'],
@@ -81,7 +83,7 @@ for (const dialect of DIALECTS) {
           accessType: 'FREE',
           uploadedAt: Math.floor(Date.UTC(2026, 10, 22, 12) / 1000),
         });
-        expect(files[2]).toMatchObject({
+        expect(files[3]).toMatchObject({
           storedFilename: 'hosted-scripts/Alpha.lua',
           fileSize: 8,
           isPublic: false,
@@ -156,7 +158,12 @@ for (const dialect of DIALECTS) {
             'Project Root only takes new versions of the scripts shipped with the app; upload new files to hosted-scripts/',
           );
         }
-        expect(await storedNames()).toEqual(['hosted.lua', FREE_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+        expect(await storedNames()).toEqual([
+          'hosted.lua',
+          FREE_SCRIPT_FILE,
+          PREMIUM_SCRIPT_FILE,
+          UNIVERSAL_SCRIPT_FILE,
+        ]);
       });
 
       it('serves back exactly the bytes uploaded: BOM, CRLF, tabs, trailing spaces and non-ASCII kept', async () => {
@@ -203,7 +210,7 @@ for (const dialect of DIALECTS) {
           expect(res.statusCode, JSON.stringify(name)).toBe(400);
           expect(res.json(), JSON.stringify(name)).toEqual({ error });
         }
-        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
       });
 
       it('refuses content that is empty, not UTF-8, holds NUL or is not valid Lua', async () => {
@@ -260,13 +267,13 @@ for (const dialect of DIALECTS) {
         });
         expect(json.statusCode).toBe(400);
         expect(json.json()).toEqual({ error: 'the upload must be multipart/form-data with a file field' });
-        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
       });
 
       it('refuses an upload without an admin session', async () => {
         const res = await uploadParts([{ name: 'file', filename: 'x.lua', content: 'return 1' }], null);
         expect(res.statusCode).toBe(401);
-        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
       });
     });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   countLines,
   MAX_SCRIPT_BYTES,
+  PREMIUM_SCRIPT_FILE,
   SCRIPT_TEXTS,
   type ScriptSummary,
   type ScriptVersion,
@@ -58,9 +59,13 @@ for (const dialect of DIALECTS) {
 
     it('lists the scripts shipped with the app, by name, with their size, lines and version', async () => {
       const scripts = await calls.list();
-      expect(scripts.map((s) => s.name)).toEqual([FREE_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+      expect(scripts.map((s) => s.name)).toEqual([
+        FREE_SCRIPT_FILE,
+        PREMIUM_SCRIPT_FILE,
+        UNIVERSAL_SCRIPT_FILE,
+      ]);
       const universal = shipped(UNIVERSAL_SCRIPT_FILE);
-      expect(scripts[1]).toEqual({
+      expect(scripts[2]).toEqual({
         name: UNIVERSAL_SCRIPT_FILE,
         accessType: 'FREE',
         location: 'project',
@@ -98,6 +103,7 @@ for (const dialect of DIALECTS) {
       expect((await calls.list()).map((s) => s.name)).toEqual([
         'Alpha.lua',
         FREE_SCRIPT_FILE,
+        PREMIUM_SCRIPT_FILE,
         UNIVERSAL_SCRIPT_FILE,
       ]);
       expect((await calls.get('Alpha.lua')).json().script.content).toBe('-- Alpha.lua\nprint("hi")\n');
@@ -210,7 +216,11 @@ for (const dialect of DIALECTS) {
         expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
         expect(res.json().error).toMatch(error);
       }
-      expect((await calls.list()).map((s) => s.name)).toEqual([FREE_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+      expect((await calls.list()).map((s) => s.name)).toEqual([
+        FREE_SCRIPT_FILE,
+        PREMIUM_SCRIPT_FILE,
+        UNIVERSAL_SCRIPT_FILE,
+      ]);
     });
 
     it('takes a 1 MiB script whose JSON body is twice that size', async () => {
@@ -279,7 +289,7 @@ for (const dialect of DIALECTS) {
       expect(res.json()).toEqual({ success: true, filename: 'gone.lua' });
       expect((await calls.get('gone.lua')).statusCode).toBe(404);
       const versionCount = await t.ctx.db.selectFrom('script_versions').select('script_id').execute();
-      expect(versionCount).toHaveLength(2); // the two shipped scripts' first versions only
+      expect(versionCount).toHaveLength(3); // the three shipped scripts' first versions only
       expect(await calls.auditRows('script_deleted')).toHaveLength(1);
       expect((await calls.remove('gone.lua')).json()).toEqual({ error: SCRIPT_TEXTS.notFound });
     });

@@ -1,5 +1,6 @@
 import { SCRIPT_TEXTS, type ScriptVersion } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { insertAuditLog } from '../security/security.store.ts';
@@ -38,12 +39,6 @@ export class ScriptVersionConflict extends HttpError {
 export interface WrittenVersion {
   row: ScriptRow;
   version: ScriptVersion;
-}
-
-/** SQLite and PostgreSQL name a unique violation differently. */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 async function insertVersionGuarded(

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -71,7 +70,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
   });
   await app.register(cookie);
-  await app.register(rateLimit, { global: false, keyGenerator: (req) => req.ip ?? 'inject' });
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
     // Close with 1001 (going away), not the plugin's bare close, so clients know to reconnect elsewhere.
@@ -84,7 +82,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerAdminGuard(app, ctx);
   app.decorate('pendingWrites', new PendingWrites(ctx.db));
   app.addHook('onClose', () => app.pendingWrites.flush());
-  registerRateLimits(app, ctx);
+  await registerRateLimits(app, ctx);
 
   for (const feature of [
     authRoutes,

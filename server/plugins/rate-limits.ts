@@ -1,9 +1,13 @@
-import { normalizeIP } from '@fastify/rate-limit';
+import rateLimitPlugin, { type FastifyRateLimitStoreCtor, normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { RateLimitedCall } from '../../common/security.ts';
 import type { AppContext } from '../context.ts';
 import { loaderRefusalChunk } from '../features/scripts/loader-response.ts';
-import { MemoryRateLimitStore, type RateLimitStore } from '../features/security/rate-limit-store.ts';
+import {
+  MemoryRateLimitStore,
+  type RateLimitCount,
+  type RateLimitStore,
+} from '../features/security/rate-limit-store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,13 +76,38 @@ function hardwareIdOf(request: FastifyRequest): string | null {
 }
 
 /**
- * Registers the limiter store and `app.rateLimitHooks`. The hooks count in our own store rather
- * than through @fastify/rate-limit's `createRateLimit`: that one wraps every check in a promise and
- * an awaited key generator, and its store runs on the wall clock and cannot tell how many
- * identifiers are limited, which the status screen shows. (The plugin still guards other routes.)
+ * @fastify/rate-limit's store interface over our counters, so the plugin counts in a store that runs
+ * on the app's clock (tests move it) and can tell the status screen how many identifiers are limited.
  */
-export function registerRateLimits(app: FastifyInstance, ctx: AppContext): void {
+function pluginStoreFor(store: RateLimitStore, now: () => number): FastifyRateLimitStoreCtor {
+  return class {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ): void {
+      const settle = (counted: RateLimitCount) =>
+        callback(null, { current: counted.count, ttl: counted.resetAt - now() });
+      const counted = store.hit(key, max, timeWindow);
+      if (counted instanceof Promise) counted.then(settle, (error: Error) => callback(error));
+      else settle(counted);
+    }
+
+    child() {
+      return this;
+    }
+  };
+}
+
+/**
+ * Registers @fastify/rate-limit over our store, and `app.rateLimitHooks`. The limits are checked
+ * with the plugin's `createRateLimit` rather than its `rateLimit` hook, because that hook runs once
+ * per request and each call here has two limits (its IP and its key).
+ */
+export async function registerRateLimits(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const store = new MemoryRateLimitStore({ now: ctx.now });
+  await app.register(rateLimitPlugin, { global: false, store: pluginStoreFor(store, ctx.now) });
   const limits: Record<RateLimitedCall, number> = {
     login: ctx.config.RATE_LIMIT_LOGIN,
     redeem: ctx.config.RATE_LIMIT_REDEEM,
@@ -86,37 +115,43 @@ export function registerRateLimits(app: FastifyInstance, ctx: AppContext): void 
     loader: ctx.config.RATE_LIMIT_LOADER,
   };
   app.decorate('rateLimitStore', store);
-  app.decorate('rateLimitHooks', (call: RateLimitedCall) => [
-    createLimitHook(app, ctx, store, call, limits[call]),
-  ]);
+  app.decorate('rateLimitHooks', (call: RateLimitedCall) => [createLimitHook(app, ctx, call, limits[call])]);
 }
 
 /**
  * One preHandler for `call`: counts the request against its IP, then (if the IP is within its
- * limit) against its key. The allowed path is two counter increments and nothing else: no
- * database, no per-request closures.
+ * limit) against its key. The allowed path is two counter increments and nothing else: no database.
  */
 function createLimitHook(
   app: FastifyInstance,
   ctx: AppContext,
-  store: RateLimitStore,
   call: RateLimitedCall,
   limit: number,
 ): preHandlerAsyncHookHandler {
-  const windowMs = ctx.config.RATE_LIMIT_WINDOW_MS;
+  const timeWindow = ctx.config.RATE_LIMIT_WINDOW_MS;
   const ipPrefix = `${call}:ip:`;
   const keyPrefix = `${call}:key:`;
   const keyOf = KEY_OF[call];
+  const countIp = app.createRateLimit({
+    max: limit,
+    timeWindow,
+    keyGenerator: (request) => ipPrefix + clientIdentifier(request),
+  });
+  const countKey = app.createRateLimit({
+    max: limit,
+    timeWindow,
+    keyGenerator: (request) => keyPrefix + (keyOf?.(request) ?? ''),
+  });
 
   function refuse(
     request: FastifyRequest,
     reply: FastifyReply,
     scope: LimitScope,
     identifier: string,
-    resetAt: number,
+    ttl: number,
   ): FastifyReply {
     const now = ctx.now();
-    const seconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
+    const seconds = Math.max(1, Math.ceil(ttl / 1000));
     // Queued, not awaited: a flood of refusals must not turn into a flood of transactions.
     app.pendingWrites.audit(
       {
@@ -147,12 +182,14 @@ function createLimitHook(
   }
 
   return async function rateLimit(request, reply) {
-    const ip = clientIdentifier(request);
-    const byIp = await store.hit(ipPrefix + ip, limit, windowMs);
-    if (byIp.count > limit) return refuse(request, reply, 'ip', ip, byIp.resetAt);
-    const key = keyOf?.(request);
-    if (key === undefined) return;
-    const byKey = await store.hit(keyPrefix + key, limit, windowMs);
-    if (byKey.count > limit) return refuse(request, reply, 'key', key, byKey.resetAt);
+    const byIp = await countIp(request);
+    if (!byIp.isAllowed && byIp.isExceeded) {
+      return refuse(request, reply, 'ip', byIp.key.slice(ipPrefix.length), byIp.ttl);
+    }
+    if (keyOf?.(request) === undefined) return;
+    const byKey = await countKey(request);
+    if (!byKey.isAllowed && byKey.isExceeded) {
+      return refuse(request, reply, 'key', byKey.key.slice(keyPrefix.length), byKey.ttl);
+    }
   };
 }

@@ -100,6 +100,18 @@ for (const dialect of DIALECTS) {
       expect(res.json()).toEqual({ error: 'Invalid admin secret' });
     });
 
+    it('sends the security headers on every answer, the loader and errors included', async () => {
+      for (const url of ['/api/public/purchase-info', '/api/script/loader?script=nope.lua', '/api/nowhere']) {
+        const res = await t.app.inject({ method: 'GET', url });
+        expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+        expect(res.headers['content-security-policy']).toContain("connect-src 'self' ws: wss:");
+        expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+        expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      }
+    });
+
     it('answers unknown API paths with 404 JSON', async () => {
       const cookie = await t.adminCookie();
       for (const [method, url] of [

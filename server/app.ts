@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -24,6 +23,7 @@ import { systemRoutes } from './features/system/system.routes.ts';
 import { registerAdminGuard } from './plugins/admin-guard.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 
 declare module 'fastify' {
@@ -56,19 +56,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url });
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        // Served over plain HTTP on a LAN by default; a TLS proxy in front can add this itself.
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
+  registerSecurityHeaders(app);
   await app.register(cookie);
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },

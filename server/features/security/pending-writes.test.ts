@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { insertTestScriptKey } from '../script-access/script-access.fixtures.ts';
 
@@ -50,13 +51,42 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
-    it('fails only the batch that could not be written; later flushes still write theirs', async () => {
-      t.app.pendingWrites.audit({ eventType: null as unknown as string, success: false }, t.clock.now());
+    it('keeps a batch the database refused and writes it with the next flush', async () => {
+      const auditCount = async () =>
+        Number(
+          (
+            await t.ctx.db
+              .selectFrom('audit_logs')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await auditCount();
+      // The table is away for a moment (a database restart, say): the flush fails and loses nothing.
+      await sql`alter table audit_logs rename to audit_logs_away`.execute(t.ctx.db);
+      t.app.pendingWrites.audit({ eventType: 'binding_attempt', success: true }, t.clock.now());
       await expect(t.app.pendingWrites.flush()).rejects.toThrow();
+      await sql`alter table audit_logs_away rename to audit_logs`.execute(t.ctx.db);
+      t.app.pendingWrites.audit({ eventType: 'rate_limit_hit', success: false }, t.clock.now());
+      await t.app.pendingWrites.flush();
+      expect(await auditCount()).toBe(before + 2);
+    });
+
+    it('gives up a batch that can never be written, and later batches still land', async () => {
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+      t.app.pendingWrites.audit({ eventType: null as unknown as string, success: false }, t.clock.now());
+      for (let attempt = 0; attempt < 5; attempt++)
+        await expect(t.app.pendingWrites.flush()).rejects.toThrow();
       t.app.pendingWrites.audit({ eventType: 'binding_attempt', success: true }, t.clock.now());
       await t.app.pendingWrites.flush();
-      const rows = await t.ctx.db.selectFrom('audit_logs').select('event_type').execute();
+      const rows = await t.ctx.db
+        .selectFrom('audit_logs')
+        .select('event_type')
+        .where('event_type', '=', 'binding_attempt')
+        .execute();
       expect(rows).toEqual([{ event_type: 'binding_attempt' }]);
+      expect(logged).toHaveBeenCalledWith('pending writes given up after 5 attempts', expect.any(Error));
+      logged.mockRestore();
     });
   });
 }

@@ -4,6 +4,9 @@ import { type AuditEntry, auditLogValues } from './security.store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** How often a batch that could not be written is tried again before it is given up (and logged). */
+const MAX_ATTEMPTS = 5;
+
 /** One script key's uses since the last flush. */
 interface KeyUseTally {
   scriptKey: string;
@@ -11,6 +14,14 @@ interface KeyUseTally {
   lastUsed: number;
   /** Uses per UTC day ('YYYY-MM-DD'): a batch can straddle midnight. */
   usesByDay: Map<string, number>;
+}
+
+/** What one flush writes. */
+interface Batch {
+  audits: ReturnType<typeof auditLogValues>[];
+  keyUses: Map<number, KeyUseTally>;
+  /** Binding id -> when the device last used its key. */
+  bindingUses: Map<number, number>;
 }
 
 /**
@@ -24,6 +35,8 @@ export class PendingWrites {
   private keyUses = new Map<number, KeyUseTally>();
   /** Binding id -> when the device last used its key. */
   private bindingUses = new Map<number, number>();
+  /** Batches a flush could not write (the database was away), tried again first by the next flush. */
+  private retries: { batch: Batch; attempts: number }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   // The current UTC day's name and bounds, so counting a use does not format a date each time.
@@ -67,15 +80,38 @@ export class PendingWrites {
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = { audits: this.audits, keyUses: this.keyUses, bindingUses: this.bindingUses };
+    const batch: Batch = { audits: this.audits, keyUses: this.keyUses, bindingUses: this.bindingUses };
     this.audits = [];
     this.keyUses = new Map();
     this.bindingUses = new Map();
-    // Chained so batches land in order and a flush never overtakes an earlier one; a failed batch
-    // fails its own flush without failing every later one.
-    const write = this.flushing.catch(() => {}).then(() => this.write(batch));
+    // Chained so batches land in order and a flush never overtakes an earlier one; a failed flush
+    // does not fail every later one.
+    const write = this.flushing.catch(() => {}).then(() => this.writeWithRetries(batch));
     this.flushing = write;
     return write;
+  }
+
+  /**
+   * Writes batches that failed before, then this one. A batch that fails is kept for the next
+   * flush (scheduled at once), so an outage of the database loses nothing; after MAX_ATTEMPTS it is
+   * given up, so one unwritable row cannot block the queue for ever. Rejects when anything failed.
+   */
+  private async writeWithRetries(batch: Batch): Promise<void> {
+    const queue = [...this.retries, { batch, attempts: 0 }];
+    this.retries = [];
+    let failure: unknown;
+    for (const entry of queue) {
+      try {
+        await this.write(entry.batch);
+      } catch (error) {
+        failure ??= error;
+        const attempts = entry.attempts + 1;
+        if (attempts < MAX_ATTEMPTS) this.retries.push({ batch: entry.batch, attempts });
+        else console.error(`pending writes given up after ${attempts} attempts`, error);
+      }
+    }
+    if (this.retries.length > 0) this.schedule();
+    if (failure !== undefined) throw failure;
   }
 
   private schedule(): void {
@@ -84,11 +120,7 @@ export class PendingWrites {
     }, this.intervalMs).unref();
   }
 
-  private async write(batch: {
-    audits: ReturnType<typeof auditLogValues>[];
-    keyUses: Map<number, KeyUseTally>;
-    bindingUses: Map<number, number>;
-  }): Promise<void> {
+  private async write(batch: Batch): Promise<void> {
     const { audits, keyUses, bindingUses } = batch;
     if (audits.length === 0 && keyUses.size === 0 && bindingUses.size === 0) return;
     await this.db.transaction().execute(async (trx) => {

@@ -1,28 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle, Plus } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { Button } from '@/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog.tsx';
 import { Input, Textarea } from '@/components/ui/input.tsx';
-import { Label } from '@/components/ui/label.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
 import {
   type CreateLicenseKeyRequest,
   LICENSE_KEY_TYPES,
   type LicenseKeyType,
 } from '../../../common/licensing.ts';
+import { CreateDialog } from './create-dialog.tsx';
+import { FormField } from './form-field.tsx';
 import { useCreateLicenseKey } from './license-key-mutations.ts';
+import { OptionSelect } from './option-select.tsx';
 
 const KEY_TYPE_HINTS: Record<LicenseKeyType, string> = {
   FREE: 'Basic access',
@@ -78,7 +68,6 @@ export function CreateLicenseKeyDialog() {
     () => (location.state as Partial<GenerateKeyState> | null)?.openGenerateDialog === true,
   );
   const create = useCreateLicenseKey();
-  const ids = { type: useId(), bindings: useId(), expires: useId(), notes: useId() };
   const form = useForm<CreateLicenseKeyForm>({
     resolver: zodResolver(CreateLicenseKeyFormSchema),
     defaultValues: CREATE_LICENSE_KEY_DEFAULTS,
@@ -98,96 +87,66 @@ export function CreateLicenseKeyDialog() {
   });
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogTrigger asChild>
-        <Button>
-          <Plus />
-          Generate Key
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Generate License Key</DialogTitle>
-          <DialogDescription>
-            The new key is active at once and shows at the top of the list.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor={ids.type}>Key Type</Label>
-            <Controller
-              control={form.control}
-              name="keyType"
-              render={({ field }) => (
-                <Select value={field.value} onValueChange={field.onChange}>
-                  <SelectTrigger id={ids.type} onBlur={field.onBlur}>
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {LICENSE_KEY_TYPES.map((type) => (
-                      <SelectItem key={type} value={type}>
-                        {type} — {KEY_TYPE_HINTS[type]}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              )}
-            />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={ids.bindings}>Max Hardware Bindings</Label>
-            <Input
-              id={ids.bindings}
-              type="number"
-              min={1}
-              max={10}
-              step={1}
-              aria-invalid={errors.maxBindings ? true : undefined}
-              {...form.register('maxBindings', { valueAsNumber: true })}
-            />
-            <FieldHint error={errors.maxBindings?.message} hint="Devices that may use this key (1 to 10)." />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={ids.expires}>Expires At (optional)</Label>
-            <Input
-              id={ids.expires}
-              type="datetime-local"
-              aria-invalid={errors.expiresAt ? true : undefined}
-              {...form.register('expiresAt')}
-            />
-            <FieldHint error={errors.expiresAt?.message} hint="Leave empty for a key that never expires." />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={ids.notes}>Notes (optional)</Label>
-            <Textarea
-              id={ids.notes}
-              placeholder="Who the key is for, order reference..."
-              {...form.register('notes')}
-            />
-            <FieldHint error={errors.notes?.message} hint="Only admins see notes." />
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending && <LoaderCircle className="animate-spin" />}
-              Create Key
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      triggerLabel="Generate Key"
+      title="Generate License Key"
+      description="The new key is active at once and shows at the top of the list."
+      onSubmit={submit}
+      pending={create.isPending}
+      submitLabel="Create Key"
+    >
+      <FormField label="Key Type">
+        {({ id }) => (
+          <Controller
+            control={form.control}
+            name="keyType"
+            render={({ field }) => (
+              <OptionSelect
+                id={id}
+                value={field.value}
+                options={LICENSE_KEY_TYPES}
+                onValueChange={field.onChange}
+                onBlur={field.onBlur}
+                renderOption={(type) => `${type} — ${KEY_TYPE_HINTS[type]}`}
+              />
+            )}
+          />
+        )}
+      </FormField>
+      <FormField
+        label="Max Hardware Bindings"
+        error={errors.maxBindings?.message}
+        hint="Devices that may use this key (1 to 10)."
+      >
+        {(control) => (
+          <Input
+            {...control}
+            type="number"
+            min={1}
+            max={10}
+            step={1}
+            {...form.register('maxBindings', { valueAsNumber: true })}
+          />
+        )}
+      </FormField>
+      <FormField
+        label="Expires At (optional)"
+        error={errors.expiresAt?.message}
+        hint="Leave empty for a key that never expires."
+      >
+        {(control) => <Input {...control} type="datetime-local" {...form.register('expiresAt')} />}
+      </FormField>
+      <FormField label="Notes (optional)" error={errors.notes?.message} hint="Only admins see notes.">
+        {({ id }) => (
+          <Textarea
+            id={id}
+            placeholder="Who the key is for, order reference..."
+            {...form.register('notes')}
+          />
+        )}
+      </FormField>
+    </CreateDialog>
   );
-}
-
-function FieldHint({ error, hint }: { error: string | undefined; hint: string }) {
-  if (error) {
-    return (
-      <p role="alert" className="text-sm text-destructive">
-        {error}
-      </p>
-    );
-  }
-  return <p className="text-xs text-muted-foreground">{hint}</p>;
 }

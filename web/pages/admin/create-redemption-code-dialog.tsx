@@ -1,26 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle, Plus } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog.tsx';
 import { Input, Textarea } from '@/components/ui/input.tsx';
-import { Label } from '@/components/ui/label.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
 import {
   MAX_BINDINGS_RANGE,
   REDEMPTION_KEY_TYPES,
   type RedemptionKeyType,
   VALIDITY_HOURS_RANGE,
 } from '../../../common/redemption.ts';
+import { CreateDialog } from './create-dialog.tsx';
+import { FormField, wholeNumberInputProps } from './form-field.tsx';
+import { OptionSelect } from './option-select.tsx';
 import {
   CREATE_REDEMPTION_CODE_DEFAULTS,
   type CreateRedemptionCodeForm,
@@ -41,7 +31,6 @@ const KEY_TYPE_DESCRIPTIONS: Record<RedemptionKeyType, string> = {
 export function CreateRedemptionCodeDialog() {
   const [open, setOpen] = useState(false);
   const create = useCreateRedemptionCode();
-  const ids = { type: useId(), bindings: useId(), validity: useId(), expires: useId(), notes: useId() };
   const form = useForm<CreateRedemptionCodeForm>({
     resolver: zodResolver(CreateRedemptionCodeFormSchema),
     defaultValues: CREATE_REDEMPTION_CODE_DEFAULTS,
@@ -58,122 +47,88 @@ export function CreateRedemptionCodeDialog() {
   });
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogTrigger asChild>
-        <Button>
-          <Plus />
-          Create Redemption Code
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Create Redemption Code</DialogTitle>
-          <DialogDescription>
-            A script user redeems the code in the game script and gets a script key of this type.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor={ids.type}>Key Type</Label>
-            <Controller
-              control={form.control}
-              name="keyType"
-              render={({ field }) => (
-                <Select value={field.value} onValueChange={field.onChange}>
-                  <SelectTrigger id={ids.type} onBlur={field.onBlur}>
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {REDEMPTION_KEY_TYPES.map((type) => (
-                      <SelectItem key={type} value={type}>
-                        {type} — {KEY_TYPE_DESCRIPTIONS[type]}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              )}
-            />
-            <FieldError message={errors.keyType?.message} />
-          </div>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <div className="grid content-start gap-2">
-              <Label htmlFor={ids.bindings}>Max Hardware Bindings</Label>
-              <Input
-                id={ids.bindings}
-                type="number"
-                inputMode="numeric"
-                min={MAX_BINDINGS_RANGE.min}
-                max={MAX_BINDINGS_RANGE.max}
-                step={1}
-                aria-invalid={errors.maxHardwareBindings ? true : undefined}
-                {...form.register('maxHardwareBindings', {
-                  setValueAs: (raw) => parseWholeNumber(raw, MAX_BINDINGS_RANGE.default),
-                })}
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      triggerLabel="Create Redemption Code"
+      title="Create Redemption Code"
+      description="A script user redeems the code in the game script and gets a script key of this type."
+      onSubmit={submit}
+      pending={create.isPending}
+      submitLabel="Create Code"
+    >
+      <FormField label="Key Type" error={errors.keyType?.message}>
+        {({ id }) => (
+          <Controller
+            control={form.control}
+            name="keyType"
+            render={({ field }) => (
+              <OptionSelect
+                id={id}
+                value={field.value}
+                options={REDEMPTION_KEY_TYPES}
+                onValueChange={field.onChange}
+                onBlur={field.onBlur}
+                renderOption={(type) => `${type} — ${KEY_TYPE_DESCRIPTIONS[type]}`}
               />
-              <FieldError message={errors.maxHardwareBindings?.message} hint="Devices per code (1 to 10)." />
-            </div>
-            <div className="grid content-start gap-2">
-              <Label htmlFor={ids.validity}>Validity (hours)</Label>
-              <Input
-                id={ids.validity}
-                type="number"
-                inputMode="numeric"
-                min={VALIDITY_HOURS_RANGE.min}
-                max={VALIDITY_HOURS_RANGE.max}
-                step={1}
-                aria-invalid={errors.validityDuration ? true : undefined}
-                {...form.register('validityDuration', {
-                  setValueAs: (raw) => parseWholeNumber(raw, VALIDITY_HOURS_RANGE.default),
-                })}
-              />
-              <FieldError
-                message={errors.validityDuration?.message}
-                hint="How long the script key lasts once redeemed (1 to 720 hours, up to 30 days)."
-              />
-            </div>
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={ids.expires}>Code Expires At (optional)</Label>
+            )}
+          />
+        )}
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField
+          label="Max Hardware Bindings"
+          className="content-start"
+          error={errors.maxHardwareBindings?.message}
+          hint="Devices per code (1 to 10)."
+        >
+          {(control) => (
             <Input
-              id={ids.expires}
-              type="datetime-local"
-              aria-invalid={errors.expiresAt ? true : undefined}
-              {...form.register('expiresAt')}
+              {...control}
+              {...wholeNumberInputProps(MAX_BINDINGS_RANGE)}
+              {...form.register('maxHardwareBindings', {
+                setValueAs: (raw) => parseWholeNumber(raw, MAX_BINDINGS_RANGE.default),
+              })}
             />
-            <FieldError message={errors.expiresAt?.message} hint="Leave empty for no expiration." />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={ids.notes}>Notes (optional)</Label>
-            <Textarea
-              id={ids.notes}
-              placeholder="Who the code is for, order reference..."
-              {...form.register('notes')}
+          )}
+        </FormField>
+        <FormField
+          label="Validity (hours)"
+          className="content-start"
+          error={errors.validityDuration?.message}
+          hint="How long the script key lasts once redeemed (1 to 720 hours, up to 30 days)."
+        >
+          {(control) => (
+            <Input
+              {...control}
+              {...wholeNumberInputProps(VALIDITY_HOURS_RANGE)}
+              {...form.register('validityDuration', {
+                setValueAs: (raw) => parseWholeNumber(raw, VALIDITY_HOURS_RANGE.default),
+              })}
             />
-            <FieldError message={errors.notes?.message} hint="Internal only: script users never see notes." />
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending && <LoaderCircle className="animate-spin" />}
-              Create Code
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+          )}
+        </FormField>
+      </div>
+      <FormField
+        label="Code Expires At (optional)"
+        error={errors.expiresAt?.message}
+        hint="Leave empty for no expiration."
+      >
+        {(control) => <Input {...control} type="datetime-local" {...form.register('expiresAt')} />}
+      </FormField>
+      <FormField
+        label="Notes (optional)"
+        error={errors.notes?.message}
+        hint="Internal only: script users never see notes."
+      >
+        {({ id }) => (
+          <Textarea
+            id={id}
+            placeholder="Who the code is for, order reference..."
+            {...form.register('notes')}
+          />
+        )}
+      </FormField>
+    </CreateDialog>
   );
-}
-
-/** A field's validation message, or its hint while it is valid. */
-export function FieldError({ message, hint }: { message: string | undefined; hint?: string }) {
-  if (message) {
-    return (
-      <p role="alert" className="text-sm text-destructive">
-        {message}
-      </p>
-    );
-  }
-  return hint ? <p className="text-xs text-muted-foreground">{hint}</p> : null;
 }

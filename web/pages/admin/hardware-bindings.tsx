@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Ban, Fingerprint, HardDrive, Link2, Search } from 'lucide-react';
+import { Ban, Fingerprint, HardDrive, Link2 } from 'lucide-react';
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
-import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
@@ -19,6 +18,7 @@ import {
   filterBindings,
 } from './hardware-binding-filters.ts';
 import { type BindingTableState, HardwareBindingTable } from './hardware-binding-table.tsx';
+import { CountBadge, SearchIcon } from './list-controls.tsx';
 import { SelectField } from './scripts-page-controls.tsx';
 import { StatCard } from './stat-card.tsx';
 
@@ -110,17 +110,13 @@ export default function HardwareBindingsPage() {
             <CardHeader className="gap-4">
               <div className="flex items-center gap-2">
                 <h2 className="text-lg font-semibold">Bindings</h2>
-                {shown && (
-                  <Badge variant="secondary" aria-label="Bindings shown">
-                    {shown.length}
-                  </Badge>
-                )}
+                {shown && <CountBadge count={shown.length} label="Bindings shown" />}
               </div>
               <div className="grid gap-3 sm:grid-cols-[1fr_11rem_11rem] sm:items-end">
                 <div className="grid gap-1.5">
                   <Label htmlFor={searchId}>Search</Label>
                   <div className="relative">
-                    <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" />
+                    <SearchIcon />
                     <Input
                       id={searchId}
                       type="search"

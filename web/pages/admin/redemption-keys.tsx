@@ -1,18 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { RefreshCw, Search } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
-import { Badge } from '@/components/ui/badge.tsx';
-import { Button } from '@/components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
-import { Input } from '@/components/ui/input.tsx';
-import { Label } from '@/components/ui/label.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
+import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
 import { redemptionKeysQuery } from '@/lib/admin-queries.ts';
-import { cn } from '@/lib/cn.ts';
 import { AdminPageHeader } from './admin-page-header.tsx';
 import { CreateRedemptionCodeDialog } from './create-redemption-code-dialog.tsx';
 import { errorText } from './error-text.ts';
+import { CountBadge, ListCardTitle, SearchBox } from './list-controls.tsx';
+import { OptionSelect } from './option-select.tsx';
 import { RedemptionCodeTable } from './redemption-code-table.tsx';
 import {
   filterRedemptionCodes,
@@ -23,7 +18,6 @@ import {
 
 /** /admin/redemption-keys: create, find, reveal, copy and delete the codes script users redeem. */
 export default function RedemptionKeysPage() {
-  const searchId = useId();
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<RedemptionFilter>('all');
   const codes = useQuery(redemptionKeysQuery());
@@ -40,56 +34,30 @@ export default function RedemptionKeysPage() {
 
       <Card>
         <CardHeader className="gap-4">
-          <div className="flex items-center justify-between gap-2">
-            <CardTitle className="flex items-center gap-2 text-lg">
-              Codes
-              {shown && (
-                <Badge
-                  variant="secondary"
-                  aria-label={`${shown.length} ${shown.length === 1 ? 'code' : 'codes'}`}
-                >
-                  {shown.length}
-                </Badge>
-              )}
-            </CardTitle>
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => void codes.refetch()}
-              disabled={codes.isFetching}
-              aria-label="Refresh redemption codes"
-            >
-              <RefreshCw className={cn(codes.isFetching && 'animate-spin')} />
-            </Button>
-          </div>
-          <div className="flex flex-col gap-3 sm:flex-row">
-            <div className="relative flex-1">
-              <Label htmlFor={searchId} className="sr-only">
-                Search redemption codes
-              </Label>
-              <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" />
-              <Input
-                id={searchId}
-                type="search"
-                value={search}
-                placeholder="Search by code or type..."
-                className="pl-9"
-                onChange={(e) => setSearch(e.target.value)}
+          <ListCardTitle query={codes} refreshLabel="Refresh redemption codes">
+            Codes
+            {shown && (
+              <CountBadge
+                count={shown.length}
+                label={`${shown.length} ${shown.length === 1 ? 'code' : 'codes'}`}
               />
-            </div>
+            )}
+          </ListCardTitle>
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <SearchBox
+              label="Search redemption codes"
+              placeholder="Search by code or type..."
+              value={search}
+              onValueChange={setSearch}
+            />
             <div className="sm:w-48">
-              <Select value={filter} onValueChange={(v) => setFilter(v as RedemptionFilter)}>
-                <SelectTrigger aria-label="Filter codes">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {REDEMPTION_FILTERS.map((value) => (
-                    <SelectItem key={value} value={value}>
-                      {REDEMPTION_FILTER_LABELS[value]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <OptionSelect
+                aria-label="Filter codes"
+                value={filter}
+                options={REDEMPTION_FILTERS}
+                onValueChange={setFilter}
+                renderOption={(value) => REDEMPTION_FILTER_LABELS[value]}
+              />
             </div>
           </div>
         </CardHeader>

@@ -1,19 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Crown, KeyRound, PauseCircle, PlayCircle, RefreshCw, Search } from 'lucide-react';
-import { useId, useState } from 'react';
+import { Crown, KeyRound, PauseCircle, PlayCircle } from 'lucide-react';
+import { useState } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
-import { Badge } from '@/components/ui/badge.tsx';
-import { Button } from '@/components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
-import { Input } from '@/components/ui/input.tsx';
-import { Label } from '@/components/ui/label.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
+import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { scriptKeysQuery } from '@/lib/admin-queries.ts';
-import { cn } from '@/lib/cn.ts';
 import { SCRIPT_KEY_TYPE_LABELS, SCRIPT_KEY_TYPES, type ScriptKey } from '../../../common/script-keys.ts';
 import { AdminPageHeader } from './admin-page-header.tsx';
 import { CreateScriptKeyDialog } from './create-script-key-dialog.tsx';
+import { CountBadge, ListCardTitle, SearchBox } from './list-controls.tsx';
+import { OptionSelect } from './option-select.tsx';
 import {
   filterScriptKeys,
   SCRIPT_KEY_STATUS_FILTERS,
@@ -30,14 +26,10 @@ const STATUS_LABELS: Record<ScriptKeyStatusFilter, string> = {
   inactive: 'Inactive',
 };
 
-const TYPE_FILTERS: { value: ScriptKeyTypeFilter; label: string }[] = [
-  { value: 'all', label: 'All types' },
-  ...SCRIPT_KEY_TYPES.map((type) => ({ value: type, label: SCRIPT_KEY_TYPE_LABELS[type] })),
-];
+const TYPE_FILTERS: readonly ScriptKeyTypeFilter[] = ['all', ...SCRIPT_KEY_TYPES];
 
 /** /admin/script-keys: the keys that unlock premium scripts; create, find, switch on and off, delete. */
 export default function ScriptKeysPage() {
-  const searchId = useId();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<ScriptKeyStatusFilter>('all');
   const [type, setType] = useState<ScriptKeyTypeFilter>('all');
@@ -64,68 +56,37 @@ export default function ScriptKeysPage() {
           <ScriptKeyStatCards keys={all} />
           <Card>
             <CardHeader className="gap-4">
-              <div className="flex items-center justify-between gap-2">
-                <CardTitle className="flex items-center gap-2 text-lg">
-                  Keys
-                  {shown && (
-                    <Badge
-                      variant="secondary"
-                      aria-label={`${shown.length} ${shown.length === 1 ? 'key' : 'keys'} shown`}
-                    >
-                      {shown.length}
-                    </Badge>
-                  )}
-                </CardTitle>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => void keys.refetch()}
-                  disabled={keys.isFetching}
-                  aria-label="Refresh script keys"
-                >
-                  <RefreshCw className={cn(keys.isFetching && 'animate-spin')} />
-                </Button>
-              </div>
-              <div className="flex flex-col gap-3 md:flex-row">
-                <div className="relative flex-1">
-                  <Label htmlFor={searchId} className="sr-only">
-                    Search script keys
-                  </Label>
-                  <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" />
-                  <Input
-                    id={searchId}
-                    type="search"
-                    value={search}
-                    placeholder="Search by key, type or notes..."
-                    className="pl-9"
-                    onChange={(e) => setSearch(e.target.value)}
+              <ListCardTitle query={keys} refreshLabel="Refresh script keys">
+                Keys
+                {shown && (
+                  <CountBadge
+                    count={shown.length}
+                    label={`${shown.length} ${shown.length === 1 ? 'key' : 'keys'} shown`}
                   />
-                </div>
+                )}
+              </ListCardTitle>
+              <div className="flex flex-col gap-3 md:flex-row">
+                <SearchBox
+                  label="Search script keys"
+                  placeholder="Search by key, type or notes..."
+                  value={search}
+                  onValueChange={setSearch}
+                />
                 <div className="grid grid-cols-2 gap-3 md:w-80">
-                  <Select value={status} onValueChange={(v) => setStatus(v as ScriptKeyStatusFilter)}>
-                    <SelectTrigger aria-label="Filter by status">
-                      <SelectValue />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {SCRIPT_KEY_STATUS_FILTERS.map((value) => (
-                        <SelectItem key={value} value={value}>
-                          {STATUS_LABELS[value]}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  <Select value={type} onValueChange={(v) => setType(v as ScriptKeyTypeFilter)}>
-                    <SelectTrigger aria-label="Filter by type">
-                      <SelectValue />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {TYPE_FILTERS.map(({ value, label }) => (
-                        <SelectItem key={value} value={value}>
-                          {label}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
+                  <OptionSelect
+                    aria-label="Filter by status"
+                    value={status}
+                    options={SCRIPT_KEY_STATUS_FILTERS}
+                    onValueChange={setStatus}
+                    renderOption={(value) => STATUS_LABELS[value]}
+                  />
+                  <OptionSelect
+                    aria-label="Filter by type"
+                    value={type}
+                    options={TYPE_FILTERS}
+                    onValueChange={setType}
+                    renderOption={(value) => (value === 'all' ? 'All types' : SCRIPT_KEY_TYPE_LABELS[value])}
+                  />
                 </div>
               </div>
             </CardHeader>

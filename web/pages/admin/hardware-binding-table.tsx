@@ -1,19 +1,11 @@
-import {
-  HardDrive,
-  Laptop,
-  LoaderCircle,
-  type LucideIcon,
-  Monitor,
-  Smartphone,
-  Tablet,
-  Unlink,
-} from 'lucide-react';
-import { memo, type ReactNode } from 'react';
+import { HardDrive, Laptop, type LucideIcon, Monitor, Smartphone, Tablet, Unlink } from 'lucide-react';
+import { memo } from 'react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
 import { formatDate } from '../../../common/format.ts';
 import type { BindingStatus, DeviceInfo, HardwareBinding } from '../../../common/hardware-bindings.ts';
+import { LoadingRow, MessageRow } from './admin-table-cells.tsx';
 import { AdminTableHeader } from './admin-table-header.tsx';
 import { useRevokeBinding } from './binding-mutations.ts';
 import { shortLicenseKey } from './hardware-binding-filters.ts';
@@ -66,14 +58,11 @@ export function HardwareBindingTable({ state }: { state: BindingTableState }) {
       <AdminTableHeader columns={COLUMNS} />
       <TableBody>
         {state.kind === 'loading' ? (
-          <MessageRow>
-            <LoaderCircle className="mr-2 inline h-4 w-4 animate-spin" />
-            Loading hardware bindings...
-          </MessageRow>
+          <LoadingRow columns={COLUMNS.length}>Loading hardware bindings...</LoadingRow>
         ) : state.kind === 'none' ? (
-          <MessageRow>No devices have been bound to license keys yet.</MessageRow>
+          <MessageRow columns={COLUMNS.length}>No devices have been bound to license keys yet.</MessageRow>
         ) : state.bindings.length === 0 ? (
-          <MessageRow>
+          <MessageRow columns={COLUMNS.length}>
             <p className="font-medium text-foreground">No hardware bindings found</p>
             <p className="text-xs">Try adjusting your search or filters.</p>
           </MessageRow>
@@ -82,16 +71,6 @@ export function HardwareBindingTable({ state }: { state: BindingTableState }) {
         )}
       </TableBody>
     </Table>
-  );
-}
-
-function MessageRow({ children }: { children: ReactNode }) {
-  return (
-    <TableRow>
-      <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-        {children}
-      </TableCell>
-    </TableRow>
   );
 }
 

@@ -1,13 +1,11 @@
-import { Ban, Copy, Eye, EyeOff, LoaderCircle, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { Ban, Trash2 } from 'lucide-react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
+import { MaskedSecret } from '@/components/masked-secret.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Button } from '@/components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
-import { copyToClipboard } from '@/lib/clipboard.ts';
-import { formatDate } from '../../../common/format.ts';
 import type { LicenseKey, LicenseKeyStatus, LicenseKeyType } from '../../../common/licensing.ts';
 import { maskLicenseKey } from '../../../common/mask.ts';
+import { DateCell, LoadingRow, MessageRow, RowNotes } from './admin-table-cells.tsx';
 import { AdminTableHeader } from './admin-table-header.tsx';
 import { useDeleteLicenseKey, useRevokeLicenseKey } from './license-key-mutations.ts';
 
@@ -32,18 +30,9 @@ export function LicenseKeyTable({ keys }: { keys: LicenseKey[] | undefined }) {
       <AdminTableHeader columns={COLUMNS} />
       <TableBody>
         {keys === undefined ? (
-          <TableRow>
-            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-              <LoaderCircle className="mr-2 inline h-4 w-4 animate-spin" />
-              Loading license keys...
-            </TableCell>
-          </TableRow>
+          <LoadingRow columns={COLUMNS.length}>Loading license keys...</LoadingRow>
         ) : keys.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-              No license keys found
-            </TableCell>
-          </TableRow>
+          <MessageRow columns={COLUMNS.length}>No license keys found</MessageRow>
         ) : (
           keys.map((key) => <LicenseKeyRow key={key.id} licenseKey={key} />)
         )}
@@ -53,44 +42,17 @@ export function LicenseKeyTable({ keys }: { keys: LicenseKey[] | undefined }) {
 }
 
 function LicenseKeyRow({ licenseKey: key }: { licenseKey: LicenseKey }) {
-  const [revealed, setRevealed] = useState(false);
   return (
     <TableRow data-key-id={key.id}>
       <TableCell className="px-2">
-        <div className="flex items-center gap-1">
-          <code
-            className="whitespace-nowrap rounded bg-muted px-2 py-1 font-mono text-xs"
-            data-testid="license-key"
-          >
-            {revealed ? key.licenseKey : maskLicenseKey(key.licenseKey)}
-          </code>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="h-7 w-7 shrink-0"
-            aria-label={revealed ? 'Hide key' : 'Reveal key'}
-            title={revealed ? 'Hide key' : 'Reveal key'}
-            aria-pressed={revealed}
-            onClick={() => setRevealed((r) => !r)}
-          >
-            {revealed ? <EyeOff /> : <Eye />}
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="h-7 w-7 shrink-0"
-            aria-label="Copy key"
-            title="Copy key"
-            onClick={() => void copyToClipboard(key.licenseKey, 'The full license key is on your clipboard.')}
-          >
-            <Copy />
-          </Button>
-        </div>
-        {key.notes && (
-          <p className="mt-1 max-w-64 truncate text-xs text-muted-foreground" title={key.notes}>
-            {key.notes}
-          </p>
-        )}
+        <MaskedSecret
+          value={key.licenseKey}
+          mask={maskLicenseKey}
+          noun="key"
+          copiedText="The full license key is on your clipboard."
+          testId="license-key"
+        />
+        <RowNotes notes={key.notes} />
       </TableCell>
       <TableCell className="px-2">
         <Badge variant="outline" className={TYPE_CLASSES[key.keyType]}>
@@ -116,24 +78,6 @@ function LicenseKeyRow({ licenseKey: key }: { licenseKey: LicenseKey }) {
         </div>
       </TableCell>
     </TableRow>
-  );
-}
-
-/** A date that may wrap only between the day and the time ("Nov 22, 2026," / "01:38 AM"). */
-function DateCell({ value }: { value: string | null }) {
-  const text = formatDate(value);
-  const cut = text.lastIndexOf(', ');
-  return (
-    <TableCell className="px-2 text-xs text-muted-foreground">
-      {cut < 0 ? (
-        <span className="whitespace-nowrap">{text}</span>
-      ) : (
-        <>
-          <span className="whitespace-nowrap">{text.slice(0, cut + 1)}</span>{' '}
-          <span className="whitespace-nowrap">{text.slice(cut + 2)}</span>
-        </>
-      )}
-    </TableCell>
   );
 }
 

@@ -1,4 +1,4 @@
-import { LoaderCircle, Trash2 } from 'lucide-react';
+import { Trash2 } from 'lucide-react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { MaskedSecret } from '@/components/masked-secret.tsx';
 import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
@@ -8,9 +8,10 @@ import {
   type RedemptionStatus,
   redemptionStatus,
 } from '../../../common/redemption.ts';
+import { DateCell, LoadingRow, MessageRow, RowNotes } from './admin-table-cells.tsx';
 import { AdminTableHeader } from './admin-table-header.tsx';
 import { useDeleteRedemptionCode } from './redemption-mutations.ts';
-import { DateCell, KeyTypeBadge, StatusBadge } from './script-key-cells.tsx';
+import { KeyTypeBadge, StatusBadge } from './script-key-cells.tsx';
 
 const COLUMNS = ['Redemption Code', 'Type', 'Status', 'Max Bindings', 'Created', 'Redeemed', 'Actions'];
 
@@ -26,18 +27,9 @@ export function RedemptionCodeTable({ codes }: { codes: RedemptionKey[] | undefi
       <AdminTableHeader columns={COLUMNS} />
       <TableBody>
         {codes === undefined ? (
-          <TableRow>
-            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-              <LoaderCircle className="mr-2 inline h-4 w-4 animate-spin" />
-              Loading redemption codes...
-            </TableCell>
-          </TableRow>
+          <LoadingRow columns={COLUMNS.length}>Loading redemption codes...</LoadingRow>
         ) : codes.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-              No redemption codes found
-            </TableCell>
-          </TableRow>
+          <MessageRow columns={COLUMNS.length}>No redemption codes found</MessageRow>
         ) : (
           codes.map((code) => <RedemptionCodeRow key={code.id} code={code} />)
         )}
@@ -58,11 +50,7 @@ function RedemptionCodeRow({ code }: { code: RedemptionKey }) {
           copiedText="The full redemption code is on your clipboard."
           testId="redemption-code"
         />
-        {code.notes && (
-          <p className="mt-1 max-w-64 truncate text-xs text-muted-foreground" title={code.notes}>
-            {code.notes}
-          </p>
-        )}
+        <RowNotes notes={code.notes} />
       </TableCell>
       <TableCell className="px-2">
         <KeyTypeBadge type={code.keyType} />

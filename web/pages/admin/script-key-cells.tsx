@@ -1,7 +1,5 @@
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
-import { TableCell } from '@/components/ui/table.tsx';
-import { formatDate } from '../../../common/format.ts';
 import type { ScriptKeyType } from '../../../common/script-keys.ts';
 
 /**
@@ -42,23 +40,5 @@ export function StatusBadge({
     <Badge variant="outline" className={classes}>
       {children}
     </Badge>
-  );
-}
-
-/** A date ('Never' when missing) that may wrap only between the day and the time. */
-export function DateCell({ value }: { value: string | null }) {
-  const text = formatDate(value);
-  const cut = text.lastIndexOf(', ');
-  return (
-    <TableCell className="px-2 text-xs text-muted-foreground">
-      {cut < 0 ? (
-        <span className="whitespace-nowrap">{text}</span>
-      ) : (
-        <>
-          <span className="whitespace-nowrap">{text.slice(0, cut + 1)}</span>{' '}
-          <span className="whitespace-nowrap">{text.slice(cut + 2)}</span>
-        </>
-      )}
-    </TableCell>
   );
 }

@@ -1,4 +1,4 @@
-import { LoaderCircle, Trash2 } from 'lucide-react';
+import { Trash2 } from 'lucide-react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { MaskedSecret } from '@/components/masked-secret.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
@@ -10,8 +10,9 @@ import {
   type ScriptKeyDisplayStatus,
   scriptKeyDisplayStatus,
 } from '../../../common/script-keys.ts';
+import { DateCell, LoadingRow, MessageRow, RowNotes } from './admin-table-cells.tsx';
 import { AdminTableHeader } from './admin-table-header.tsx';
-import { DateCell, KeyTypeBadge, StatusBadge } from './script-key-cells.tsx';
+import { KeyTypeBadge, StatusBadge } from './script-key-cells.tsx';
 import { useDeleteScriptKey, useToggleScriptKeyStatus } from './script-key-mutations.ts';
 
 const COLUMNS = ['Script Key', 'Type', 'Status', 'Usage Count', 'Last Used', 'Created', 'Expires', 'Actions'];
@@ -28,18 +29,9 @@ export function ScriptKeyTable({ keys }: { keys: ScriptKey[] | undefined }) {
       <AdminTableHeader columns={COLUMNS} />
       <TableBody>
         {keys === undefined ? (
-          <TableRow>
-            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-              <LoaderCircle className="mr-2 inline h-4 w-4 animate-spin" />
-              Loading script keys...
-            </TableCell>
-          </TableRow>
+          <LoadingRow columns={COLUMNS.length}>Loading script keys...</LoadingRow>
         ) : keys.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-              No script keys found
-            </TableCell>
-          </TableRow>
+          <MessageRow columns={COLUMNS.length}>No script keys found</MessageRow>
         ) : (
           keys.map((key) => <ScriptKeyRow key={key.id} scriptKey={key} />)
         )}
@@ -60,11 +52,7 @@ function ScriptKeyRow({ scriptKey: key }: { scriptKey: ScriptKey }) {
           copiedText="The full script key is on your clipboard."
           testId="script-key"
         />
-        {key.notes && (
-          <p className="mt-1 max-w-64 truncate text-xs text-muted-foreground" title={key.notes}>
-            {key.notes}
-          </p>
-        )}
+        <RowNotes notes={key.notes} />
       </TableCell>
       <TableCell className="px-2">
         <KeyTypeBadge type={key.scriptType}>{SCRIPT_KEY_TYPE_LABELS[key.scriptType]}</KeyTypeBadge>

@@ -1,10 +1,10 @@
-import { LoaderCircle } from 'lucide-react';
-import { memo, type ReactNode } from 'react';
+import { memo } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
 import { cn } from '@/lib/cn.ts';
 import { formatDate } from '../../../common/format.ts';
 import type { AuditLog } from '../../../common/security.ts';
+import { LoadingRow, MessageRow } from './admin-table-cells.tsx';
 import { AdminTableHeader } from './admin-table-header.tsx';
 import { shortLicenseKey } from './hardware-binding-filters.ts';
 
@@ -24,27 +24,14 @@ export function AuditLogTable({ logs }: { logs: AuditLog[] | undefined }) {
       <AdminTableHeader columns={COLUMNS} />
       <TableBody>
         {logs === undefined ? (
-          <MessageRow>
-            <LoaderCircle className="mr-2 inline h-4 w-4 animate-spin" />
-            Loading security events...
-          </MessageRow>
+          <LoadingRow columns={COLUMNS.length}>Loading security events...</LoadingRow>
         ) : logs.length === 0 ? (
-          <MessageRow>No security events found</MessageRow>
+          <MessageRow columns={COLUMNS.length}>No security events found</MessageRow>
         ) : (
           logs.map((log) => <AuditLogRow key={log.id} log={log} />)
         )}
       </TableBody>
     </Table>
-  );
-}
-
-function MessageRow({ children }: { children: ReactNode }) {
-  return (
-    <TableRow>
-      <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-        {children}
-      </TableCell>
-    </TableRow>
   );
 }
 

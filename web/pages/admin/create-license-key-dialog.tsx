@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { Input, Textarea } from '@/components/ui/input.tsx';
@@ -10,9 +10,8 @@ import {
   type LicenseKeyType,
 } from '../../../common/licensing.ts';
 import { CreateDialog } from './create-dialog.tsx';
-import { FormField } from './form-field.tsx';
+import { FormField, SelectFormField } from './form-field.tsx';
 import { useCreateLicenseKey } from './license-key-mutations.ts';
-import { OptionSelect } from './option-select.tsx';
 
 const KEY_TYPE_HINTS: Record<LicenseKeyType, string> = {
   FREE: 'Basic access',
@@ -97,24 +96,13 @@ export function CreateLicenseKeyDialog() {
       pending={create.isPending}
       submitLabel="Create Key"
     >
-      <FormField label="Key Type">
-        {({ id }) => (
-          <Controller
-            control={form.control}
-            name="keyType"
-            render={({ field }) => (
-              <OptionSelect
-                id={id}
-                value={field.value}
-                options={LICENSE_KEY_TYPES}
-                onValueChange={field.onChange}
-                onBlur={field.onBlur}
-                renderOption={(type) => `${type} — ${KEY_TYPE_HINTS[type]}`}
-              />
-            )}
-          />
-        )}
-      </FormField>
+      <SelectFormField
+        control={form.control}
+        name="keyType"
+        label="Key Type"
+        options={LICENSE_KEY_TYPES}
+        renderOption={(type) => `${type} — ${KEY_TYPE_HINTS[type]}`}
+      />
       <FormField
         label="Max Hardware Bindings"
         error={errors.maxBindings?.message}

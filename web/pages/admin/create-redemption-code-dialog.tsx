@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Input, Textarea } from '@/components/ui/input.tsx';
 import {
   MAX_BINDINGS_RANGE,
@@ -9,8 +9,7 @@ import {
   VALIDITY_HOURS_RANGE,
 } from '../../../common/redemption.ts';
 import { CreateDialog } from './create-dialog.tsx';
-import { FormField, wholeNumberInputProps } from './form-field.tsx';
-import { OptionSelect } from './option-select.tsx';
+import { FormField, SelectFormField, WholeNumberField } from './form-field.tsx';
 import {
   CREATE_REDEMPTION_CODE_DEFAULTS,
   type CreateRedemptionCodeForm,
@@ -57,57 +56,34 @@ export function CreateRedemptionCodeDialog() {
       pending={create.isPending}
       submitLabel="Create Code"
     >
-      <FormField label="Key Type" error={errors.keyType?.message}>
-        {({ id }) => (
-          <Controller
-            control={form.control}
-            name="keyType"
-            render={({ field }) => (
-              <OptionSelect
-                id={id}
-                value={field.value}
-                options={REDEMPTION_KEY_TYPES}
-                onValueChange={field.onChange}
-                onBlur={field.onBlur}
-                renderOption={(type) => `${type} — ${KEY_TYPE_DESCRIPTIONS[type]}`}
-              />
-            )}
-          />
-        )}
-      </FormField>
+      <SelectFormField
+        control={form.control}
+        name="keyType"
+        label="Key Type"
+        options={REDEMPTION_KEY_TYPES}
+        renderOption={(type) => `${type} — ${KEY_TYPE_DESCRIPTIONS[type]}`}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField
+        <WholeNumberField
           label="Max Hardware Bindings"
           className="content-start"
           error={errors.maxHardwareBindings?.message}
           hint="Devices per code (1 to 10)."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              {...wholeNumberInputProps(MAX_BINDINGS_RANGE)}
-              {...form.register('maxHardwareBindings', {
-                setValueAs: (raw) => parseWholeNumber(raw, MAX_BINDINGS_RANGE.default),
-              })}
-            />
-          )}
-        </FormField>
-        <FormField
+          range={MAX_BINDINGS_RANGE}
+          registration={form.register('maxHardwareBindings', {
+            setValueAs: (raw) => parseWholeNumber(raw, MAX_BINDINGS_RANGE.default),
+          })}
+        />
+        <WholeNumberField
           label="Validity (hours)"
           className="content-start"
           error={errors.validityDuration?.message}
           hint="How long the script key lasts once redeemed (1 to 720 hours, up to 30 days)."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              {...wholeNumberInputProps(VALIDITY_HOURS_RANGE)}
-              {...form.register('validityDuration', {
-                setValueAs: (raw) => parseWholeNumber(raw, VALIDITY_HOURS_RANGE.default),
-              })}
-            />
-          )}
-        </FormField>
+          range={VALIDITY_HOURS_RANGE}
+          registration={form.register('validityDuration', {
+            setValueAs: (raw) => parseWholeNumber(raw, VALIDITY_HOURS_RANGE.default),
+          })}
+        />
       </div>
       <FormField
         label="Code Expires At (optional)"

@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Input, Textarea } from '@/components/ui/input.tsx';
 import { MAX_BINDINGS_RANGE } from '../../../common/redemption.ts';
 import { SCRIPT_KEY_TYPE_LABELS, SCRIPT_KEY_TYPES } from '../../../common/script-keys.ts';
 import { CreateDialog } from './create-dialog.tsx';
-import { FormField, wholeNumberInputProps } from './form-field.tsx';
-import { OptionSelect } from './option-select.tsx';
+import { FormField, SelectFormField, WholeNumberField } from './form-field.tsx';
 import { parseWholeNumber } from './redemption-form.ts';
 import {
   CREATE_SCRIPT_KEY_DEFAULTS,
@@ -47,28 +46,14 @@ export function CreateScriptKeyDialog() {
       pending={create.isPending}
       submitLabel="Create Key"
     >
-      <FormField
+      <SelectFormField
+        control={form.control}
+        name="scriptType"
         label="Script Type"
-        error={errors.scriptType?.message}
         hint="Premium 24h keys without an expiry expire 24 hours after creation."
-      >
-        {({ id }) => (
-          <Controller
-            control={form.control}
-            name="scriptType"
-            render={({ field }) => (
-              <OptionSelect
-                id={id}
-                value={field.value}
-                options={SCRIPT_KEY_TYPES}
-                onValueChange={field.onChange}
-                onBlur={field.onBlur}
-                renderOption={(type) => SCRIPT_KEY_TYPE_LABELS[type]}
-              />
-            )}
-          />
-        )}
-      </FormField>
+        options={SCRIPT_KEY_TYPES}
+        renderOption={(type) => SCRIPT_KEY_TYPE_LABELS[type]}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField
           label="License Key ID (optional)"
@@ -98,22 +83,16 @@ export function CreateScriptKeyDialog() {
         </FormField>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField
+        <WholeNumberField
           label="Max Hardware Bindings"
           className="content-start"
           error={errors.maxHardwareBindings?.message}
           hint="Devices per key (1 to 10)."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              {...wholeNumberInputProps(MAX_BINDINGS_RANGE)}
-              {...form.register('maxHardwareBindings', {
-                setValueAs: (raw) => parseWholeNumber(raw, MAX_BINDINGS_RANGE.default),
-              })}
-            />
-          )}
-        </FormField>
+          range={MAX_BINDINGS_RANGE}
+          registration={form.register('maxHardwareBindings', {
+            setValueAs: (raw) => parseWholeNumber(raw, MAX_BINDINGS_RANGE.default),
+          })}
+        />
         <FormField
           label="Expires At (optional)"
           className="content-start"

@@ -1,6 +1,16 @@
 import { type ReactNode, useId } from 'react';
+import {
+  type Control,
+  type FieldValues,
+  type Path,
+  type PathValue,
+  type UseFormRegisterReturn,
+  useController,
+} from 'react-hook-form';
+import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { cn } from '@/lib/cn.ts';
+import { OptionSelect } from './option-select.tsx';
 
 /*
  * The labelled field of the create dialogs: a label tied to its control by a generated id, the
@@ -50,7 +60,71 @@ export function FieldError({ message, hint }: { message: string | undefined; hin
   return hint ? <p className="text-xs text-muted-foreground">{hint}</p> : null;
 }
 
-/** A number input's browser limits for a whole number within `range` (spinner, keyboard, hints). */
-export function wholeNumberInputProps(range: { min: number; max: number }) {
-  return { type: 'number', inputMode: 'numeric', min: range.min, max: range.max, step: 1 } as const;
+/** A form field picked from a fixed list of values (the key or script type); its error comes from the form. */
+export function SelectFormField<TForm extends FieldValues, TName extends Path<TForm>>({
+  control,
+  name,
+  label,
+  hint,
+  options,
+  renderOption,
+}: {
+  control: Control<TForm>;
+  name: TName;
+  label: string;
+  hint?: string;
+  options: readonly (PathValue<TForm, TName> & string)[];
+  renderOption: (option: PathValue<TForm, TName> & string) => ReactNode;
+}) {
+  const { field, fieldState } = useController({ control, name });
+  return (
+    <FormField label={label} error={fieldState.error?.message} hint={hint}>
+      {({ id }) => (
+        <OptionSelect
+          id={id}
+          value={field.value}
+          options={options}
+          onValueChange={field.onChange}
+          onBlur={field.onBlur}
+          renderOption={renderOption}
+        />
+      )}
+    </FormField>
+  );
+}
+
+/**
+ * A number field for a whole number within `range`: the browser's limits (spinner, numeric
+ * keyboard) on a registered input; the form's rules do the checking.
+ */
+export function WholeNumberField({
+  label,
+  error,
+  hint,
+  className,
+  range,
+  registration,
+}: {
+  label: string;
+  error: string | undefined;
+  hint: string;
+  className?: string;
+  range: { min: number; max: number };
+  registration: UseFormRegisterReturn;
+}) {
+  return (
+    <FormField label={label} error={error} hint={hint} className={className}>
+      {(control) => (
+        <Input
+          {...control}
+          type="number"
+          inputMode="numeric"
+          min={range.min}
+          max={range.max}
+          step={1}
+          {...registration}
+        />
+      )}
+    </FormField>
+  );
 }

@@ -226,41 +226,30 @@ describe('HardwareBindingsPage', () => {
     expectStat('Revoked Bindings', '1');
   });
 
-  it("shows the server's message when a revoke is refused", async () => {
-    const user = userEvent.setup();
-    mockFetch({
-      [LIST_URL]: () => json({ bindings: [phone], count: 1, timestamp: TIMESTAMP }),
-      [`POST ${REVOKE_URL}`]: () => json({ error: 'Hardware binding is already revoked' }, 409),
-    });
-    renderPage();
-    await user.click(await screen.findByRole('button', { name: 'Revoke binding' }));
-    await user.click(await screen.findByRole('button', { name: 'Revoke Binding' }));
-    await waitFor(() =>
-      expect(toast).toHaveBeenCalledWith({
-        title: 'Revocation failed',
-        description: 'Hardware binding is already revoked',
-        variant: 'destructive',
-      }),
-    );
-  });
-
-  it("says 'Failed to revoke hardware binding' when the server cannot be reached", async () => {
-    const user = userEvent.setup();
-    mockFetch({
-      [LIST_URL]: () => json({ bindings: [phone], count: 1, timestamp: TIMESTAMP }),
-      [`POST ${REVOKE_URL}`]: () => {
+  it.each([
+    {
+      when: 'the server refuses it',
+      revoke: () => json({ error: 'Hardware binding is already revoked' }, 409),
+      description: 'Hardware binding is already revoked',
+    },
+    {
+      when: 'the server cannot be reached',
+      revoke: () => {
         throw new TypeError('Failed to fetch');
       },
+      description: 'Failed to revoke hardware binding',
+    },
+  ])("says '$description' when $when", async ({ revoke, description }) => {
+    const user = userEvent.setup();
+    mockFetch({
+      [LIST_URL]: () => json({ bindings: [phone], count: 1, timestamp: TIMESTAMP }),
+      [`POST ${REVOKE_URL}`]: revoke,
     });
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Revoke binding' }));
     await user.click(await screen.findByRole('button', { name: 'Revoke Binding' }));
     await waitFor(() =>
-      expect(toast).toHaveBeenCalledWith({
-        title: 'Revocation failed',
-        description: 'Failed to revoke hardware binding',
-        variant: 'destructive',
-      }),
+      expect(toast).toHaveBeenCalledWith({ title: 'Revocation failed', description, variant: 'destructive' }),
     );
   });
 

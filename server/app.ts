@@ -70,7 +70,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerAdminGuard(app, ctx);
   app.decorate('pendingWrites', new PendingWrites(ctx.db));
   app.addHook('onClose', () => app.pendingWrites.flush());
-  await registerRateLimits(app, ctx);
+  registerRateLimits(app, ctx);
 
   for (const feature of [
     authRoutes,

@@ -1,10 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'vitest';
 import type { RedemptionKeyType } from '../../../common/redemption.ts';
-import type { ScriptKeyType } from '../../../common/script-keys.ts';
+import { insertTestScriptKey as insertSharedTestScriptKey } from '../../test/fixtures.ts';
 import type { TestApp } from '../../test/helper.ts';
-import { generateScriptKey } from '../script-keys/script-key.ts';
-import { insertScriptKey } from '../script-keys/script-keys.store.ts';
 
 /*
  * What the script-access tests set up: codes and keys written straight into the test app's database
@@ -49,32 +47,12 @@ export async function insertRedemptionCode(
   return { id: row.id, code };
 }
 
-/** A script key as the admin would create it; active PREMIUM, one device, valid a day by default. */
-export async function insertTestScriptKey(
+/** A script key as the admin would create it: the shared fixture's, but valid a day unless told. */
+export function insertTestScriptKey(
   t: App,
-  options: {
-    scriptType?: ScriptKeyType;
-    isActive?: 0 | 1;
-    maxHardwareBindings?: number;
-    expiresAt?: number | null;
-  } = {},
+  options: Parameters<typeof insertSharedTestScriptKey>[1] = {},
 ): Promise<{ id: number; scriptKey: string }> {
-  const scriptKey = generateScriptKey();
-  const id = await insertScriptKey(
-    t.ctx.db,
-    {
-      scriptKey,
-      scriptType: options.scriptType ?? 'PREMIUM',
-      isActive: options.isActive ?? 1,
-      maxHardwareBindings: options.maxHardwareBindings ?? 1,
-      expiresAt: options.expiresAt === undefined ? t.clock.now() + 24 * HOUR_MS : options.expiresAt,
-      licenseKeyId: null,
-      redemptionKeyId: null,
-      notes: null,
-    },
-    t.clock.now(),
-  );
-  return { id, scriptKey };
+  return insertSharedTestScriptKey(t, { expiresAt: t.clock.now() + 24 * HOUR_MS, ...options });
 }
 
 /** Saves `content` as `filename` and makes it PREMIUM, through the admin API. */

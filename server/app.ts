@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -58,6 +59,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerSecurityHeaders(app);
   await app.register(cookie);
+  // Per-route limits for the socket upgrade and error reports (`config.rateLimit`); the licensing
+  // calls have their own two-scope limits (plugins/rate-limits.ts).
+  await app.register(rateLimit, { global: false, keyGenerator: (req) => req.ip ?? 'inject' });
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
     // Close with 1001 (going away), not the plugin's bare close, so clients know to reconnect elsewhere.

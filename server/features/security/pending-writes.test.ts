@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { insertTestScriptKey } from '../../test/fixtures.ts';
+import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: pending writes`, () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandl
 import type { RateLimitedCall } from '../../common/security.ts';
 import type { AppContext } from '../context.ts';
 import { loaderRefusalChunk } from '../features/scripts/loader-response.ts';
+import { RATE_LIMIT_HIT } from '../features/security/rate-limit-hits.store.ts';
 import {
   MemoryRateLimitStore,
   type RateLimitCount,
@@ -136,7 +137,7 @@ function createLimitHook(
     // Queued, not awaited: a flood of refusals must not turn into a flood of transactions.
     app.pendingWrites.audit(
       {
-        eventType: 'rate_limit_hit',
+        eventType: RATE_LIMIT_HIT,
         success: false,
         ipAddress: request.ip ?? null,
         licenseKey: scope === 'key' ? identifier : null,

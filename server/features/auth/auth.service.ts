@@ -6,6 +6,7 @@ import {
 } from '../../../common/auth.ts';
 import type { AppContext } from '../../context.ts';
 import { HttpError } from '../../plugins/errors.ts';
+import { RATE_LIMIT_HIT } from '../security/rate-limit-hits.store.ts';
 import { countAuditEventsByIp, insertAuditLog } from '../security/security.store.ts';
 import {
   deleteExpiredSessions,
@@ -60,7 +61,7 @@ export async function login(
     await insertAuditLog(
       ctx.db,
       {
-        eventType: 'rate_limit_hit',
+        eventType: RATE_LIMIT_HIT,
         success: false,
         ipAddress: client.ip,
         details: { limitType: 'admin_login', failures },

@@ -1,3 +1,4 @@
+import { countWhere } from '../../db/aggregates.ts';
 import type { Db } from '../../db/index.ts';
 
 export interface LicenseKeyCounts {
@@ -16,31 +17,14 @@ export async function countLicenseKeysByStatus(db: Db, now: number): Promise<Lic
     .selectFrom('license_keys')
     .select((eb) => [
       eb.fn.countAll<number>().as('total'),
-      eb.fn
-        .coalesce(
-          eb.fn.sum<number>(eb.case().when('status', '=', 'REVOKED').then(eb.lit(1)).else(eb.lit(0)).end()),
-          eb.lit(0),
-        )
-        .as('revoked'),
-      eb.fn
-        .coalesce(
-          eb.fn.sum<number>(
-            eb
-              .case()
-              .when(
-                eb.and([
-                  eb('status', '<>', 'REVOKED'),
-                  eb('expires_at', 'is not', null),
-                  eb('expires_at', '<=', now),
-                ]),
-              )
-              .then(eb.lit(1))
-              .else(eb.lit(0))
-              .end(),
-          ),
-          eb.lit(0),
-        )
-        .as('expired'),
+      countWhere(eb('status', '=', 'REVOKED')).as('revoked'),
+      countWhere(
+        eb.and([
+          eb('status', '<>', 'REVOKED'),
+          eb('expires_at', 'is not', null),
+          eb('expires_at', '<=', now),
+        ]),
+      ).as('expired'),
     ])
     .executeTakeFirstOrThrow();
   const total = Number(row.total);
@@ -66,25 +50,8 @@ export async function countScriptKeysByStatus(db: Db, now: number): Promise<Scri
       const unexpired = eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
       return [
         eb.fn.countAll<number>().as('total'),
-        eb.fn
-          .coalesce(
-            eb.fn.sum<number>(eb.case().when(expired).then(eb.lit(1)).else(eb.lit(0)).end()),
-            eb.lit(0),
-          )
-          .as('expired'),
-        eb.fn
-          .coalesce(
-            eb.fn.sum<number>(
-              eb
-                .case()
-                .when(eb.and([eb('is_active', '=', 0), unexpired]))
-                .then(eb.lit(1))
-                .else(eb.lit(0))
-                .end(),
-            ),
-            eb.lit(0),
-          )
-          .as('inactive'),
+        countWhere(expired).as('expired'),
+        countWhere(eb.and([eb('is_active', '=', 0), unexpired])).as('inactive'),
       ];
     })
     .executeTakeFirstOrThrow();
@@ -99,12 +66,7 @@ export async function countHardwareBindings(db: Db): Promise<{ total: number; ac
     .selectFrom('hardware_bindings')
     .select((eb) => [
       eb.fn.countAll<number>().as('total'),
-      eb.fn
-        .coalesce(
-          eb.fn.sum<number>(eb.case().when('status', '=', 'ACTIVE').then(eb.lit(1)).else(eb.lit(0)).end()),
-          eb.lit(0),
-        )
-        .as('active'),
+      countWhere(eb('status', '=', 'ACTIVE')).as('active'),
     ])
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), active: Number(row.active) };

@@ -8,6 +8,7 @@ import {
 import type { LicenseKeyType } from '../../../common/licensing.ts';
 import type { ScriptKeyType } from '../../../common/script-keys.ts';
 import type { Db } from '../../db/index.ts';
+import { isoOrNull } from '../../db/times.ts';
 import type { HardwareBindingsTable } from './licensing.table.ts';
 
 /** A binding with the key it belongs to: a license key or a script key (either may be gone). */
@@ -17,8 +18,6 @@ export type BindingRow = Selectable<HardwareBindingsTable> & {
   script_key: string | null;
   script_key_type: string | null;
 };
-
-const toIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The stored device description, or null when there is none or it is not the JSON object it should be. */
 function parseDeviceInfo(text: string | null): DeviceInfo | null {
@@ -43,7 +42,7 @@ export function bindingRowToBinding(row: BindingRow): HardwareBinding {
     hardwareId: row.hardware_id,
     status: row.status as BindingStatus,
     firstBindDate: new Date(row.first_bind_date).toISOString(),
-    lastUsedDate: toIso(row.last_used_date),
+    lastUsedDate: isoOrNull(row.last_used_date),
     deviceInfo: parseDeviceInfo(row.device_info),
     licenseKey,
   };

@@ -6,8 +6,9 @@ import {
   type LicenseKeyStatus,
 } from '../../../common/licensing.ts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
+import { conflict, notFound } from '../../plugins/errors.ts';
 import { insertAuditLog } from '../security/security.store.ts';
+import { futureExpiry } from './expiry.ts';
 import { generateLicenseKey } from './license-key.ts';
 import {
   deleteLicenseKeyById,
@@ -29,9 +30,7 @@ export async function createLicenseKey(
   client: AdminClient,
 ): Promise<LicenseKey> {
   const now = ctx.now();
-  const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
-  if (expiresAt !== null && Number.isNaN(expiresAt)) throw badRequest('expiresAt must be an ISO date-time');
-  if (expiresAt !== null && expiresAt <= now) throw badRequest(LICENSE_KEY_TEXTS.expiresInPast);
+  const expiresAt = futureExpiry(input.expiresAt, now, LICENSE_KEY_TEXTS.expiresInPast);
   const notes = input.notes?.trim() || null;
   const licenseKey = generateLicenseKey();
   return ctx.db.transaction().execute(async (trx) => {

@@ -6,11 +6,10 @@ import {
   licenseKeyStatus,
 } from '../../../common/licensing.ts';
 import type { Db } from '../../db/index.ts';
+import { isoOrNull } from '../../db/times.ts';
 import type { LicenseKeysTable } from './licensing.table.ts';
 
 export type LicenseKeyRow = Selectable<LicenseKeysTable> & { active_bindings: number | null };
-
-const toIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** Status is derived at `now`, so a key past its expiry reads EXPIRED without a write. */
 export function licenseKeyRowToLicenseKey(row: LicenseKeyRow, now: number): LicenseKey {
@@ -22,10 +21,10 @@ export function licenseKeyRowToLicenseKey(row: LicenseKeyRow, now: number): Lice
     maxBindings: row.max_bindings,
     activeBindings: Number(row.active_bindings ?? 0),
     usageCount: row.usage_count,
-    lastUsed: toIso(row.last_used),
-    expiresAt: toIso(row.expires_at),
+    lastUsed: isoOrNull(row.last_used),
+    expiresAt: isoOrNull(row.expires_at),
     createdAt: new Date(row.created_at).toISOString(),
-    revokedAt: toIso(row.revoked_at),
+    revokedAt: isoOrNull(row.revoked_at),
     notes: row.notes,
   };
 }

@@ -6,7 +6,9 @@ import {
   type RedemptionKeyListResponse,
 } from '../../../common/redemption.ts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, notFound } from '../../plugins/errors.ts';
+import { isoOrNull } from '../../db/times.ts';
+import { notFound } from '../../plugins/errors.ts';
+import { futureExpiry } from '../licensing/expiry.ts';
 import type { AdminClient } from '../licensing/licensing.service.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import {
@@ -32,9 +34,7 @@ export async function createRedemptionKey(
   client: AdminClient,
 ): Promise<RedemptionKey> {
   const now = ctx.now();
-  const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
-  if (expiresAt !== null && Number.isNaN(expiresAt)) throw badRequest('expiresAt must be an ISO date-time');
-  if (expiresAt !== null && expiresAt <= now) throw badRequest(REDEMPTION_TEXTS.expiresInPast);
+  const expiresAt = futureExpiry(input.expiresAt, now, REDEMPTION_TEXTS.expiresInPast);
   const notes = input.notes?.trim() || null;
   return ctx.db.transaction().execute(async (trx) => {
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
@@ -64,7 +64,7 @@ export async function createRedemptionKey(
             keyType: input.keyType,
             maxHardwareBindings: input.maxHardwareBindings,
             validityDuration: input.validityDuration,
-            expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+            expiresAt: isoOrNull(expiresAt),
           },
         },
         now,

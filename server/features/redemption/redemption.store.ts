@@ -1,11 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { RedemptionKey, RedemptionKeyType } from '../../../common/redemption.ts';
 import type { Db } from '../../db/index.ts';
+import { isoOrNull } from '../../db/times.ts';
 import type { RedemptionKeysTable } from './redemption.table.ts';
 
 export type RedemptionKeyRow = Selectable<RedemptionKeysTable> & { script_key_id: number | null };
-
-const toIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function redemptionKeyRowToRedemptionKey(row: RedemptionKeyRow): RedemptionKey {
   return {
@@ -13,8 +12,8 @@ export function redemptionKeyRowToRedemptionKey(row: RedemptionKeyRow): Redempti
     redemptionCode: row.redemption_code,
     keyType: row.key_type as RedemptionKeyType,
     isRedeemed: row.is_redeemed === 1 ? 1 : 0,
-    redeemedAt: toIso(row.redeemed_at),
-    expiresAt: toIso(row.expires_at),
+    redeemedAt: isoOrNull(row.redeemed_at),
+    expiresAt: isoOrNull(row.expires_at),
     createdAt: new Date(row.created_at).toISOString(),
     maxHardwareBindings: row.max_hardware_bindings,
     validityDuration: row.validity_duration,

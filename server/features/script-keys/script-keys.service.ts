@@ -9,7 +9,9 @@ import {
 } from '../../../common/script-keys.ts';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { isoOrNull } from '../../db/times.ts';
 import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
+import { futureExpiry } from '../licensing/expiry.ts';
 import type { AdminClient } from '../licensing/licensing.service.ts';
 import { findLicenseKeyById } from '../licensing/licensing.store.ts';
 import { findRedemptionKeyById } from '../redemption/redemption.store.ts';
@@ -39,9 +41,7 @@ export async function createScriptKey(
   client: AdminClient,
 ): Promise<ScriptKey> {
   const now = ctx.now();
-  let expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
-  if (expiresAt !== null && Number.isNaN(expiresAt)) throw badRequest('expiresAt must be an ISO date-time');
-  if (expiresAt !== null && expiresAt <= now) throw badRequest(SCRIPT_KEY_TEXTS.expiresInPast);
+  let expiresAt = futureExpiry(input.expiresAt, now, SCRIPT_KEY_TEXTS.expiresInPast);
   if (expiresAt === null && input.scriptType === 'premium_24h') expiresAt = now + PREMIUM_24H_MS;
   const notes = input.notes?.trim() || null;
   const licenseKeyId = input.licenseKeyId ?? null;
@@ -83,7 +83,7 @@ export async function createScriptKey(
             scriptType: input.scriptType,
             isActive: input.isActive,
             maxHardwareBindings: input.maxHardwareBindings,
-            expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+            expiresAt: isoOrNull(expiresAt),
             licenseKeyId,
             redemptionKeyId,
           },

@@ -1,11 +1,10 @@
 import { type Selectable, sql } from 'kysely';
 import type { ScriptKey, ScriptKeyType } from '../../../common/script-keys.ts';
 import type { Db } from '../../db/index.ts';
+import { isoOrNull } from '../../db/times.ts';
 import type { ScriptKeysTable } from './script-keys.table.ts';
 
 export type ScriptKeyRow = Selectable<ScriptKeysTable>;
-
-const toIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function scriptKeyRowToScriptKey(row: ScriptKeyRow, activeBindings: number): ScriptKey {
   return {
@@ -14,9 +13,9 @@ export function scriptKeyRowToScriptKey(row: ScriptKeyRow, activeBindings: numbe
     scriptType: row.script_type as ScriptKeyType,
     isActive: row.is_active === 1 ? 1 : 0,
     usageCount: row.usage_count,
-    lastUsed: toIso(row.last_used),
+    lastUsed: isoOrNull(row.last_used),
     createdAt: new Date(row.created_at).toISOString(),
-    expiresAt: toIso(row.expires_at),
+    expiresAt: isoOrNull(row.expires_at),
     licenseKeyId: row.license_key_id,
     redemptionKeyId: row.redemption_key_id,
     notes: row.notes,

@@ -1,18 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db, DialectName } from '../../db/index.ts';
 
-const HIT_EVENT = 'rate_limit_hit';
-
-/** How many requests the rate limits refused since `since`. */
-export async function countRateLimitHits(db: Db, since: number): Promise<number> {
-  const row = await db
-    .selectFrom('audit_logs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('event_type', '=', HIT_EVENT)
-    .where('timestamp', '>=', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** The audit event every refused request writes. */
+export const RATE_LIMIT_HIT = 'rate_limit_hit';
 
 /**
  * A string field of the JSON `details` text column. Written with literals, not parameters, so the
@@ -44,7 +34,7 @@ export async function findTopLimitedIdentifiers(
       limitType.as('limit_type'),
       eb.fn.countAll<number>().as('n'),
     ])
-    .where('event_type', '=', HIT_EVENT)
+    .where('event_type', '=', RATE_LIMIT_HIT)
     .where('timestamp', '>=', since)
     .groupBy([identifier, limitType])
     .orderBy('n', 'desc')

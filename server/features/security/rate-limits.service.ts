@@ -5,8 +5,9 @@ import {
 } from '../../../common/security.ts';
 import type { AppContext } from '../../context.ts';
 import type { PendingWrites } from './pending-writes.ts';
-import { countRateLimitHits, findTopLimitedIdentifiers } from './rate-limit-hits.store.ts';
+import { findTopLimitedIdentifiers, RATE_LIMIT_HIT } from './rate-limit-hits.store.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
+import { countAuditLogs } from './security.store.ts';
 
 /**
  * The rate limits as they stand: live counters from the limiter's store, refusals of the last 24
@@ -20,16 +21,16 @@ export async function getRateLimitStatus(
   await pendingWrites.flush();
   const now = ctx.now();
   const since = now - AUDIT_WINDOW_MS;
-  const [live, hitCount24h, topLimitedIPs] = await Promise.all([
+  const [live, hits, topLimitedIPs] = await Promise.all([
     store.stats(),
-    countRateLimitHits(ctx.db, since),
+    countAuditLogs(ctx.db, since, RATE_LIMIT_HIT),
     findTopLimitedIdentifiers(ctx.db, ctx.dialect, since, TOP_LIMITED_SHOWN),
   ]);
   return {
     rateLimits: {
       activeLimits: live.activeLimits,
       totalLimits: live.totalLimits,
-      hitCount24h,
+      hitCount24h: hits.matching,
       topLimitedIPs,
     },
     timestamp: new Date(now).toISOString(),

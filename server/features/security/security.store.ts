@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { AuditLog } from '../../../common/security.ts';
+import { countWhere } from '../../db/aggregates.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuditLogsTable } from './security.table.ts';
 
@@ -107,14 +108,7 @@ export async function countAuditLogs(
       eb.fn.countAll<number>().as('all'),
       eventType === undefined
         ? eb.fn.countAll<number>().as('matching')
-        : eb.fn
-            .coalesce(
-              eb.fn.sum<number>(
-                eb.case().when('event_type', '=', eventType).then(eb.lit(1)).else(eb.lit(0)).end(),
-              ),
-              eb.lit(0),
-            )
-            .as('matching'),
+        : countWhere(eb('event_type', '=', eventType)).as('matching'),
     ])
     .executeTakeFirstOrThrow();
   return { all: Number(row.all), matching: Number(row.matching) };

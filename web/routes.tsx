@@ -8,18 +8,20 @@ import { NotFoundPage } from '@/pages/public/not-found.tsx';
 import { ScriptsPage } from '@/pages/public/scripts.tsx';
 
 // The admin console is split away from the public bundle: visitors never download it.
-const AdminLayout = lazy(() => import('@/pages/admin/admin-layout.tsx'));
-const AdminLoginPage = lazy(() => import('@/pages/admin/login.tsx'));
-const DashboardPage = lazy(() => import('@/pages/admin/dashboard.tsx'));
-const LicenseKeysPage = lazy(() => import('@/pages/admin/license-keys.tsx'));
-const SystemConfigurationPage = lazy(() => import('@/pages/admin/system-configuration.tsx'));
-const ScriptManagementPage = lazy(() => import('@/pages/admin/script-management.tsx'));
-const FileManagerPage = lazy(() => import('@/pages/admin/file-manager.tsx'));
-const ScriptsPageEditorPage = lazy(() => import('@/pages/admin/scripts-page-editor.tsx'));
-const RedemptionKeysPage = lazy(() => import('@/pages/admin/redemption-keys.tsx'));
-const ScriptKeysPage = lazy(() => import('@/pages/admin/script-keys.tsx'));
-const HardwareBindingsPage = lazy(() => import('@/pages/admin/hardware-bindings.tsx'));
-const SecurityPage = lazy(() => import('@/pages/admin/security.tsx'));
+const AdminLayout = lazy(() => import('@/pages/admin/shell/admin-layout.tsx'));
+const AdminLoginPage = lazy(() => import('@/pages/admin/shell/login.tsx'));
+const DashboardPage = lazy(() => import('@/pages/admin/dashboard/dashboard.tsx'));
+const LicenseKeysPage = lazy(() => import('@/pages/admin/license-keys/license-keys.tsx'));
+const SystemConfigurationPage = lazy(
+  () => import('@/pages/admin/system-configuration/system-configuration.tsx'),
+);
+const ScriptManagementPage = lazy(() => import('@/pages/admin/script-management/script-management.tsx'));
+const FileManagerPage = lazy(() => import('@/pages/admin/file-manager/file-manager.tsx'));
+const ScriptsPageEditorPage = lazy(() => import('@/pages/admin/scripts-page-editor/scripts-page-editor.tsx'));
+const RedemptionKeysPage = lazy(() => import('@/pages/admin/redemption-codes/redemption-keys.tsx'));
+const ScriptKeysPage = lazy(() => import('@/pages/admin/script-keys/script-keys.tsx'));
+const HardwareBindingsPage = lazy(() => import('@/pages/admin/hardware-bindings/hardware-bindings.tsx'));
+const SecurityPage = lazy(() => import('@/pages/admin/security/security.tsx'));
 
 /** A page inside its own error boundary, so one broken screen never takes down the app. */
 function page(element: React.ReactNode) {

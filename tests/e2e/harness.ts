@@ -26,13 +26,20 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Where the built app is: `dist/` by default; `E2E_DIST` points the browser tests at another build
+ * (so two builds can be tested side by side without overwriting each other).
+ */
+export const E2E_DIST = process.env.E2E_DIST ?? 'dist';
+
 /** Starts the built server (dist/) on a free loopback port with an empty SQLite database of its own. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'scanline-e2e-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+  const child: ChildProcess = spawn(process.execPath, [join(E2E_DIST, 'server/main.js')], {
     env: {
       ...process.env,
+      WEB_DIST: join(E2E_DIST, 'web'),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: join(dir, 'scanline.db'),

@@ -1,0 +1,101 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RealtimeApi } from '@/lib/realtime.tsx';
+import { json, mockFetch } from '@/test/render.tsx';
+import { renderAt } from '../shared/test-utils.tsx';
+import DashboardPage from './dashboard.tsx';
+
+const realtime = {
+  status: 'disconnected' as RealtimeApi['status'],
+  systemHealth: null as RealtimeApi['systemHealth'],
+  reconnect: vi.fn(),
+  requestSystemHealth: vi.fn(),
+};
+vi.mock('@/lib/realtime.tsx', () => ({ useRealtime: () => realtime }));
+
+const STATS_URL = '/api/admin/dashboard/stats';
+const STATS = {
+  timestamp: '2026-11-22T10:00:00.000Z',
+  stats: {
+    totalKeys: 10,
+    activeKeys: 6,
+    expiredKeys: 1,
+    revokedKeys: 3,
+    totalBindings: 8,
+    activeBindings: 2,
+    todayUsage: 5,
+    weeklyUsage: 40,
+    monthlyUsage: 120,
+  },
+};
+
+beforeEach(() => {
+  realtime.status = 'disconnected';
+  realtime.systemHealth = null;
+  realtime.reconnect.mockClear();
+  realtime.requestSystemHealth.mockClear();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('DashboardPage', () => {
+  it('shows every stat card and both health bars', async () => {
+    mockFetch({ [STATS_URL]: () => json(STATS) });
+    renderAt(<DashboardPage />, '/admin/dashboard');
+    const card = async (name: string) => (await screen.findByRole('group', { name })).textContent;
+    expect(await card('Total Keys')).toContain('10');
+    expect(await card('Revoked Keys')).toContain('3');
+    expect(await card('This Month')).toContain('120');
+    expect(screen.getByText('6 of 10 keys active')).toBeTruthy();
+    expect(
+      screen.getByRole('progressbar', { name: 'License Key Health' }).getAttribute('aria-valuenow'),
+    ).toBe('60');
+    expect(
+      screen.getByRole('progressbar', { name: 'Hardware Binding Utilization' }).getAttribute('aria-valuenow'),
+    ).toBe('25');
+    const hrefs = ['Generate Key', 'Manage Keys', 'Hardware Bindings', 'Security Logs'].map((name) =>
+      screen.getByRole('link', { name: new RegExp(name) }).getAttribute('href'),
+    );
+    expect(hrefs).toEqual([
+      '/admin/license-keys',
+      '/admin/license-keys',
+      '/admin/hardware-bindings',
+      '/admin/security',
+    ]);
+  });
+
+  it('says the statistics failed to load', async () => {
+    mockFetch({ [STATS_URL]: () => json({ error: 'boom' }, 500) });
+    renderAt(<DashboardPage />, '/admin/dashboard');
+    expect(
+      await screen.findByText('Failed to load dashboard statistics. Please try refreshing the page.'),
+    ).toBeTruthy();
+  });
+
+  it("reads 'Real-time data unavailable' offline, and Refresh Status reconnects", async () => {
+    mockFetch({ [STATS_URL]: () => json(STATS) });
+    renderAt(<DashboardPage />, '/admin/dashboard');
+    expect(screen.getByText('Real-time data unavailable')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh Status' }));
+    expect(realtime.reconnect).toHaveBeenCalled();
+  });
+
+  it('shows the client count and status when connected, and Refresh Status asks for health', () => {
+    realtime.status = 'connected';
+    realtime.systemHealth = {
+      status: 'healthy',
+      connectedClients: 4,
+      healthScore: 90,
+      networkHealth: 90,
+      totalBots: 70,
+      activeBots: 60,
+    };
+    mockFetch({ [STATS_URL]: () => json(STATS) });
+    renderAt(<DashboardPage />, '/admin/dashboard');
+    expect(screen.getByText('4 clients connected')).toBeTruthy();
+    expect(screen.getByText('System status: healthy')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh Status' }));
+    expect(realtime.requestSystemHealth).toHaveBeenCalled();
+  });
+});

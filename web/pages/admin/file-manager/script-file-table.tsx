@@ -1,0 +1,164 @@
+import { format } from 'date-fns';
+import { Copy, Lock, Trash2 } from 'lucide-react';
+import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
+import { copyToClipboard } from '@/lib/clipboard.ts';
+import { specToast, toast } from '@/lib/toast.ts';
+import { formatFileSize } from '../../../../common/format.ts';
+import { SCRIPT_TEXTS, type ScriptFileRecord, type ScriptLocation } from '../../../../common/scripts.ts';
+import { AdminTableHeader } from '../shared/admin-table-header.tsx';
+import { useDeleteScriptFile } from './file-mutations.ts';
+
+const COLUMNS = ['Filename', 'Location', 'Size', 'Modified', 'URL', 'Actions'];
+const LOADING_ROWS = 3;
+
+/** The spec's format for the Modified column. */
+const MODIFIED_FORMAT = 'MMM d, yyyy h:mm a';
+
+const LOCATION_BADGES: Record<ScriptLocation, { label: string; className: string }> = {
+  project: { label: 'Project', className: 'border-sky-500/40 bg-sky-500/15 text-sky-300' },
+  'hosted-scripts': {
+    label: 'Hosted',
+    className: 'border-emerald-500/40 bg-emerald-500/15 text-emerald-400',
+  },
+};
+
+const DELETE_WARNING =
+  'Are you sure you want to delete the file? This action cannot be undone and will break any scripts using this URL.';
+
+/** Every script file, shipped and hosted. `files` undefined means still loading. */
+export function ScriptFileTable({ files }: { files: ScriptFileRecord[] | undefined }) {
+  return (
+    <Table>
+      <AdminTableHeader columns={COLUMNS} />
+      <TableBody aria-busy={files === undefined}>
+        {files === undefined ? (
+          Array.from({ length: LOADING_ROWS }, (_, row) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
+            <TableRow key={row} data-testid="file-row-placeholder">
+              {COLUMNS.map((column) => (
+                <TableCell key={column} className="px-2">
+                  <Skeleton className="h-5 w-full min-w-12" />
+                </TableCell>
+              ))}
+            </TableRow>
+          ))
+        ) : files.length === 0 ? (
+          <TableRow>
+            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
+              No files found. Upload your first .lua script file above.
+            </TableCell>
+          </TableRow>
+        ) : (
+          files.map((file) => <ScriptFileRow key={`${file.location}:${file.id}`} file={file} />)
+        )}
+      </TableBody>
+    </Table>
+  );
+}
+
+function ScriptFileRow({ file }: { file: ScriptFileRecord }) {
+  const badge = LOCATION_BADGES[file.location];
+  const downloadUrl = `${window.location.origin}${file.url}`;
+  return (
+    <TableRow data-filename={file.filename}>
+      <TableCell className="px-2">
+        {/* The badge wraps under a long name instead of squeezing it to a column of letters. */}
+        <div className="flex min-w-36 flex-wrap items-center gap-x-2 gap-y-1">
+          <span className="break-all font-mono text-sm">{file.filename}</span>
+          {!file.isPublic && (
+            <Badge
+              variant="outline"
+              className="border-amber-500/40 bg-amber-500/15 text-amber-300"
+              title="Private: requires authentication"
+            >
+              <Lock className="h-3 w-3" aria-hidden="true" />
+              Private
+            </Badge>
+          )}
+        </div>
+      </TableCell>
+      <TableCell className="px-2">
+        <Badge variant="outline" className={badge.className}>
+          {badge.label}
+        </Badge>
+      </TableCell>
+      <TableCell className="whitespace-nowrap px-2 tabular-nums">{formatFileSize(file.fileSize)}</TableCell>
+      <TableCell className="whitespace-nowrap px-2 text-xs text-muted-foreground">
+        {format(new Date(file.uploadedAt * 1000), MODIFIED_FORMAT)}
+      </TableCell>
+      <TableCell className="px-2">
+        <div className="flex items-center gap-1">
+          <code
+            className="block max-w-56 truncate rounded bg-muted px-2 py-1 font-mono text-xs"
+            title={downloadUrl}
+            data-testid="file-url"
+          >
+            {downloadUrl}
+          </code>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-7 w-7 shrink-0"
+            aria-label={`Copy URL of ${file.filename}`}
+            title="Copy URL"
+            onClick={() =>
+              void copyToClipboard(downloadUrl, `The URL of ${file.filename} is on your clipboard.`)
+            }
+          >
+            <Copy />
+          </Button>
+        </div>
+      </TableCell>
+      <TableCell className="px-2">
+        <div className="flex justify-end">
+          {file.location === 'project' ? <ProjectFileDeleteButton /> : <DeleteFileButton file={file} />}
+        </div>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function DeleteFileButton({ file }: { file: ScriptFileRecord }) {
+  const remove = useDeleteScriptFile();
+  return (
+    <ConfirmActionButton
+      icon={<Trash2 />}
+      label={`Delete ${file.filename}`}
+      className="text-red-400 hover:text-red-300"
+      title={`Delete ${file.filename}?`}
+      description={DELETE_WARNING}
+      confirmLabel="Delete File"
+      onConfirm={() => remove.mutate(file)}
+      pending={remove.isPending}
+    />
+  );
+}
+
+/**
+ * Shipped files cannot be deleted: the button looks disabled but stays focusable and clickable, so
+ * the admin is told why instead of facing a dead control.
+ */
+function ProjectFileDeleteButton() {
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      className="h-8 w-8 cursor-not-allowed text-muted-foreground opacity-50 hover:bg-transparent"
+      aria-disabled="true"
+      aria-label="Delete (project files cannot be deleted)"
+      title={SCRIPT_TEXTS.projectFileDelete}
+      onClick={() =>
+        toast({
+          ...specToast('Cannot Delete: Project files cannot be deleted from the file manager'),
+          variant: 'destructive',
+        })
+      }
+    >
+      <Trash2 />
+    </Button>
+  );
+}

@@ -1,0 +1,105 @@
+import { Trash2 } from 'lucide-react';
+import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
+import { MaskedSecret } from '@/components/masked-secret.tsx';
+import { Switch } from '@/components/ui/switch.tsx';
+import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
+import { maskLicenseKey } from '../../../../common/mask.ts';
+import {
+  SCRIPT_KEY_TYPE_LABELS,
+  type ScriptKey,
+  type ScriptKeyDisplayStatus,
+  scriptKeyDisplayStatus,
+} from '../../../../common/script-keys.ts';
+import { DateCell, LoadingRow, MessageRow, RowNotes } from '../shared/admin-table-cells.tsx';
+import { AdminTableHeader } from '../shared/admin-table-header.tsx';
+import { KeyTypeBadge, StatusBadge } from './script-key-cells.tsx';
+import { useDeleteScriptKey, useToggleScriptKeyStatus } from './script-key-mutations.ts';
+
+const COLUMNS = ['Script Key', 'Type', 'Status', 'Usage Count', 'Last Used', 'Created', 'Expires', 'Actions'];
+
+const STATUS_TONES = { Active: 'good', Inactive: 'muted', Expired: 'warn' } as const satisfies Record<
+  ScriptKeyDisplayStatus,
+  string
+>;
+
+/** The key list. `keys` undefined means still loading. */
+export function ScriptKeyTable({ keys }: { keys: ScriptKey[] | undefined }) {
+  return (
+    <Table>
+      <AdminTableHeader columns={COLUMNS} />
+      <TableBody>
+        {keys === undefined ? (
+          <LoadingRow columns={COLUMNS.length}>Loading script keys...</LoadingRow>
+        ) : keys.length === 0 ? (
+          <MessageRow columns={COLUMNS.length}>No script keys found</MessageRow>
+        ) : (
+          keys.map((key) => <ScriptKeyRow key={key.id} scriptKey={key} />)
+        )}
+      </TableBody>
+    </Table>
+  );
+}
+
+function ScriptKeyRow({ scriptKey: key }: { scriptKey: ScriptKey }) {
+  const status = scriptKeyDisplayStatus(key);
+  return (
+    <TableRow data-key-id={key.id}>
+      <TableCell className="px-2">
+        <MaskedSecret
+          value={key.scriptKey}
+          mask={maskLicenseKey}
+          noun="key"
+          copiedText="The full script key is on your clipboard."
+          testId="script-key"
+        />
+        <RowNotes notes={key.notes} />
+      </TableCell>
+      <TableCell className="px-2">
+        <KeyTypeBadge type={key.scriptType}>{SCRIPT_KEY_TYPE_LABELS[key.scriptType]}</KeyTypeBadge>
+      </TableCell>
+      <TableCell className="px-2">
+        <StatusBadge tone={STATUS_TONES[status]}>{status}</StatusBadge>
+      </TableCell>
+      <TableCell className="px-2 tabular-nums">{key.usageCount.toLocaleString('en-US')}</TableCell>
+      <DateCell value={key.lastUsed} />
+      <DateCell value={key.createdAt} />
+      <DateCell value={key.expiresAt} />
+      <TableCell className="px-2">
+        <div className="flex items-center justify-end gap-2">
+          <ActiveSwitch scriptKey={key} />
+          <DeleteKeyButton scriptKey={key} />
+        </div>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** The admin's on/off switch; the server flips the stored flag (an expired key stays Expired either way). */
+function ActiveSwitch({ scriptKey: key }: { scriptKey: ScriptKey }) {
+  const toggle = useToggleScriptKeyStatus();
+  return (
+    <Switch
+      checked={key.isActive === 1}
+      disabled={toggle.isPending}
+      aria-label="Key active"
+      title={key.isActive === 1 ? 'Deactivate key' : 'Activate key'}
+      onCheckedChange={() => toggle.mutate(key.id)}
+    />
+  );
+}
+
+function DeleteKeyButton({ scriptKey: key }: { scriptKey: ScriptKey }) {
+  const remove = useDeleteScriptKey();
+  return (
+    <ConfirmActionButton
+      icon={<Trash2 />}
+      label="Delete key"
+      className="text-red-400 hover:text-red-300"
+      title="Delete this script key?"
+      description={`${maskLicenseKey(key.scriptKey)} stops unlocking premium scripts at once and is removed for good. This cannot be undone.`}
+      confirmLabel="Delete Key"
+      onConfirm={() => remove.mutate(key.id)}
+      pending={remove.isPending}
+    />
+  );
+}

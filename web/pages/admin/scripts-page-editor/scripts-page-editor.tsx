@@ -1,0 +1,258 @@
+import { useQuery } from '@tanstack/react-query';
+import { LoaderCircle, Plus, RotateCcw, Save } from 'lucide-react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-action-button.tsx';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent } from '@/components/ui/card.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
+import { allScriptFilesQuery, scriptsPageConfigQuery } from '@/lib/admin-queries.ts';
+import { toast } from '@/lib/toast.ts';
+import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
+import { AdminPageHeader } from '../shared/admin-page-header.tsx';
+import { errorText } from '../shared/error-text.ts';
+import {
+  addButton,
+  addSection,
+  byOrder,
+  canMove,
+  deleteButton,
+  deleteSection,
+  firstConfigProblem,
+  moveButton,
+  moveSection,
+  newButtonId,
+  newSectionId,
+  prepareForSave,
+  sameConfig,
+  updateButton,
+  updateSection,
+} from './scripts-page-draft.ts';
+import { ScriptsPageGlobalSettings } from './scripts-page-global-settings.tsx';
+import { useResetScriptsPageConfig, useSaveScriptsPageConfig } from './scripts-page-mutations.ts';
+import { ScriptsPagePreview } from './scripts-page-preview.tsx';
+import { ScriptsPageSectionEditor, type SectionEditorActions } from './scripts-page-section-editor.tsx';
+
+/** /admin/scripts-page-editor: the content of the public /scripts page, edited as a draft and saved whole. */
+export default function ScriptsPageEditorPage() {
+  const stored = useQuery(scriptsPageConfigQuery());
+
+  return (
+    <div className="flex min-w-0 flex-col gap-6">
+      {stored.data ? (
+        <ScriptsPageEditor saved={stored.data} />
+      ) : (
+        <>
+          <EditorHeader />
+          {stored.isError ? (
+            <Alert variant="destructive">
+              <AlertTitle>Scripts page unavailable</AlertTitle>
+              <AlertDescription>
+                {`Failed to load configuration: ${errorText(stored.error) || 'Unknown error'}`}
+              </AlertDescription>
+            </Alert>
+          ) : (
+            <div className="grid gap-4" aria-busy="true">
+              <span className="sr-only">Loading configuration...</span>
+              <Skeleton className="h-10 w-80" />
+              <Skeleton className="h-40" />
+              <Skeleton className="h-40" />
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function EditorHeader({ children }: { children?: ReactNode }) {
+  return (
+    <AdminPageHeader
+      title="Scripts Page Editor"
+      description="The header, sections and download buttons visitors see on the public scripts page."
+    >
+      {children}
+    </AdminPageHeader>
+  );
+}
+
+function ScriptsPageEditor({ saved }: { saved: ScriptsPageConfig }) {
+  const save = useSaveScriptsPageConfig();
+  const reset = useResetScriptsPageConfig();
+  const fileListId = useId();
+  // null: no edits yet, the editor shows what the server holds.
+  const [draft, setDraft] = useState<ScriptsPageConfig | null>(null);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const config = draft ?? saved;
+  const unsaved = draft !== null && !sameConfig(draft, saved);
+  useLeaveWarning(unsaved);
+
+  const edit = (change: (config: ScriptsPageConfig) => ScriptsPageConfig) => setDraft(change(config));
+
+  const saveChanges = () => {
+    const sent = config;
+    const payload = prepareForSave(sent);
+    const problem = firstConfigProblem(payload);
+    if (problem) {
+      toast({ title: 'Save Failed', description: problem, variant: 'destructive' });
+      return;
+    }
+    save.mutate(payload, {
+      // Edits made while the save was under way stay in the draft.
+      onSuccess: () => setDraft((current) => (current === sent ? null : current)),
+    });
+  };
+
+  const resetToDefault = () =>
+    reset.mutate(undefined, {
+      onSuccess: () => {
+        setDraft(null);
+        setExpanded(new Set());
+      },
+    });
+
+  const addNewSection = () => {
+    const id = newSectionId(config);
+    edit((current) => addSection(current, id));
+    setExpanded((open) => new Set(open).add(id));
+  };
+
+  const toggleExpanded = (id: string) =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  const sectionActions = (sectionId: string): SectionEditorActions => ({
+    onToggleExpanded: () => toggleExpanded(sectionId),
+    onChange: (change) => edit((current) => updateSection(current, sectionId, change)),
+    onMove: (direction) => edit((current) => moveSection(current, sectionId, direction)),
+    onDelete: () => edit((current) => deleteSection(current, sectionId)),
+    onAddButton: () => edit((current) => addButton(current, sectionId, newButtonId(current))),
+    onButtonChange: (buttonId, change) =>
+      edit((current) => updateButton(current, sectionId, buttonId, change)),
+    onButtonMove: (buttonId, direction) =>
+      edit((current) => moveButton(current, sectionId, buttonId, direction)),
+    onButtonDelete: (buttonId) => edit((current) => deleteButton(current, sectionId, buttonId)),
+  });
+
+  const sections = byOrder(config.sections);
+
+  return (
+    <>
+      <EditorHeader>
+        <div className="flex flex-wrap items-center gap-2">
+          {unsaved && (
+            <Badge variant="outline" className="border-amber-400/40 bg-amber-500/10 text-amber-300">
+              Unsaved Changes
+            </Badge>
+          )}
+          <ResetToDefaultButton pending={reset.isPending} onConfirm={resetToDefault} />
+          <Button size="sm" disabled={!unsaved || save.isPending} onClick={saveChanges}>
+            {save.isPending ? <LoaderCircle className="animate-spin" /> : <Save />}
+            Save Changes
+          </Button>
+        </div>
+      </EditorHeader>
+
+      <ScriptFileSuggestions id={fileListId} />
+
+      <Tabs defaultValue="global">
+        <TabsList className="flex h-auto w-full flex-wrap justify-start sm:w-auto">
+          <TabsTrigger value="global">Global Settings</TabsTrigger>
+          <TabsTrigger value="sections">Sections</TabsTrigger>
+          <TabsTrigger value="preview">Preview</TabsTrigger>
+        </TabsList>
+
+        <TabsContent value="global">
+          <ScriptsPageGlobalSettings
+            config={config}
+            onChange={(change) => edit((current) => ({ ...current, ...change }))}
+          />
+        </TabsContent>
+
+        <TabsContent value="sections" className="grid gap-4">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm text-muted-foreground">
+              {`${sections.length} ${sections.length === 1 ? 'section' : 'sections'}, shown in this order.`}
+            </p>
+            <Button size="sm" onClick={addNewSection}>
+              <Plus />
+              Add Section
+            </Button>
+          </div>
+          {sections.length === 0 ? (
+            <Card>
+              <CardContent className="p-8 text-center text-sm text-muted-foreground">
+                No sections yet. Add one to offer scripts on the page.
+              </CardContent>
+            </Card>
+          ) : (
+            sections.map((section) => (
+              <ScriptsPageSectionEditor
+                key={section.id}
+                section={section}
+                expanded={expanded.has(section.id)}
+                canMoveUp={canMove(sections, section.id, 'up')}
+                canMoveDown={canMove(sections, section.id, 'down')}
+                fileListId={fileListId}
+                actions={sectionActions(section.id)}
+              />
+            ))
+          )}
+        </TabsContent>
+
+        <TabsContent value="preview">
+          <ScriptsPagePreview config={config} />
+        </TabsContent>
+      </Tabs>
+    </>
+  );
+}
+
+function ResetToDefaultButton({ pending, onConfirm }: { pending: boolean; onConfirm: () => void }) {
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="outline" size="sm" disabled={pending}>
+          {pending ? <LoaderCircle className="animate-spin" /> : <RotateCcw />}
+          Reset to Default
+        </Button>
+      }
+      title="Reset the scripts page to its default?"
+      description="Every section, button and header setting is replaced by the default content, including changes you have not saved. This action cannot be undone."
+      confirmLabel="Reset Page"
+      onConfirm={onConfirm}
+    />
+  );
+}
+
+/** Known script file names, offered by every button's File field (typing any name still works). */
+function ScriptFileSuggestions({ id }: { id: string }) {
+  const files = useQuery(allScriptFilesQuery());
+  const names = Array.isArray(files.data) ? [...new Set(files.data.map((file) => file.filename))] : [];
+  return (
+    <datalist id={id}>
+      {names.map((name) => (
+        <option key={name} value={name} />
+      ))}
+    </datalist>
+  );
+}
+
+/** Asks the browser to confirm leaving (reload, close, another site) while there are unsaved changes. */
+function useLeaveWarning(active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [active]);
+}

@@ -1,0 +1,38 @@
+import type { MouseEvent } from 'react';
+import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
+import { BackToHomeButton } from '../../public/public-shell.tsx';
+import { ScriptSectionGrid, ScriptsPageHeader } from '../../public/scripts.tsx';
+import { visibleInOrder } from '../../public/scripts-content.ts';
+
+/** Links in the preview would leave the editor (and its unsaved draft); buttons still work. */
+function keepLinksInert(event: MouseEvent) {
+  if (event.target instanceof Element && event.target.closest('a')) event.preventDefault();
+}
+
+/**
+ * The draft as visitors will see /scripts: the public page's own header and section cards, with
+ * only the visible sections and buttons, in order.
+ */
+export function ScriptsPagePreview({ config }: { config: ScriptsPageConfig }) {
+  const sections = visibleInOrder(config.sections);
+  return (
+    <div className="grid gap-2">
+      <p className="text-sm text-muted-foreground">
+        What visitors will see on /scripts once you save. Hidden sections and buttons are left out.
+      </p>
+      <div
+        data-testid="scripts-page-preview"
+        className="dark overflow-hidden rounded-xl border border-white/10 bg-[#060814] px-4 py-8 text-foreground sm:px-8"
+        onClickCapture={keepLinksInert}
+      >
+        {config.showBackButton === 1 && <BackToHomeButton />}
+        <ScriptsPageHeader config={config} />
+        {sections.length === 0 ? (
+          <p className="py-10 text-center text-sm text-muted-foreground">No visible sections.</p>
+        ) : (
+          <ScriptSectionGrid sections={sections} />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { toast } from '@/lib/toast.ts';
+import { json, mockFetch } from '@/test/render.tsx';
+import { renderAt } from '../shared/test-utils.tsx';
+import SystemConfigurationPage from './system-configuration.tsx';
+
+vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
+vi.mock('@/lib/realtime.tsx', () => ({
+  RealtimeProvider: ({ children }: { children: ReactNode }) => children,
+  useRealtime: () => ({ status: 'connected', reconnect: () => {}, requestSystemHealth: () => {} }),
+}));
+
+const CONFIG_URL = '/api/admin/system-configuration';
+const USAGE_URL = '/api/admin/system-configuration/slot-usage';
+const SAVED = { totalSlots: 30, paymentWallets: { BTC: 'bc1qsavedaddress000000000000' } };
+const USAGE = { usedSlots: 4, availableSlots: 26, totalSlots: 30, utilizationPercentage: 13 };
+
+/** A server that keeps what is PUT and records each PUT body. */
+function fakeServer() {
+  let configuration = structuredClone(SAVED);
+  const puts: unknown[] = [];
+  const fetchMock = mockFetch({
+    [CONFIG_URL]: () => json({ configuration }),
+    [USAGE_URL]: () => json({ slotUsage: USAGE }),
+    [`PUT ${CONFIG_URL}`]: (init) => {
+      const body = JSON.parse(String(init?.body));
+      puts.push(body);
+      configuration = body;
+      return json({ configuration });
+    },
+  });
+  return { fetchMock, puts };
+}
+
+beforeEach(() => {
+  vi.mocked(toast).mockClear();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('SystemConfigurationPage', () => {
+  it('shows slots, utilisation and the saved wallets on the overview', async () => {
+    fakeServer();
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    expect(await screen.findByText('4 of 30 slots used')).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Available Slots' }).textContent).toContain('26');
+    expect(screen.getByRole('group', { name: 'Configured Wallets' }).textContent).toContain('1');
+    expect(screen.getByText('bc1qsave...00000000')).toBeTruthy();
+    expect(screen.getByText('Connected')).toBeTruthy();
+  });
+
+  it('says why the configuration failed to load', async () => {
+    mockFetch({
+      [CONFIG_URL]: () => json({ error: 'Database unavailable' }, 503),
+      [USAGE_URL]: () => json({ slotUsage: USAGE }),
+    });
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    expect(await screen.findByText('Failed to load system configuration: Database unavailable')).toBeTruthy();
+  });
+
+  it('refuses a negative capacity and saves a valid one with the saved wallets', async () => {
+    const user = userEvent.setup();
+    const { puts } = fakeServer();
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    await user.click(await screen.findByRole('tab', { name: 'Slot Management' }));
+    const field = await screen.findByLabelText('Total Slots');
+
+    await user.clear(field);
+    await user.type(field, '-1');
+    await user.click(screen.getByRole('button', { name: 'Save Capacity' }));
+    expect(await screen.findByText('Total slots must be 0 or greater')).toBeTruthy();
+    expect(puts).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, '40');
+    await user.click(screen.getByRole('button', { name: 'Save Capacity' }));
+    await waitFor(() => expect(puts).toEqual([{ totalSlots: 40, paymentWallets: SAVED.paymentWallets }]));
+    await waitFor(() =>
+      expect(toast).toHaveBeenCalledWith(expect.objectContaining({ title: 'Configuration Updated' })),
+    );
+  });
+
+  it('edits wallets as a draft and publishes them with Save Configuration', async () => {
+    const user = userEvent.setup();
+    const { puts } = fakeServer();
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    await user.click(await screen.findByRole('tab', { name: /Payment Wallets/ }));
+
+    expect((screen.getByRole('button', { name: 'BTC' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Save Configuration' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Add Wallet' }));
+    expect(toast).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        title: 'Invalid Wallet',
+        description: 'Please provide both currency and wallet address',
+        variant: 'destructive',
+      }),
+    );
+
+    await user.type(screen.getByLabelText('Currency'), 'usdt');
+    expect((screen.getByLabelText('Currency') as HTMLInputElement).value).toBe('USDT');
+    await user.clear(screen.getByLabelText('Currency'));
+    await user.click(screen.getByRole('button', { name: 'ETH' }));
+    expect((screen.getByLabelText('Currency') as HTMLInputElement).value).toBe('ETH');
+    await user.type(screen.getByLabelText('Wallet Address'), '0xabc');
+    await user.click(screen.getByRole('button', { name: 'Add Wallet' }));
+    expect(toast).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'Wallet Added' }));
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'ETH' }) as HTMLButtonElement).disabled).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Remove BTC wallet' }));
+    expect(toast).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'Wallet Removed' }));
+    expect(puts).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Save Configuration' }));
+    await waitFor(() => expect(puts).toEqual([{ totalSlots: 30, paymentWallets: { ETH: '0xabc' } }]));
+    await waitFor(() => expect(screen.queryByText('Unsaved changes')).toBeNull());
+  });
+
+  it("says 'Save Failed' with the server's message when saving fails", async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      [CONFIG_URL]: () => json({ configuration: SAVED }),
+      [USAGE_URL]: () => json({ slotUsage: USAGE }),
+      [`PUT ${CONFIG_URL}`]: () => json({ error: 'Wallet address cannot be empty' }, 400),
+    });
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    await user.click(await screen.findByRole('tab', { name: 'Slot Management' }));
+    await user.click(await screen.findByRole('button', { name: 'Save Capacity' }));
+    await waitFor(() =>
+      expect(toast).toHaveBeenCalledWith({
+        title: 'Save Failed',
+        description: 'Wallet address cannot be empty',
+        variant: 'destructive',
+      }),
+    );
+  });
+});

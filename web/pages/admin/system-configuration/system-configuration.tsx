@@ -1,0 +1,250 @@
+import { useQuery } from '@tanstack/react-query';
+import { Gauge, LayoutGrid, RefreshCw, Users, Wallet } from 'lucide-react';
+import { useState } from 'react';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Progress } from '@/components/ui/progress.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
+import { slotUsageQuery, systemConfigurationQuery } from '@/lib/admin-queries.ts';
+import { cn } from '@/lib/cn.ts';
+import { useRealtime } from '@/lib/realtime.tsx';
+import { shortenWallet } from '../../../../common/mask.ts';
+import type { SlotUsage, SystemConfiguration } from '../../../../common/system.ts';
+import { AdminPageHeader } from '../shared/admin-page-header.tsx';
+import { errorText } from '../shared/error-text.ts';
+import { ConnectionBadge } from '../shell/realtime-status.tsx';
+import { PaymentWalletsEditor } from './payment-wallets-editor.tsx';
+import { SlotCapacityForm } from './slot-capacity-form.tsx';
+import { useSaveSystemConfiguration } from './use-save-system-configuration.ts';
+import { sameWallets, type Wallets } from './wallet-draft.ts';
+
+/** /admin/system-configuration: premium slot capacity and the wallets buyers pay into. */
+export default function SystemConfigurationPage() {
+  const configuration = useQuery(systemConfigurationQuery());
+  const slotUsage = useQuery(slotUsageQuery());
+  const save = useSaveSystemConfiguration();
+  const { status } = useRealtime();
+  // null: no edits, the wallets tab mirrors the saved wallets (and follows polling).
+  const [walletDraft, setWalletDraft] = useState<Wallets | null>(null);
+
+  const refreshing = configuration.isFetching || slotUsage.isFetching;
+  const refresh = () => {
+    void configuration.refetch();
+    void slotUsage.refetch();
+  };
+
+  return (
+    <div className="flex min-w-0 flex-col gap-6">
+      <AdminPageHeader
+        title="System Configuration"
+        description="Premium slot capacity and the payment wallets shown to buyers."
+        className="sm:items-start"
+      >
+        <div className="flex items-center gap-2">
+          <ConnectionBadge status={status} />
+          <Button variant="outline" size="sm" onClick={refresh} disabled={refreshing}>
+            <RefreshCw className={cn(refreshing && 'animate-spin')} />
+            Refresh
+          </Button>
+        </div>
+      </AdminPageHeader>
+
+      {configuration.isError && !configuration.data ? (
+        <Alert variant="destructive">
+          <AlertTitle>Configuration unavailable</AlertTitle>
+          <AlertDescription>
+            {`Failed to load system configuration: ${errorText(configuration.error)}`}
+          </AlertDescription>
+        </Alert>
+      ) : !configuration.data ? (
+        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy="true">
+          {Array.from({ length: 4 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
+            <Skeleton key={i} className="h-28" />
+          ))}
+        </div>
+      ) : (
+        <Tabs defaultValue="overview">
+          <TabsList className="flex h-auto w-full flex-wrap justify-start sm:w-auto">
+            <TabsTrigger value="overview">Overview</TabsTrigger>
+            <TabsTrigger value="slots">Slot Management</TabsTrigger>
+            <TabsTrigger value="wallets">
+              Payment Wallets
+              {walletDraft && !sameWallets(walletDraft, configuration.data.paymentWallets) && (
+                <>
+                  <span className="ml-1.5 h-2 w-2 rounded-full bg-amber-400" aria-hidden="true" />
+                  <span className="sr-only">(unsaved changes)</span>
+                </>
+              )}
+            </TabsTrigger>
+          </TabsList>
+
+          <TabsContent value="overview">
+            <Overview
+              configuration={configuration.data}
+              slotUsage={slotUsage.data}
+              slotUsageError={slotUsage.isError ? errorText(slotUsage.error) : null}
+            />
+          </TabsContent>
+
+          <TabsContent value="slots">
+            <SlotCapacityForm
+              configuration={configuration.data}
+              slotUsage={slotUsage.data}
+              saving={save.isPending}
+              onSave={(next) => save.mutate(next)}
+            />
+          </TabsContent>
+
+          <TabsContent value="wallets">
+            <WalletsTab
+              configuration={configuration.data}
+              draft={walletDraft}
+              saving={save.isPending}
+              onDraftChange={setWalletDraft}
+              onSave={(next) => save.mutate(next, { onSuccess: () => setWalletDraft(null) })}
+            />
+          </TabsContent>
+        </Tabs>
+      )}
+    </div>
+  );
+}
+
+function WalletsTab({
+  configuration,
+  draft,
+  saving,
+  onDraftChange,
+  onSave,
+}: {
+  configuration: SystemConfiguration;
+  draft: Wallets | null;
+  saving: boolean;
+  onDraftChange: (draft: Wallets | null) => void;
+  onSave: (configuration: SystemConfiguration) => void;
+}) {
+  const wallets = draft ?? configuration.paymentWallets;
+  const dirty = !sameWallets(wallets, configuration.paymentWallets);
+  return (
+    <PaymentWalletsEditor
+      wallets={wallets}
+      dirty={dirty}
+      saving={saving}
+      onChange={onDraftChange}
+      onDiscard={() => onDraftChange(null)}
+      onSave={() => onSave({ totalSlots: configuration.totalSlots, paymentWallets: wallets })}
+    />
+  );
+}
+
+function Overview({
+  configuration,
+  slotUsage,
+  slotUsageError,
+}: {
+  configuration: SystemConfiguration;
+  slotUsage: SlotUsage | undefined;
+  slotUsageError: string | null;
+}) {
+  const wallets = Object.entries(configuration.paymentWallets).sort(([a], [b]) => a.localeCompare(b));
+  const utilization = slotUsage?.utilizationPercentage ?? 0;
+  const full = slotUsage !== undefined && slotUsage.availableSlots === 0;
+  return (
+    <div className="grid gap-4">
+      {slotUsageError && (
+        <Alert variant="destructive">
+          <AlertDescription>{`Slot usage unavailable: ${slotUsageError}`}</AlertDescription>
+        </Alert>
+      )}
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+        <Figure
+          title="Total Slots"
+          icon={LayoutGrid}
+          value={slotUsage?.totalSlots ?? configuration.totalSlots}
+        />
+        <Figure title="Used Slots" icon={Users} value={slotUsage?.usedSlots} />
+        <Figure
+          title="Available Slots"
+          icon={Gauge}
+          value={slotUsage?.availableSlots}
+          tone={full ? 'text-red-400' : 'text-emerald-400'}
+        />
+        <Figure title="Configured Wallets" icon={Wallet} value={wallets.length} />
+      </div>
+
+      <Card>
+        <CardHeader>
+          <div className="flex items-center justify-between gap-2">
+            <CardTitle className="text-lg">Slot Utilization</CardTitle>
+            <Badge variant={full ? 'destructive' : 'success'}>{full ? 'Full' : 'Available'}</Badge>
+          </div>
+          <CardDescription>Active premium and VIP licenses over total capacity</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-3">
+          <div className="flex items-baseline justify-between text-sm">
+            <span>
+              {slotUsage
+                ? `${slotUsage.usedSlots} of ${slotUsage.totalSlots} slots used`
+                : 'Loading slot usage...'}
+            </span>
+            <span className="font-semibold">{utilization}%</span>
+          </div>
+          <Progress value={utilization} aria-label="Slot utilization" />
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-lg">Payment Wallets</CardTitle>
+          <CardDescription>Saved wallets, as buyers see them</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {wallets.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No payment wallets configured</p>
+          ) : (
+            <ul className="grid gap-2 sm:grid-cols-2">
+              {wallets.map(([code, address]) => (
+                <li key={code} className="flex items-center gap-3 rounded-md border p-3">
+                  <Badge variant="secondary" className="font-mono">
+                    {code}
+                  </Badge>
+                  <span className="truncate font-mono text-xs text-muted-foreground" title={address}>
+                    {shortenWallet(address)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function Figure({
+  title,
+  value,
+  icon: Icon,
+  tone,
+}: {
+  title: string;
+  value: number | undefined;
+  icon: typeof Wallet;
+  tone?: string;
+}) {
+  return (
+    <Card role="group" aria-label={title}>
+      <CardHeader className="flex-row items-center justify-between gap-2 p-4 pb-2 sm:p-6 sm:pb-2">
+        <CardTitle className="truncate text-sm font-medium text-muted-foreground">{title}</CardTitle>
+        <Icon className="h-4 w-4 text-muted-foreground" />
+      </CardHeader>
+      <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
+        <div className={cn('text-2xl font-bold tabular-nums sm:text-3xl', tone)}>{value ?? '—'}</div>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SYSTEM_CONFIGURATION_URL, slotUsageQuery, systemConfigurationQuery } from '@/lib/admin-queries.ts';
+import { apiRequest } from '@/lib/api.ts';
+import { toast } from '@/lib/toast.ts';
+import { toastFailure } from '@/lib/toast-failure.ts';
+import type { SystemConfiguration } from '../../../../common/system.ts';
+
+/**
+ * PUT /api/admin/system-configuration with the whole configuration. On success the screen shows the
+ * saved answer at once and slot usage refreshes; on failure a destructive 'Save Failed' toast carries
+ * the server's message.
+ */
+export function useSaveSystemConfiguration() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (configuration: SystemConfiguration) =>
+      apiRequest<{ configuration?: SystemConfiguration }>('PUT', SYSTEM_CONFIGURATION_URL, configuration),
+    onSuccess: async (answer, sent) => {
+      queryClient.setQueryData(systemConfigurationQuery().queryKey, {
+        configuration: answer?.configuration ?? sent,
+      });
+      toast({ title: 'Configuration Updated', description: 'Buyers see the new slots and wallets now.' });
+      // The answer is the saved configuration, so only slot usage (derived from it) needs asking again.
+      await queryClient.invalidateQueries({ queryKey: slotUsageQuery().queryKey });
+    },
+    onError: toastFailure('Save Failed', 'Failed to save configuration'),
+  });
+}

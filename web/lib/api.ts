@@ -52,6 +52,22 @@ export async function apiRequest<T = unknown>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/**
+ * GET `url` as JSON: the one way screens fetch. With `failure`, an error is rethrown as
+ * `new Error(failure)` (the screen's spec text) with the server's answer kept as its cause.
+ */
+export async function getJson<T>(
+  url: string,
+  options: { failure?: string; headers?: Record<string, string> } = {},
+): Promise<T> {
+  try {
+    return await apiRequest<T>('GET', url, undefined, options.headers);
+  } catch (cause) {
+    if (options.failure === undefined) throw cause;
+    throw new Error(options.failure, { cause });
+  }
+}
+
 /** The default query function: GET the query-key segments joined by slashes. A 401 is an ordinary error. */
 export const defaultQueryFn: QueryFunction = async ({ queryKey }) => apiRequest('GET', queryKey.join('/'));
 

@@ -2,45 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeWebSocket, fakeSocketOptions } from '../test/fake-websocket.ts';
 import { RealtimeProvider, useRealtime, useRealtimeMessages } from './realtime.tsx';
-import type { WebSocketConstructor } from './realtime-client.ts';
 
-vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn() }));
-const { toast } = await import('@/lib/toast.ts');
-
-/** A socket the test opens, feeds and closes by hand. */
-class FakeWebSocket {
-  static instances: FakeWebSocket[] = [];
-  readyState = 0;
-  onopen: ((event: unknown) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  readonly sent: Array<{ type: string; payload: unknown }> = [];
-  closedWith: number | null = null;
-
-  constructor(readonly url: string) {
-    FakeWebSocket.instances.push(this);
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data));
-  }
-  close(code = 1005) {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-  open() {
-    act(() => {
-      this.readyState = 1;
-      this.onopen?.({});
-    });
-  }
-  receive(type: string, payload: unknown) {
-    act(() => this.onmessage?.({ data: JSON.stringify({ type, payload, id: 'x', timestamp: 'y' }) }));
-  }
-}
-
-const options = { url: 'ws://test/ws', WebSocket: FakeWebSocket as unknown as WebSocketConstructor };
+const options = fakeSocketOptions();
 
 function renderWithProvider(ui: ReactNode, queryClient = new QueryClient()) {
   return render(
@@ -73,7 +38,6 @@ function HopList() {
 beforeEach(() => {
   FakeWebSocket.instances = [];
   hops = [];
-  vi.mocked(toast).mockClear();
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -107,20 +71,6 @@ describe('RealtimeProvider', () => {
     socket().receive('scanner_status', { scanners: [] });
     socket().receive('server_hop', { botId: 'bot-2' });
     await waitFor(() => expect(hops).toEqual(['bot-1', 'bot-2']));
-  });
-
-  it('refreshes configuration and slot usage and toasts on system_config_update', async () => {
-    const queryClient = new QueryClient();
-    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
-    renderWithProvider(<StatusBadge />, queryClient);
-    socket().open();
-    socket().receive('system_config_update', { message: 'Total slots set to 40' });
-    await waitFor(() => expect(toast).toHaveBeenCalledWith({ title: 'Total slots set to 40' }));
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/admin/system-configuration'] });
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/admin/system-configuration/slot-usage'] });
-
-    socket().receive('system_config_update', {});
-    await waitFor(() => expect(toast).toHaveBeenLastCalledWith({ title: 'Configuration has been updated' }));
   });
 
   it('closes the socket normally (1000) on unmount', () => {

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   type ReactNode,
@@ -9,13 +8,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { toast } from '@/lib/toast.ts';
-import {
-  type ServerMessagePayloads,
-  SYSTEM_CONFIG_UPDATED_TEXT,
-  type SystemConfigUpdatePayload,
-} from '../../common/realtime.ts';
-import { slotUsageQuery, systemConfigurationQuery } from './admin-queries.ts';
+import type { ServerMessagePayloads } from '../../common/realtime.ts';
 import {
   INITIAL_STATE,
   RealtimeClient,
@@ -56,12 +49,6 @@ const offline: RealtimeApi = {
 const RealtimeContext = createContext<RealtimeApi>(offline);
 const ClientContext = createContext<RealtimeClient | null>(null);
 
-/** The query keys a system_config_update makes stale (configuration and slot usage). */
-export const SYSTEM_CONFIG_QUERY_KEYS = [
-  systemConfigurationQuery().queryKey,
-  slotUsageQuery().queryKey,
-] as const;
-
 export interface RealtimeProviderProps {
   children: ReactNode;
   /** URL, WebSocket constructor or timing overrides, read once on mount; tests use these, the app needs none. */
@@ -71,19 +58,6 @@ export interface RealtimeProviderProps {
 /** Opens the admin socket on mount and closes it normally (1000) on unmount. */
 export function RealtimeProvider({ children, options }: RealtimeProviderProps) {
   const [client] = useState(() => new RealtimeClient(options));
-  const queryClient = useQueryClient();
-
-  // Socket events update or invalidate the matching query, so screens keep no second copy.
-  useEffect(
-    () =>
-      client.subscribe('system_config_update', (message) => {
-        for (const queryKey of SYSTEM_CONFIG_QUERY_KEYS) void queryClient.invalidateQueries({ queryKey });
-        const text = (message.payload as SystemConfigUpdatePayload | undefined)?.message;
-        toast({ title: typeof text === 'string' && text ? text : SYSTEM_CONFIG_UPDATED_TEXT });
-      }),
-    [client, queryClient],
-  );
-
   useEffect(() => {
     client.start();
     return client.stop;

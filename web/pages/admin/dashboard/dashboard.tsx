@@ -20,7 +20,6 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { dashboardStatsQuery } from '@/lib/admin-queries.ts';
 import { useRealtime } from '@/lib/realtime.tsx';
 import type { DashboardStats } from '../../../../common/dashboard.ts';
 import { formatDate } from '../../../../common/format.ts';
@@ -28,6 +27,7 @@ import type { GenerateKeyState } from '../license-keys/create-license-key-dialog
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { StatCard } from '../shared/stat-card.tsx';
 import { ConnectionBadge } from '../shell/realtime-status.tsx';
+import { dashboardStatsQuery } from './dashboard-queries.ts';
 
 type Stats = DashboardStats['stats'];
 

@@ -4,10 +4,10 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
-import { allScriptFilesQuery } from '@/lib/admin-queries.ts';
 import { cn } from '@/lib/cn.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
+import { allScriptFilesQuery } from './file-queries.ts';
 import { ScriptFileTable } from './script-file-table.tsx';
 import { UploadScriptCard } from './upload-script-card.tsx';
 

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { HOSTED_SCRIPTS_URL, refreshScriptStore } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
@@ -11,6 +10,8 @@ import type {
   UploadDirectory,
   UploadScriptResponse,
 } from '../../../../common/scripts.ts';
+import { refreshScriptStore } from '../shared/refresh.ts';
+import { HOSTED_SCRIPTS_URL } from './file-queries.ts';
 
 export const UPLOAD_URL = '/api/admin/scripts/upload';
 

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { refreshLicensing } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
 import type { RevokeBindingResponse } from '../../../../common/hardware-bindings.ts';
+import { refreshLicensing } from '../shared/refresh.ts';
 
 const REVOKE_BINDING_URL = '/api/admin/license/revoke-binding';
 

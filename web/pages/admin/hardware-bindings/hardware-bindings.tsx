@@ -6,7 +6,6 @@ import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { hardwareBindingsQuery } from '@/lib/admin-queries.ts';
 import { formatDate } from '../../../../common/format.ts';
 import { BINDING_STATUSES } from '../../../../common/hardware-bindings.ts';
 import { LICENSE_KEY_TYPES } from '../../../../common/licensing.ts';
@@ -20,6 +19,7 @@ import {
   bindingStats,
   filterBindings,
 } from './hardware-binding-filters.ts';
+import { hardwareBindingsQuery } from './hardware-binding-queries.ts';
 import { type BindingTableState, HardwareBindingTable } from './hardware-binding-table.tsx';
 
 const STATUS_FILTERS: readonly BindingStatusFilter[] = ['all', ...BINDING_STATUSES];

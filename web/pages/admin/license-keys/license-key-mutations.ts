@@ -1,10 +1,12 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { DASHBOARD_STATS_URL, LICENSE_KEYS_URL, SLOT_USAGE_URL } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
 import type { CreateLicenseKeyRequest, LicenseKey } from '../../../../common/licensing.ts';
 import { maskLicenseKey } from '../../../../common/mask.ts';
+import { DASHBOARD_STATS_URL } from '../dashboard/dashboard-queries.ts';
+import { SLOT_USAGE_URL } from '../system-configuration/system-configuration-queries.ts';
+import { LICENSE_KEYS_URL } from './license-key-queries.ts';
 
 /** Keys, dashboard figures and slot usage all count license keys: refresh them after any change. */
 async function refreshAfterChange(queryClient: QueryClient): Promise<void> {

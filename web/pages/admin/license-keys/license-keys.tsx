@@ -2,7 +2,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert.tsx';
 import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
-import { type LicenseKeyStatusFilter, licenseKeysQuery } from '@/lib/admin-queries.ts';
 import { LICENSE_KEY_STATUSES } from '../../../../common/licensing.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
@@ -10,6 +9,7 @@ import { ListCardTitle, SearchBox } from '../shared/list-controls.tsx';
 import { OptionSelect } from '../shared/option-select.tsx';
 import { useDebouncedValue } from '../shared/use-debounced-value.ts';
 import { CreateLicenseKeyDialog } from './create-license-key-dialog.tsx';
+import { type LicenseKeyStatusFilter, licenseKeysQuery } from './license-key-queries.ts';
 import { LicenseKeyTable } from './license-key-table.tsx';
 
 /** Typing in the search box asks the server once it pauses this long. */

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
-import { redemptionKeysQuery } from '@/lib/admin-queries.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { CountBadge, ListCardTitle, SearchBox } from '../shared/list-controls.tsx';
@@ -15,6 +14,7 @@ import {
   REDEMPTION_FILTERS,
   type RedemptionFilter,
 } from './redemption-filter.ts';
+import { redemptionKeysQuery } from './redemption-queries.ts';
 
 /** /admin/redemption-keys: create, find, reveal, copy and delete the codes script users redeem. */
 export default function RedemptionKeysPage() {

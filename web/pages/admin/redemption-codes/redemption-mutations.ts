@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { REDEMPTION_KEYS_URL, refreshLicensing } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
 import type { CreateRedemptionKeyRequest, RedemptionKeyResponse } from '../../../../common/redemption.ts';
+import { refreshLicensing } from '../shared/refresh.ts';
+import { REDEMPTION_KEYS_URL } from './redemption-queries.ts';
 
 export const CREATE_REDEMPTION_KEY_URL = '/api/admin/create-redemption-key';
 

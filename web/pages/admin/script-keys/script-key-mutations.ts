@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { refreshLicensing } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
@@ -10,6 +9,7 @@ import {
   type ScriptKeyResponse,
   type ScriptKeyToggleResponse,
 } from '../../../../common/script-keys.ts';
+import { refreshLicensing } from '../shared/refresh.ts';
 
 export const SCRIPT_KEY_URLS = {
   create: '/api/admin/script-keys/create',

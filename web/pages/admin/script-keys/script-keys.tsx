@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { scriptKeysQuery } from '@/lib/admin-queries.ts';
 import { SCRIPT_KEY_TYPE_LABELS, SCRIPT_KEY_TYPES, type ScriptKey } from '../../../../common/script-keys.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { CountBadge, ListCardTitle, SearchBox } from '../shared/list-controls.tsx';
@@ -18,6 +17,7 @@ import {
   type ScriptKeyTypeFilter,
   scriptKeyStats,
 } from './script-key-filter.ts';
+import { scriptKeysQuery } from './script-key-queries.ts';
 import { ScriptKeyTable } from './script-key-table.tsx';
 
 const STATUS_LABELS: Record<ScriptKeyStatusFilter, string> = {

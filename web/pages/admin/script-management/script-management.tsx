@@ -5,7 +5,6 @@ import { Alert, AlertDescription } from '@/components/ui/alert.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { scriptQuery, scriptsQuery, scriptVersionsQuery } from '@/lib/admin-queries.ts';
 import { cn } from '@/lib/cn.ts';
 import { toast } from '@/lib/toast.ts';
 import { formatDate } from '../../../../common/format.ts';
@@ -25,6 +24,7 @@ import { ScriptEditorCard, type ScriptEditorCardProps } from './script-editor-ca
 import { ScriptLoaderStrings } from './script-loader-strings.tsx';
 import { useSaveScript } from './script-mutations.ts';
 import { ScriptFacts, ScriptPicker } from './script-picker.tsx';
+import { scriptQuery, scriptsQuery, scriptVersionsQuery } from './script-queries.ts';
 import { luaSyntaxRefusal } from './script-save-error.ts';
 import { selectedScriptName } from './script-selection.ts';
 import { ScriptVersionHistory } from './script-version-history.tsx';

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { refreshScriptStore, SCRIPTS_URL } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
@@ -11,6 +10,8 @@ import type {
   ScriptAccessType,
   ScriptResponse,
 } from '../../../../common/scripts.ts';
+import { refreshScriptStore } from '../shared/refresh.ts';
+import { SCRIPTS_URL } from './script-queries.ts';
 import { luaSyntaxRefusal } from './script-save-error.ts';
 
 const SAVE_URL = `${SCRIPTS_URL}/save`;

@@ -8,9 +8,9 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
-import { allScriptFilesQuery, scriptsPageConfigQuery } from '@/lib/admin-queries.ts';
 import { toast } from '@/lib/toast.ts';
 import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
+import { allScriptFilesQuery } from '../file-manager/file-queries.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
 import {
@@ -33,6 +33,7 @@ import {
 import { ScriptsPageGlobalSettings } from './scripts-page-global-settings.tsx';
 import { useResetScriptsPageConfig, useSaveScriptsPageConfig } from './scripts-page-mutations.ts';
 import { ScriptsPagePreview } from './scripts-page-preview.tsx';
+import { scriptsPageConfigQuery } from './scripts-page-queries.ts';
 import { ScriptsPageSectionEditor, type SectionEditorActions } from './scripts-page-section-editor.tsx';
 
 /** /admin/scripts-page-editor: the content of the public /scripts page, edited as a draft and saved whole. */

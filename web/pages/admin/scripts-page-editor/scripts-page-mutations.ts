@@ -1,10 +1,10 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { SCRIPTS_PAGE_CONFIG_URL, scriptsPageConfigQuery } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
 import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
 import { scriptsPageConfigQuery as publicScriptsPageConfigQuery } from '../../public/public-queries.ts';
+import { SCRIPTS_PAGE_CONFIG_URL, scriptsPageConfigQuery } from './scripts-page-queries.ts';
 
 interface ConfigAnswer {
   config: ScriptsPageConfig;

@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { auditLogsQuery, rateLimitsQuery } from '@/lib/admin-queries.ts';
 import { cn } from '@/lib/cn.ts';
 import { DEFAULT_AUDIT_PAGE_SIZE } from '../../../../common/security.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { StatCard } from '../shared/stat-card.tsx';
 import { ALL_EVENTS, AuditLogCard, type AuditLogFilters } from './security-audit-log.tsx';
+import { auditLogsQuery, rateLimitsQuery } from './security-queries.ts';
 import { RateLimitPanel } from './security-rate-limits.tsx';
 
 /** /admin/security: the last 24 hours' security events and the rate limiter's state. */

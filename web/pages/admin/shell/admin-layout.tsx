@@ -4,13 +4,14 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
-import { useAdminLogout, useAdminSession } from '@/lib/admin-session.ts';
 import { cn } from '@/lib/cn.ts';
 import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
 import { ADMIN_NAV, type AdminNavItem, isNavItemActive } from './admin-nav.ts';
+import { useAdminLogout, useAdminSession } from './admin-session.ts';
 import { CheckingAuthentication } from './checking-authentication.tsx';
 import { AdminLoginScreen } from './login-form.tsx';
 import { ConnectionBadge, RealtimeStatus } from './realtime-status.tsx';
+import { useRealtimeInvalidation } from './use-realtime-invalidation.ts';
 
 /**
  * The admin shell around every /admin screen. Screens show only with a confirmed session; otherwise
@@ -32,6 +33,7 @@ function AdminShell() {
   const [menuOpen, setMenuOpen] = useState(false);
   const closeMenu = () => setMenuOpen(false);
   const { status } = useRealtime();
+  useRealtimeInvalidation();
 
   // Escape closes the slide-over menu on small screens.
   useEffect(() => {

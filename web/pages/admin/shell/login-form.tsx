@@ -15,8 +15,8 @@ import {
 } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { loginErrorMessage, useAdminLogin } from '@/lib/admin-session.ts';
 import { type LoginRequest, LoginRequestSchema } from '../../../../common/auth.ts';
+import { loginErrorMessage, useAdminLogin } from './admin-session.ts';
 
 /**
  * The admin sign-in card: one secret field with a show/hide toggle. An empty or blank secret is

@@ -8,7 +8,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Progress } from '@/components/ui/progress.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
-import { slotUsageQuery, systemConfigurationQuery } from '@/lib/admin-queries.ts';
 import { cn } from '@/lib/cn.ts';
 import { useRealtime } from '@/lib/realtime.tsx';
 import { shortenWallet } from '../../../../common/mask.ts';
@@ -18,6 +17,7 @@ import { errorText } from '../shared/error-text.ts';
 import { ConnectionBadge } from '../shell/realtime-status.tsx';
 import { PaymentWalletsEditor } from './payment-wallets-editor.tsx';
 import { SlotCapacityForm } from './slot-capacity-form.tsx';
+import { slotUsageQuery, systemConfigurationQuery } from './system-configuration-queries.ts';
 import { useSaveSystemConfiguration } from './use-save-system-configuration.ts';
 import { sameWallets, type Wallets } from './wallet-draft.ts';
 

@@ -1,9 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { SYSTEM_CONFIGURATION_URL, slotUsageQuery, systemConfigurationQuery } from '@/lib/admin-queries.ts';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
 import type { SystemConfiguration } from '../../../../common/system.ts';
+import {
+  SYSTEM_CONFIGURATION_URL,
+  slotUsageQuery,
+  systemConfigurationQuery,
+} from './system-configuration-queries.ts';
 
 /**
  * PUT /api/admin/system-configuration with the whole configuration. On success the screen shows the

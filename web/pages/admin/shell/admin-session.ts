@@ -1,11 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { LOGIN_TEXTS } from '../../common/auth.ts';
-import type { DashboardStats } from '../../common/dashboard.ts';
-import { DASHBOARD_STATS_URL, dashboardStatsQuery } from './admin-queries.ts';
-import { apiRequest } from './api.ts';
-import { getServerId, SERVER_ID_HEADER } from './session-id.ts';
+import { apiRequest } from '@/lib/api.ts';
+import { getServerId, SERVER_ID_HEADER } from '@/lib/session-id.ts';
+import { LOGIN_TEXTS } from '../../../../common/auth.ts';
+import type { DashboardStats } from '../../../../common/dashboard.ts';
+import { DASHBOARD_STATS_URL, dashboardStatsQuery } from '../dashboard/dashboard-queries.ts';
 
 /**
  * The admin session as the browser sees it: unknown while the check runs, then authenticated when

@@ -1,0 +1,16 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getJson } from '@/lib/api.ts';
+import type { ScriptKeyListResponse } from '../../../../common/script-keys.ts';
+import { LICENSING_REFETCH_MS } from '../shared/polling.ts';
+
+export const SCRIPT_KEYS_URL = '/api/admin/script-keys/list';
+
+/** Every script key; polled every 30 s. */
+export function scriptKeysQuery() {
+  return queryOptions({
+    queryKey: [SCRIPT_KEYS_URL],
+    queryFn: () =>
+      getJson<ScriptKeyListResponse>(SCRIPT_KEYS_URL, { failure: 'Failed to fetch script keys' }),
+    refetchInterval: LICENSING_REFETCH_MS,
+  });
+}

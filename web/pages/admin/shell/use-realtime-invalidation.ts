@@ -1,0 +1,22 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useRealtimeMessages } from '@/lib/realtime.tsx';
+import { toast } from '@/lib/toast.ts';
+import { SYSTEM_CONFIG_UPDATED_TEXT } from '../../../../common/realtime.ts';
+import { invalidateUrls } from '../shared/refresh.ts';
+import {
+  SLOT_USAGE_URL,
+  SYSTEM_CONFIGURATION_URL,
+} from '../system-configuration/system-configuration-queries.ts';
+
+/**
+ * Socket events invalidate the queries they make stale, so screens keep no second copy of server
+ * state (STYLE 9). Mounted once by the admin shell.
+ */
+export function useRealtimeInvalidation(): void {
+  const queryClient = useQueryClient();
+  useRealtimeMessages('system_config_update', (message) => {
+    void invalidateUrls(queryClient, [SYSTEM_CONFIGURATION_URL, SLOT_USAGE_URL]);
+    const text = message.payload?.message;
+    toast({ title: typeof text === 'string' && text ? text : SYSTEM_CONFIG_UPDATED_TEXT });
+  });
+}

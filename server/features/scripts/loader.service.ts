@@ -34,6 +34,8 @@ export type LoaderAnswer =
 /** A script as the loader serves it: its access type and its answer, content encoded once. */
 interface CachedScript {
   accessType: ScriptAccessType;
+  /** Private (not public): the download route wants an admin session, the loader needs a key. */
+  isPublic: boolean;
   answer: { kind: 'script'; body: Buffer };
 }
 
@@ -42,12 +44,21 @@ async function readScript(ctx: AppContext, filename: string): Promise<CachedScri
   if (!row) return undefined;
   return {
     accessType: row.access_type as ScriptAccessType,
+    isPublic: row.is_public === 1,
     answer: { kind: 'script', body: Buffer.from(row.content, 'utf8') },
   };
 }
 
+function notFound(request: LoaderRequest): LoaderAnswer {
+  return { kind: 'refused', status: 404, message: LOADER_TEXTS.notFound(request.script) };
+}
+
 /**
- * The loader's lookups. FREE scripts go to anyone; PREMIUM ones need what LoaderAccess grants.
+ * The loader's lookups. Public FREE scripts go to anyone; PREMIUM ones need what LoaderAccess grants.
+ * A private FREE script is answered exactly like a name that does not exist (404, not 403): a FREE
+ * script has no key that could authenticate its caller, and a distinct refusal would let anyone probe
+ * which unpublished names exist. (A private PREMIUM script still loads with a valid key: the key is
+ * the authentication "private" asks for.)
  * Scripts are served from memory and dropped when the bus says one was saved, retyped or deleted,
  * so a warm call (cached script, cached key, bound device) touches no database and never awaits.
  */
@@ -85,14 +96,12 @@ export class Loader {
 
   private async loadUncached(request: LoaderRequest): Promise<LoaderAnswer> {
     const script = await this.scripts.fill(request.script, () => readScript(this.ctx, request.script));
-    if (script === undefined) {
-      return { kind: 'refused', status: 404, message: LOADER_TEXTS.notFound(request.script) };
-    }
+    if (script === undefined) return notFound(request);
     return this.serve(script, request);
   }
 
   private serve(script: CachedScript, request: LoaderRequest): LoaderAnswer | Promise<LoaderAnswer> {
-    if (script.accessType === 'FREE') return script.answer;
+    if (script.accessType === 'FREE') return script.isPublic ? script.answer : notFound(request);
     const decision = this.access.check(request);
     if (decision instanceof Promise) return decision.then((settled) => this.answer(script, settled));
     return this.answer(script, decision);

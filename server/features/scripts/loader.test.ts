@@ -6,6 +6,7 @@ import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
 import { UNIVERSAL_SCRIPT_FILE } from '../../../common/scripts.ts';
 import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
+import { multipartBody } from '../../test/multipart.ts';
 
 const shippedBytes = (name: string) => readFileSync(new URL(`../../../scripts/${name}`, import.meta.url));
 
@@ -88,6 +89,29 @@ for (const dialect of DIALECTS) {
       );
       // The failed read was not kept: the next call reads again.
       expect((await load(`?script=${FREE_SCRIPT_FILE}`)).statusCode).toBe(200);
+    });
+
+    it('refuses a private FREE script as if it did not exist, also right after it was served public', async () => {
+      const upload = (isPublic: 'true' | 'false', content: string) => {
+        const { payload, headers } = multipartBody([
+          { name: 'isPublic', value: isPublic },
+          { name: 'file', filename: 'team-only.lua', content },
+        ]);
+        return t.app.inject({
+          method: 'POST',
+          url: '/api/admin/scripts/upload',
+          headers: { ...headers, cookie: t.cookie },
+          payload,
+        });
+      };
+      expect((await upload('false', 'print("v1")')).statusCode).toBe(201);
+      expectLuaRefusal(await load('?script=team-only.lua'), 404, 'Script not found: team-only.lua');
+
+      expect((await upload('true', 'print("v2")')).statusCode).toBe(200);
+      expect((await load('?script=team-only.lua')).body).toBe('print("v2")');
+      // Made private again: the copy the loader keeps in memory goes with the change.
+      expect((await upload('false', 'print("v3")')).statusCode).toBe(200);
+      expectLuaRefusal(await load('?script=team-only.lua'), 404, 'Script not found: team-only.lua');
     });
 
     it('answers an unknown script with 404 and a bad request with 400, both as Lua', async () => {

@@ -1,8 +1,8 @@
-import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { RateLimitedCall } from '../../common/security.ts';
 import type { AppContext } from '../context.ts';
 import { loaderRefusalChunk } from '../features/scripts/loader-response.ts';
+import { limitedClient } from '../features/security/client-address.ts';
 import { RATE_LIMIT_HIT } from '../features/security/rate-limit-hits.store.ts';
 import {
   MemoryRateLimitStore,
@@ -55,16 +55,11 @@ const KEY_OF: Record<RateLimitedCall, ((request: FastifyRequest) => string | und
   loader: (request) => textField(request.query, 'key'),
 };
 
-/**
- * The IP a per-IP limit counts. IPv6 clients are counted per /64, the block one subscriber
- * usually holds, so rotating addresses inside it does not reset the count. IPv4 addresses go
- * through as they are (the cheap path: this runs on every loader call).
- */
+/** The IP a per-IP limit counts: IPv4 as it is, IPv6 per /64 (limitedClient). */
 function clientIdentifier(request: FastifyRequest): string {
   // `ip` is missing under inject for sockets; app.ts's keyGenerator uses the same stand-in.
   const ip: string | undefined = request.ip;
-  if (ip === undefined) return 'inject';
-  return ip.includes(':') ? normalizeIP(ip) : ip;
+  return ip === undefined ? 'inject' : limitedClient(ip);
 }
 
 function hardwareIdOf(request: FastifyRequest): string | null {
@@ -82,7 +77,8 @@ function hardwareIdOf(request: FastifyRequest): string | null {
  * wraps each check in an async function, an awaited key generator and a promise around the store,
  * which measured 16 µs per loader call here (a quarter of its cost, and the difference between
  * meeting the loader's throughput goal or not); and its `rateLimit` hook runs only once per request,
- * where each call here has two limits (its IP and its key). The plugin's `normalizeIP` groups IPv6.
+ * where each call here has two limits (its IP and its key). The plugin's `normalizeIP` groups IPv6
+ * (through limitedClient).
  */
 export function registerRateLimits(app: FastifyInstance, ctx: AppContext): void {
   const store = new MemoryRateLimitStore({ now: ctx.now });

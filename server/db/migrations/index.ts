@@ -3,6 +3,7 @@ import * as createLicenseKeys from './2026_11_22_000100_create_license_keys.ts';
 import * as createSystemConfiguration from './2026_11_22_000200_create_system_configuration.ts';
 import * as createScripts from './2026_11_22_000300_create_scripts.ts';
 import * as createRedemptionAndScriptKeys from './2026_11_22_000400_create_redemption_and_script_keys.ts';
+import * as auditLogsClient from './2026_11_23_000000_audit_logs_client.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
@@ -11,4 +12,5 @@ export const migrations = {
   '2026_11_22_000200_create_system_configuration': createSystemConfiguration,
   '2026_11_22_000300_create_scripts': createScripts,
   '2026_11_22_000400_create_redemption_and_script_keys': createRedemptionAndScriptKeys,
+  '2026_11_23_000000_audit_logs_client': auditLogsClient,
 };

@@ -6,8 +6,9 @@ import {
 } from '../../../common/auth.ts';
 import type { AppContext } from '../../context.ts';
 import { HttpError } from '../../plugins/errors.ts';
+import { limitedClient } from '../security/client-address.ts';
 import { RATE_LIMIT_HIT } from '../security/rate-limit-hits.store.ts';
-import { countAuditEventsByIp, insertAuditLog } from '../security/security.store.ts';
+import { countAuditEventsByClient, insertAuditLog } from '../security/security.store.ts';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -16,9 +17,19 @@ import {
   insertAdminSecretHash,
   insertSession,
 } from './auth.store.ts';
-import { hashSecret, randomToken, secretsEqual, sha256, verifySecretHash } from './secret.ts';
+import {
+  hashSecret,
+  randomToken,
+  secretsEqual,
+  sha256,
+  VerificationsBusyError,
+  verifySecretHash,
+} from './secret.ts';
 
 export const SESSION_COOKIE = 'scanline_session';
+
+/** A login refused because too many others are being checked (secret.ts); not audited, as it costs nothing. */
+export const LOGIN_BUSY_TEXT = 'Too many sign-ins are being checked: try again in a moment';
 
 /**
  * Makes sure there is an admin secret. With ADMIN_SECRET set that is it; otherwise the first start
@@ -28,14 +39,21 @@ export async function ensureAdminSecret(ctx: AppContext): Promise<{ generated: s
   if (ctx.config.ADMIN_SECRET) return { generated: null };
   if (await findAdminSecretHash(ctx.db)) return { generated: null };
   const secret = randomToken(24);
-  const stored = await insertAdminSecretHash(ctx.db, hashSecret(secret), ctx.now());
+  const stored = await insertAdminSecretHash(ctx.db, await hashSecret(secret), ctx.now());
   return { generated: stored ? secret : null };
 }
 
 async function isAdminSecret(ctx: AppContext, candidate: string): Promise<boolean> {
   if (ctx.config.ADMIN_SECRET) return secretsEqual(candidate, ctx.config.ADMIN_SECRET);
   const stored = await findAdminSecretHash(ctx.db);
-  return stored ? verifySecretHash(candidate, stored) : false;
+  if (!stored) return false;
+  try {
+    return await verifySecretHash(candidate, stored);
+  } catch (error) {
+    // 503, not 429: the server is busy with everyone's logins, not limiting this caller.
+    if (error instanceof VerificationsBusyError) throw new HttpError(503, LOGIN_BUSY_TEXT);
+    throw error;
+  }
 }
 
 export interface ClientInfo {
@@ -43,17 +61,22 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
-/** Checks the secret and opens a 24 h session; returns the cookie token. */
+/**
+ * Checks the secret and opens a 24 h session; returns the cookie token. Failures lock the client out
+ * after LOGIN_FAILURE_LIMIT within the window, counted per IPv4 address or IPv6 /64 as the rate
+ * limits count, so rotating addresses within one block gives no extra tries.
+ */
 export async function login(
   ctx: AppContext,
   secret: string,
   client: ClientInfo,
 ): Promise<{ token: string; expiresAt: number }> {
   const now = ctx.now();
-  const failures = await countAuditEventsByIp(
+  const counted = limitedClient(client.ip);
+  const failures = await countAuditEventsByClient(
     ctx.db,
     'admin_login',
-    client.ip,
+    counted,
     false,
     now - LOGIN_FAILURE_WINDOW_MS,
   );
@@ -64,6 +87,7 @@ export async function login(
         eventType: RATE_LIMIT_HIT,
         success: false,
         ipAddress: client.ip,
+        client: counted,
         details: { limitType: 'admin_login', failures },
       },
       now,
@@ -77,6 +101,7 @@ export async function login(
         eventType: 'admin_login',
         success: false,
         ipAddress: client.ip,
+        client: counted,
         details: { reason: 'invalid secret' },
       },
       now,
@@ -93,7 +118,11 @@ export async function login(
     ipAddress: client.ip,
     userAgent: client.userAgent,
   });
-  await insertAuditLog(ctx.db, { eventType: 'admin_login', success: true, ipAddress: client.ip }, now);
+  await insertAuditLog(
+    ctx.db,
+    { eventType: 'admin_login', success: true, ipAddress: client.ip, client: counted },
+    now,
+  );
   return { token, expiresAt };
 }
 

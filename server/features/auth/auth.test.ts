@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { setTimeout } from 'node:timers/promises';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, DIALECTS, TEST_ADMIN_SECRET, useTestApp } from '../../test/helper.ts';
+import { insertAdminSecretHash } from './auth.store.ts';
+import { hashSecret, MAX_RUNNING_VERIFICATIONS, MAX_WAITING_VERIFICATIONS } from './secret.ts';
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: admin login`, () => {
@@ -100,6 +103,79 @@ for (const dialect of DIALECTS) {
         headers: { cookie },
       });
       expect(res.statusCode).toBe(401);
+    });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: login cost and lockout`, () => {
+    const t = useTestApp(dialect);
+
+    const login = (adminSecret: string, ip: string) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { adminSecret }, remoteAddress: ip });
+
+    it('counts the failed-login lockout per /64 for IPv6, as the rate limits do', async () => {
+      for (let host = 1; host <= 5; host++) {
+        expect((await login('wrong', `2001:db8:0:7::${host}`)).statusCode).toBe(401);
+      }
+      const sameBlock = await login(TEST_ADMIN_SECRET, '2001:db8:0:7::99');
+      expect(sameBlock.statusCode).toBe(429);
+      expect(sameBlock.json()).toEqual({ error: 'Too many failed login attempts. Try again in 15 minutes.' });
+      expect((await login(TEST_ADMIN_SECRET, '2001:db8:0:8::1')).statusCode).toBe(200);
+    });
+
+    describe('with only the generated secret’s scrypt hash stored', () => {
+      const STORED_SECRET = 'the-generated-secret';
+
+      beforeEach(async () => {
+        // The first-start path: no ADMIN_SECRET, so every check hashes the candidate with scrypt.
+        t.ctx.config.ADMIN_SECRET = undefined;
+        await insertAdminSecretHash(t.ctx.db, await hashSecret(STORED_SECRET), t.clock.now());
+      });
+
+      it('keeps answering public pages while wrong logins are being checked', async () => {
+        const finished: string[] = [];
+        const logins = Array.from({ length: 6 }, (_, i) =>
+          login('wrong', `10.1.0.${i}`).then((res) => {
+            finished.push(`login ${res.statusCode}`);
+            return res;
+          }),
+        );
+        // Asked once the logins are under way (a timer runs only when the event loop is free).
+        await setTimeout(10);
+        const page = t.app.inject({ method: 'GET', url: '/api/public/purchase-info' }).then((res) => {
+          finished.push(`page ${res.statusCode}`);
+          return res;
+        });
+        await Promise.all([page, ...logins]);
+        expect(finished).toEqual(['page 200', ...Array(6).fill('login 401')]);
+        expect((await login(STORED_SECRET, '10.1.0.9')).statusCode).toBe(200);
+      });
+
+      it('refuses logins beyond those it can check soon with a quick 503, the others still checked', async () => {
+        const extra = 3;
+        const attempts = MAX_RUNNING_VERIFICATIONS + MAX_WAITING_VERIFICATIONS + extra;
+        const finished: number[] = [];
+        await Promise.all(
+          Array.from({ length: attempts }, (_, i) =>
+            login('wrong', `10.2.${Math.floor(i / 200)}.${i % 200}`).then((res) => {
+              finished.push(res.statusCode);
+              if (res.statusCode === 503) {
+                expect(res.json()).toEqual({
+                  error: 'Too many sign-ins are being checked: try again in a moment',
+                });
+              }
+            }),
+          ),
+        );
+        expect(finished).toEqual([...Array(extra).fill(503), ...Array(attempts - extra).fill(401)]);
+        const failures = await t.ctx.db
+          .selectFrom('audit_logs')
+          .select('ip_address')
+          .where('event_type', '=', 'admin_login')
+          .execute();
+        expect(failures).toHaveLength(attempts - extra);
+      });
     });
   });
 }

@@ -10,6 +10,8 @@ export interface AuditEntry {
   licenseKey?: string | null;
   ipAddress?: string | null;
   hardwareId?: string | null;
+  /** The caller as limits count it (limitedClient); only the rows a limit counts need it. */
+  client?: string | null;
   details?: Record<string, unknown>;
 }
 
@@ -22,6 +24,7 @@ export function auditLogValues(entry: AuditEntry, timestamp: number) {
     ip_address: entry.ipAddress ?? null,
     hardware_id: entry.hardwareId ?? null,
     timestamp,
+    client: entry.client ?? null,
     details: JSON.stringify(entry.details ?? {}),
   };
 }
@@ -30,11 +33,11 @@ export async function insertAuditLog(db: Db, entry: AuditEntry, timestamp: numbe
   await db.insertInto('audit_logs').values(auditLogValues(entry, timestamp)).execute();
 }
 
-/** How many `eventType` events with the given outcome an IP caused since `since`. */
-export async function countAuditEventsByIp(
+/** How many `eventType` events with the given outcome a client (limitedClient) caused since `since`. */
+export async function countAuditEventsByClient(
   db: Db,
   eventType: string,
-  ipAddress: string,
+  client: string,
   success: boolean,
   since: number,
 ): Promise<number> {
@@ -42,7 +45,7 @@ export async function countAuditEventsByIp(
     .selectFrom('audit_logs')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('event_type', '=', eventType)
-    .where('ip_address', '=', ipAddress)
+    .where('client', '=', client)
     .where('success', '=', success ? 1 : 0)
     .where('timestamp', '>=', since)
     .executeTakeFirstOrThrow();

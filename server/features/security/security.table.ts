@@ -9,6 +9,11 @@ export interface AuditLogsTable {
   ip_address: string | null;
   hardware_id: string | null;
   timestamp: number;
+  /**
+   * The caller as per-IP limits count it (IPv4 address, or IPv6 /64): set on admin logins, which the
+   * failed-login lockout counts by it. Null on other rows.
+   */
+  client: string | null;
   /** JSON object. */
   details: string;
 }

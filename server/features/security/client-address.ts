@@ -1,0 +1,11 @@
+import { normalizeIP } from '@fastify/rate-limit';
+
+/**
+ * A client as per-IP limits count it: an IPv4 address as it is, an IPv6 address as its /64 (the
+ * block one subscriber usually holds, so rotating addresses inside it does not reset a count), an
+ * IPv4-mapped IPv6 address as its IPv4 address. IPv4 goes through untouched: the loader's rate
+ * limit calls this on every request.
+ */
+export function limitedClient(ip: string): string {
+  return ip.includes(':') ? normalizeIP(ip) : ip;
+}

@@ -14,8 +14,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /**
      * The preHandler hooks that rate-limit one call per client IP and, where the call carries one,
-     * per key (redeem: the code; challenge and loader: the script key). Each refused request is
-     * audited as `rate_limit_hit`.
+     * per key (redeem: the code; challenge and loader: the script key). Refused requests are
+     * audited as `rate_limit_hit`: one row per caller and window, `details.count` saying how many.
      */
     rateLimitHooks(call: RateLimitedCall): preHandlerHookHandler[];
     /** The counters behind `rateLimitHooks`, for the rate-limit status screen. */
@@ -130,8 +130,10 @@ function createLimitHook(
   ): void {
     const now = ctx.now();
     const seconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
-    // Queued, not awaited: a flood of refusals must not turn into a flood of transactions.
-    app.pendingWrites.audit(
+    // Queued, not awaited, and one row per caller and window (with a count): a flood of refusals
+    // must turn into neither a flood of transactions nor a flood of rows.
+    app.pendingWrites.rateLimitHit(
+      `${scope === 'ip' ? ipPrefix : keyPrefix}${identifier}`,
       {
         eventType: RATE_LIMIT_HIT,
         success: false,
@@ -140,6 +142,7 @@ function createLimitHook(
         hardwareId: hardwareIdOf(request),
         details: { limitType: call, scope, identifier, limit },
       },
+      resetAt,
       now,
     );
     reply

@@ -72,6 +72,37 @@ for (const dialect of DIALECTS) {
       expect(await auditCount()).toBe(before + 2);
     });
 
+    it('writes a window of refusals as one row even when its first write failed and was retried', async () => {
+      const hit = (ip: string) =>
+        t.app.pendingWrites.rateLimitHit(
+          `loader:ip:${ip}`,
+          { eventType: 'rate_limit_hit', success: false, ipAddress: ip, details: { limitType: 'loader' } },
+          t.clock.now() + 60_000,
+          t.clock.now(),
+        );
+      const hitRows = () =>
+        t.ctx.db
+          .selectFrom('audit_logs')
+          .select(['ip_address', 'details'])
+          .where('event_type', '=', 'rate_limit_hit')
+          .orderBy('id')
+          .execute();
+      for (let i = 0; i < 3; i++) hit('10.0.0.1');
+      await sql`alter table audit_logs rename to audit_logs_away`.execute(t.ctx.db);
+      await expect(t.app.pendingWrites.flush()).rejects.toThrow();
+      await sql`alter table audit_logs_away rename to audit_logs`.execute(t.ctx.db);
+      hit('10.0.0.1');
+      hit('10.0.0.2');
+      // The failed batch goes first (inserting the row), then the new one (updating it).
+      await t.app.pendingWrites.flush();
+      hit('10.0.0.1');
+      await t.app.pendingWrites.flush();
+      expect(await hitRows()).toEqual([
+        { ip_address: '10.0.0.1', details: JSON.stringify({ limitType: 'loader', count: 5 }) },
+        { ip_address: '10.0.0.2', details: JSON.stringify({ limitType: 'loader', count: 1 }) },
+      ]);
+    });
+
     it('gives up a batch that can never be written, and later batches still land', async () => {
       const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
       t.app.pendingWrites.audit({ eventType: null as unknown as string, success: false }, t.clock.now());

@@ -16,9 +16,30 @@ interface KeyUseTally {
   usesByDay: Map<string, number>;
 }
 
+/**
+ * One caller's refusals in one rate-limit window. The first refusal inserts one audit row; later
+ * ones only raise `count`, which the next flush writes into that row's details.
+ */
+interface HitWindow {
+  /** The first refusal: who, when, and the details every refusal of the window shares. */
+  entry: AuditEntry;
+  firstAt: number;
+  /** When the window ends: a refusal with another end belongs to the next window. */
+  resetAt: number;
+  count: number;
+  /** The row once written (after its transaction committed). */
+  rowId: number | undefined;
+}
+
+/** Callers whose window is remembered at most; past it the oldest is forgotten (a flood of IPs cannot grow memory). */
+const MAX_HIT_WINDOWS = 100_000;
+/** Ended windows are forgotten at most this often, on the next refusal. */
+const HIT_SWEEP_EVERY_MS = 10_000;
+
 /** What one flush writes. */
 interface Batch {
   audits: ReturnType<typeof auditLogValues>[];
+  hits: HitWindow[];
   keyUses: Map<number, KeyUseTally>;
   /** Binding id -> when the device last used its key. */
   bindingUses: Map<number, number>;
@@ -32,6 +53,11 @@ interface Batch {
  */
 export class PendingWrites {
   private audits: ReturnType<typeof auditLogValues>[] = [];
+  /** Caller (limit, scope, identifier) -> its current window's refusals, in order of window start. */
+  private readonly hitWindows = new Map<string, HitWindow>();
+  /** Windows whose count changed since the last flush. */
+  private changedHits = new Set<HitWindow>();
+  private nextHitSweepAt = 0;
   private keyUses = new Map<number, KeyUseTally>();
   /** Binding id -> when the device last used its key. */
   private bindingUses = new Map<number, number>();
@@ -52,6 +78,37 @@ export class PendingWrites {
   audit(entry: AuditEntry, timestamp: number): void {
     this.audits.push(auditLogValues(entry, timestamp));
     this.schedule();
+  }
+
+  /**
+   * One refused call of `caller` (its limit, scope and identifier) in the window ending at `resetAt`.
+   * A window gets one audit row, written with the first refusal, whose `details.count` says how many
+   * calls it refused: a flood of refusals costs a counter increment each, not a row each.
+   */
+  rateLimitHit(caller: string, entry: AuditEntry, resetAt: number, now: number): void {
+    if (now >= this.nextHitSweepAt) this.sweepHitWindows(now);
+    let window = this.hitWindows.get(caller);
+    if (window === undefined || window.resetAt !== resetAt) {
+      // Deleted and set again, so the Map stays in order of window start and its first entry is the oldest.
+      if (window !== undefined) this.hitWindows.delete(caller);
+      else if (this.hitWindows.size >= MAX_HIT_WINDOWS) this.forgetOldestHitWindow();
+      window = { entry, firstAt: now, resetAt, count: 0, rowId: undefined };
+      this.hitWindows.set(caller, window);
+    }
+    window.count += 1;
+    this.changedHits.add(window);
+    this.schedule();
+  }
+
+  /** Forgets windows that ended (a change still queued is kept by its batch). */
+  private sweepHitWindows(now: number): void {
+    this.nextHitSweepAt = now + HIT_SWEEP_EVERY_MS;
+    for (const [caller, window] of this.hitWindows) if (now >= window.resetAt) this.hitWindows.delete(caller);
+  }
+
+  private forgetOldestHitWindow(): void {
+    const oldest = this.hitWindows.keys().next();
+    if (!oldest.done) this.hitWindows.delete(oldest.value);
   }
 
   /**
@@ -80,8 +137,14 @@ export class PendingWrites {
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch: Batch = { audits: this.audits, keyUses: this.keyUses, bindingUses: this.bindingUses };
+    const batch: Batch = {
+      audits: this.audits,
+      hits: [...this.changedHits],
+      keyUses: this.keyUses,
+      bindingUses: this.bindingUses,
+    };
     this.audits = [];
+    this.changedHits = new Set();
     this.keyUses = new Map();
     this.bindingUses = new Map();
     // Chained so batches land in order and a flush never overtakes an earlier one; a failed flush
@@ -121,15 +184,33 @@ export class PendingWrites {
   }
 
   private async write(batch: Batch): Promise<void> {
-    const { audits, keyUses, bindingUses } = batch;
-    if (audits.length === 0 && keyUses.size === 0 && bindingUses.size === 0) return;
+    const { audits, hits, keyUses, bindingUses } = batch;
+    if (audits.length === 0 && hits.length === 0 && keyUses.size === 0 && bindingUses.size === 0) return;
+    // Row ids of windows inserted here, kept only once the transaction committed.
+    const inserted: [HitWindow, number][] = [];
     await this.db.transaction().execute(async (trx) => {
-      // PostgreSQL takes at most 65535 parameters per statement; 7 per audit row.
+      // PostgreSQL takes at most 65535 parameters per statement; 8 per audit row.
       for (let i = 0; i < audits.length; i += 1000) {
         await trx
           .insertInto('audit_logs')
           .values(audits.slice(i, i + 1000))
           .execute();
+      }
+      // The count as it stands now (refusals since the batch was taken included). A window written
+      // by an earlier batch is updated; one whose insert has not committed yet is inserted (again,
+      // when an earlier attempt rolled back).
+      for (const hit of hits) {
+        const details = JSON.stringify({ ...hit.entry.details, count: hit.count });
+        if (hit.rowId === undefined) {
+          const row = await trx
+            .insertInto('audit_logs')
+            .values({ ...auditLogValues(hit.entry, hit.firstAt), details })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          inserted.push([hit, row.id]);
+        } else {
+          await trx.updateTable('audit_logs').set({ details }).where('id', '=', hit.rowId).execute();
+        }
       }
       // In id order, so two instances flushing at once lock the same rows in the same order.
       for (const [id, tally] of [...keyUses].sort((a, b) => a[0] - b[0])) {
@@ -159,5 +240,6 @@ export class PendingWrites {
           .execute();
       }
     });
+    for (const [hit, id] of inserted) hit.rowId = id;
   }
 }

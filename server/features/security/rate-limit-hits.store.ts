@@ -15,6 +15,28 @@ function detailsField(dialect: DialectName, field: 'identifier' | 'limitType'): 
 }
 
 /**
+ * How many calls a rate_limit_hit row stands for: its `details.count` (one row per caller and
+ * window, see PendingWrites.rateLimitHit), or 1 for rows written without one (the failed-login
+ * lockout writes a row per refusal).
+ */
+function refusals(dialect: DialectName): RawBuilder<number> {
+  return dialect === 'postgres'
+    ? sql<number>`coalesce((details::json ->> 'count')::bigint, 1)`
+    : sql<number>`coalesce(json_extract(details, '$.count'), 1)`;
+}
+
+/** Calls refused since `since`: the refusals the rate_limit_hit rows stand for, added up. */
+export async function countRefusedCalls(db: Db, dialect: DialectName, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('audit_logs')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(refusals(dialect)), sql<number>`0`).as('n'))
+    .where('event_type', '=', RATE_LIMIT_HIT)
+    .where('timestamp', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
  * The identifiers refused most since `since`, with their limit type and refusal count, most first.
  * The identifier is the one the limit counted (details.identifier: the IP, IPv6 /64, or key);
  * rows written without one (the failed-login lockout) fall back to their key or IP column.
@@ -32,7 +54,7 @@ export async function findTopLimitedIdentifiers(
     .select((eb) => [
       identifier.as('identifier'),
       limitType.as('limit_type'),
-      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>(refusals(dialect)).as('n'),
     ])
     .where('event_type', '=', RATE_LIMIT_HIT)
     .where('timestamp', '>=', since)

@@ -5,13 +5,12 @@ import {
 } from '../../../common/security.ts';
 import type { AppContext } from '../../context.ts';
 import type { PendingWrites } from './pending-writes.ts';
-import { findTopLimitedIdentifiers, RATE_LIMIT_HIT } from './rate-limit-hits.store.ts';
+import { countRefusedCalls, findTopLimitedIdentifiers } from './rate-limit-hits.store.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
-import { countAuditLogs } from './security.store.ts';
 
 /**
- * The rate limits as they stand: live counters from the limiter's store, refusals of the last 24
- * hours from the audit log (queued refusals written first, so a hit a moment ago is counted).
+ * The rate limits as they stand: live counters from the limiter's store, refused calls of the last 24
+ * hours from the audit log (each rate_limit_hit row counts the refusals of one caller's window) (queued refusals written first, so a hit a moment ago is counted).
  */
 export async function getRateLimitStatus(
   ctx: AppContext,
@@ -23,14 +22,14 @@ export async function getRateLimitStatus(
   const since = now - AUDIT_WINDOW_MS;
   const [live, hits, topLimitedIPs] = await Promise.all([
     store.stats(),
-    countAuditLogs(ctx.db, since, RATE_LIMIT_HIT),
+    countRefusedCalls(ctx.db, ctx.dialect, since),
     findTopLimitedIdentifiers(ctx.db, ctx.dialect, since, TOP_LIMITED_SHOWN),
   ]);
   return {
     rateLimits: {
       activeLimits: live.activeLimits,
       totalLimits: live.totalLimits,
-      hitCount24h: hits.matching,
+      hitCount24h: hits,
       topLimitedIPs,
     },
     timestamp: new Date(now).toISOString(),

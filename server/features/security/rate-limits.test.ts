@@ -100,7 +100,7 @@ for (const dialect of DIALECTS) {
       expect((await login('2001:db8:0:1::1')).statusCode).toBe(200);
       expect((await hitRows())[0]).toMatchObject({
         ipAddress: '2001:db8::4',
-        details: { limitType: 'login', scope: 'ip', identifier: '2001:db8::' },
+        details: { limitType: 'login', scope: 'ip', identifier: '2001:db8::', count: 1 },
       });
     });
 
@@ -131,7 +131,7 @@ for (const dialect of DIALECTS) {
           ipAddress: '10.0.0.4',
           licenseKey: 'SK-SHARED',
           hardwareId: null,
-          details: { limitType: 'loader', scope: 'key', identifier: 'SK-SHARED', limit: 3 },
+          details: { limitType: 'loader', scope: 'key', identifier: 'SK-SHARED', limit: 3, count: 1 },
         },
       ]);
     });
@@ -159,7 +159,7 @@ for (const dialect of DIALECTS) {
           ipAddress: '10.0.3.9',
           licenseKey: code,
           hardwareId: 'device-1',
-          details: { limitType: 'redeem', scope: 'key', identifier: code, limit: 3 },
+          details: { limitType: 'redeem', scope: 'key', identifier: code, limit: 3, count: 1 },
         },
       ]);
     });
@@ -174,12 +174,12 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 2; i++) await challenge('10.0.4.4', `SK-OTHER-${i}`);
       expect((await challenge('10.0.4.4', 'SK-OTHER-3')).statusCode).toBe(429);
       expect((await hitRows()).map((row) => row.details)).toEqual([
-        { limitType: 'challenge', scope: 'key', identifier: 'SK-CHALLENGED', limit: 3 },
-        { limitType: 'challenge', scope: 'ip', identifier: '10.0.4.4', limit: 3 },
+        { limitType: 'challenge', scope: 'key', identifier: 'SK-CHALLENGED', limit: 3, count: 1 },
+        { limitType: 'challenge', scope: 'ip', identifier: '10.0.4.4', limit: 3, count: 1 },
       ]);
     });
 
-    it('writes a rate_limit_hit audit row for every refused request', async () => {
+    it('writes one rate_limit_hit audit row per limited caller and window, counting its refusals', async () => {
       for (let i = 0; i < 5; i++) await login('10.0.0.7');
       for (let i = 0; i < 3; i++) await load('10.0.0.7');
       await t.app.inject({
@@ -187,17 +187,50 @@ for (const dialect of DIALECTS) {
         url: `/api/script/loader?script=${FREE_SCRIPT_FILE}&hwid=device-1`,
         remoteAddress: '10.0.0.7',
       });
-      const ipHit = (limitType: string) => ({
+      const ipHit = (limitType: string, count: number) => ({
         success: 0,
         ipAddress: '10.0.0.7',
         licenseKey: null,
-        details: { limitType, scope: 'ip', identifier: '10.0.0.7', limit: 3 },
+        details: { limitType, scope: 'ip', identifier: '10.0.0.7', limit: 3, count },
       });
       expect(await hitRows()).toEqual([
-        { ...ipHit('login'), hardwareId: null },
-        { ...ipHit('login'), hardwareId: null },
-        { ...ipHit('loader'), hardwareId: 'device-1' },
+        { ...ipHit('login', 2), hardwareId: null },
+        { ...ipHit('loader', 1), hardwareId: 'device-1' },
       ]);
+    });
+
+    it('keeps 1,000 refused loader calls in one window to one audit row with a count of 1000', async () => {
+      for (let i = 0; i < 3; i++) expect((await load('10.0.5.1')).statusCode).toBe(200);
+      for (let i = 0; i < 600; i++) expect((await load('10.0.5.1')).statusCode).toBe(429);
+      // A flush in the middle of the window (the batch timer, an admin reading the log) changes nothing.
+      await t.app.pendingWrites.flush();
+      t.clock.advance(30_000);
+      for (let i = 0; i < 400; i++) expect((await load('10.0.5.1')).statusCode).toBe(429);
+      const oneWindow = {
+        success: 0,
+        ipAddress: '10.0.5.1',
+        licenseKey: null,
+        hardwareId: null,
+        details: { limitType: 'loader', scope: 'ip', identifier: '10.0.5.1', limit: 3, count: 1000 },
+      };
+      expect(await hitRows()).toEqual([oneWindow]);
+      const firstWindow = await rateLimitStatus();
+      expect(firstWindow.hitCount24h).toBe(1000);
+      expect(firstWindow.topLimitedIPs).toEqual([
+        { identifier: '10.0.5.1', limitType: 'loader', count: 1000 },
+      ]);
+
+      // The next window gets a row of its own; the figures add both up.
+      t.clock.advance(30_000);
+      for (let i = 0; i < 5; i++) await load('10.0.5.1');
+      expect(await hitRows()).toEqual([
+        oneWindow,
+        { ...oneWindow, details: { ...oneWindow.details, count: 2 } },
+      ]);
+      expect(await rateLimitStatus()).toMatchObject({
+        hitCount24h: 1002,
+        topLimitedIPs: [{ identifier: '10.0.5.1', limitType: 'loader', count: 1002 }],
+      });
     });
 
     it('reports live limits, the day’s hits and the 5 most limited identifiers, most first', async () => {

@@ -79,7 +79,8 @@ async function call(
 ): Promise<{ status: number; headers: Headers; json: () => Record<string, unknown> }> {
   const res = await fetch(server.url + path, {
     method,
-    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    // The app's own Origin, as its pages send: admin changes from anywhere else are refused (CSRF).
+    headers: { 'content-type': 'application/json', origin: server.url, ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
   const text = await res.text();

@@ -23,6 +23,7 @@ import { securityRoutes } from './features/security/security.routes.ts';
 import { systemRoutes } from './features/system/system.routes.ts';
 import { registerAdminGuard } from './plugins/admin-guard.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerOriginCheck } from './plugins/origin-check.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
@@ -71,6 +72,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       this.websocketServer.close(done);
     },
   });
+  // After the websocket plugin, whose onRequest hook must have marked an upgrade for a refusal to
+  // release its socket; before the admin guard, so a forged call never reaches a session lookup.
+  registerOriginCheck(app, ctx);
   registerAdminGuard(app, ctx);
   app.decorate('pendingWrites', new PendingWrites(ctx.db));
   app.addHook('onClose', () => app.pendingWrites.flush());

@@ -8,6 +8,22 @@ const rateLimit = (fallback: number) =>
     .min(1, 'must be at least 1')
     .default(fallback);
 
+/**
+ * `scheme://host[:port]` as browsers send it in Origin (lowercase, default port dropped), or null when
+ * `entry` is not an http(s) origin (a path, query or credentials make it something else).
+ */
+function bareOrigin(entry: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    return null;
+  }
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  const web = url.protocol === 'http:' || url.protocol === 'https:';
+  return bare && web ? url.origin : null;
+}
+
 /** Every setting the server reads from the environment, with defaults that run out of the box. */
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -54,6 +70,25 @@ const ConfigSchema = z.object({
     .int('must be a whole number of milliseconds')
     .min(1000, 'must be at least 1000 (one second)')
     .default(60_000),
+  /**
+   * Origins besides the app's own (its Host with its scheme, read through the proxy when TRUST_PROXY
+   * allows) from which admin pages may make changes and open the admin socket, comma-separated: e.g.
+   * `https://admin.example.com` behind a proxy that does not pass X-Forwarded-Proto/Host. See
+   * plugins/origin-check.ts.
+   */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const origins: string[] = [];
+      for (const entry of value.split(',').map((e) => e.trim())) {
+        if (entry === '') continue;
+        const origin = bareOrigin(entry);
+        if (origin) origins.push(origin);
+        else ctx.addIssue(`${entry} is not an origin like https://admin.example.com`);
+      }
+      return origins;
+    }),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { isSessionValid, SESSION_COOKIE } from '../features/auth/auth.service.ts';
+import { sha256 } from '../features/auth/secret.ts';
 import type { SocketIdentity } from './connection.ts';
 
 /** Recognises one kind of caller from the upgrade request, or returns null to let the next one try. */
@@ -9,11 +10,14 @@ export type SocketAuthenticator = (
   request: FastifyRequest,
 ) => Promise<SocketIdentity | null>;
 
-/** An admin dashboard: the same session cookie as /api/admin/*, re-checked on every liveness sweep. */
+/**
+ * An admin dashboard: the same session cookie as /api/admin/*, re-checked on every liveness sweep
+ * and closed at once when that session logs out (publishSessionEnded).
+ */
 export const adminSessionAuthenticator: SocketAuthenticator = async (ctx, request) => {
   const token = request.cookies[SESSION_COOKIE];
-  if (!(await isSessionValid(ctx, token))) return null;
-  return { kind: 'admin', stillValid: () => isSessionValid(ctx, token) };
+  if (!token || !(await isSessionValid(ctx, token))) return null;
+  return { kind: 'admin', sessionId: sha256(token), stillValid: () => isSessionValid(ctx, token) };
 };
 
 /**

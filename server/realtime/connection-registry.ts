@@ -66,6 +66,18 @@ export class ConnectionRegistry {
     return () => clearInterval(timer);
   }
 
+  /** Closes the sockets opened with one admin session (it logged out); returns how many. */
+  closeSession(sessionId: string, code: number, reason: string): number {
+    let closed = 0;
+    for (const c of this.connections) {
+      if (c.identity.sessionId !== sessionId) continue;
+      c.close(code, reason);
+      this.connections.delete(c);
+      closed++;
+    }
+    return closed;
+  }
+
   closeAll(code: number, reason: string): void {
     for (const c of this.connections) c.close(code, reason);
     this.connections.clear();

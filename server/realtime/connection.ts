@@ -10,6 +10,8 @@ export type ClientKind = 'admin' | 'bot';
 
 export interface SocketIdentity {
   kind: ClientKind;
+  /** An admin socket's session (the session row's id), so logging out closes its sockets at once. */
+  sessionId?: string;
   /** Re-checked on every liveness sweep; false closes the socket (a logged-out or expired session). */
   stillValid(): Promise<boolean>;
 }

@@ -61,6 +61,16 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       expect(info.json().slots).toEqual({ available: 12, total: 12, utilizationPercentage: 0 });
     });
 
+    it('closes a dashboard on one instance the moment its session logs out on the other', async () => {
+      const cookie = await first.adminCookie();
+      const dashboard = await connectTestClient(secondSocketUrl(), cookie);
+      sockets.push(dashboard);
+      await dashboard.next((f) => f.type === 'system_health');
+      const res = await first.app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
+      expect(res.statusCode).toBe(200);
+      expect(await dashboard.waitClosed(2000)).toEqual({ code: 4401, reason: 'Logged out' });
+    });
+
     it('serves from either loader the script saved on the other, the shipped ones seeded once', async () => {
       const cookie = await first.adminCookie();
       const history = await second.app.inject({

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { ServerMessagePayloads, ServerMessageType } from '../../common/realtime.ts';
+import { sha256 } from '../features/auth/secret.ts';
 import type { Bus } from './bus.ts';
 import { PROTOCOLS } from './handlers.ts';
 
@@ -17,4 +19,18 @@ export function publishToAdmins<T extends string>(bus: Bus, type: T, payload: Pa
 /** Sends a message to every connected bot, on every server instance (config pushes, emergency stop). */
 export function publishToBots(bus: Bus, type: string, payload: unknown): Promise<void> {
   return bus.publish(PROTOCOLS.bot.channel, { type, payload });
+}
+
+/** Bus channel naming an admin session that has ended, so every instance closes that session's sockets. */
+export const SESSION_ENDED_CHANNEL = 'admin-session-ended';
+export const SessionEndedSchema = z.object({ sessionId: z.string().min(1) });
+
+/**
+ * Closes the admin sockets opened with this session cookie token, on every instance (the logout
+ * route calls it). Only the session's id (the token's SHA-256, as stored) crosses the bus.
+ */
+export function publishSessionEnded(bus: Bus, token: string): Promise<void> {
+  return bus.publish(SESSION_ENDED_CHANNEL, { sessionId: sha256(token) } satisfies z.infer<
+    typeof SessionEndedSchema
+  >);
 }

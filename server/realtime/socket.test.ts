@@ -42,6 +42,41 @@ for (const dialect of DIALECTS) {
       expect(other.statusCode).toBe(401);
     });
 
+    it('refuses the admin upgrade from another page of the same host, or with no Origin at all', async () => {
+      const cookie = await t.adminCookie();
+      await expect(connectTestClient(t.socketUrl, cookie, { origin: 'http://evil.example' })).rejects.toThrow(
+        'refused with 403',
+      );
+      const samePort = new URL(t.socketUrl).port;
+      await expect(
+        connectTestClient(t.socketUrl, cookie, { origin: `http://127.0.0.1:${Number(samePort) + 1}` }),
+      ).rejects.toThrow('refused with 403');
+      await expect(connectTestClient(t.socketUrl, cookie, { origin: null })).rejects.toThrow(
+        'refused with 403',
+      );
+      const own = await connect(cookie);
+      await own.next((f) => f.type === 'system_health');
+    });
+
+    it('closes the dashboards of a session the moment it logs out, not at the next sweep', async () => {
+      const cookie = await t.adminCookie();
+      const otherSession = await t.adminCookie();
+      const [first, second, other] = await Promise.all([
+        connect(cookie),
+        connect(cookie),
+        connect(otherSession),
+      ]);
+      await Promise.all([first, second, other].map((c) => c.next((f) => f.type === 'system_health')));
+      const res = await t.app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
+      expect(res.statusCode).toBe(200);
+      // Well inside the 30 s liveness sweep: the logout itself closed them.
+      expect(await first.waitClosed(2000)).toEqual({ code: 4401, reason: 'Logged out' });
+      expect(await second.waitClosed(2000)).toEqual({ code: 4401, reason: 'Logged out' });
+      other.send({ type: 'heartbeat', payload: {} });
+      await other.next((f) => f.type === 'heartbeat');
+      expect(other.closed).toBeNull();
+    });
+
     it('refuses a session that has logged out', async () => {
       const cookie = await t.adminCookie();
       const first = await connect(cookie);

@@ -7,6 +7,7 @@ import { CLOSE_CODES, type ClientKind, RealtimeConnection, type SocketIdentity }
 import { ConnectionRegistry } from './connection-registry.ts';
 import { BusMessageSchema, describeIssue, encodeFrame, parseIncomingFrame } from './frames.ts';
 import { type ClientProtocol, type HandlerEnv, PROTOCOLS } from './handlers.ts';
+import { SESSION_ENDED_CHANNEL, SessionEndedSchema } from './publish.ts';
 
 /** A ws ping this often; a socket that has not answered the previous one is dropped. */
 export const PING_INTERVAL_MS = 30_000;
@@ -38,6 +39,15 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         }
         registry.broadcast(kind, encodeFrame(parsed.data.type, parsed.data.payload, ctx.now()));
       }),
+  );
+  // A logout closes that session's dashboards at once, here and on every other instance, rather than
+  // at the next liveness sweep (up to PING_INTERVAL_MS later).
+  unsubscribes.push(
+    ctx.bus.subscribe(SESSION_ENDED_CHANNEL, (message) => {
+      const parsed = SessionEndedSchema.safeParse(message);
+      if (!parsed.success) return;
+      registry.closeSession(parsed.data.sessionId, CLOSE_CODES.sessionEnded, 'Logged out');
+    }),
   );
   const stopSweeping = registry.startSweeping(PING_INTERVAL_MS, app.log);
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterEach, beforeEach } from 'vitest';
-import { buildApp } from '../app.ts';
+import { type BuildAppOptions, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { createDb, type DialectName } from '../db/index.ts';
@@ -45,8 +45,38 @@ export function fakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)) {
   };
 }
 
+/**
+ * The app's own origin as light-my-request addresses it (`Host: localhost:80`): what a browser on
+ * the app's own page sends as `Origin`.
+ */
+export const OWN_ORIGIN = 'http://localhost';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Makes `app.inject` send state-changing calls the way the app's own pages do: a browser adds
+ * `Origin` to every POST, PUT, PATCH and DELETE, so one without `Origin` or `Referer` gets the app's
+ * own. A test playing another page passes its own `origin`/`referer`; `injectBare` sends exactly the
+ * headers it is given (a non-browser client). Returns that bare inject.
+ */
+function sendLikeOwnPages(app: FastifyInstance): TestApp['injectBare'] {
+  const original = app.inject.bind(app) as (options?: InjectOptions | string) => unknown;
+  const withOwnOrigin = (options: InjectOptions): InjectOptions => {
+    const method = (options.method ?? 'GET').toUpperCase();
+    const named = Object.keys(options.headers ?? {}).map((h) => h.toLowerCase());
+    if (SAFE_METHODS.has(method) || named.includes('origin') || named.includes('referer')) return options;
+    return { ...options, headers: { ...options.headers, origin: OWN_ORIGIN } };
+  };
+  app.inject = ((options?: InjectOptions | string) =>
+    original(typeof options === 'object' ? withOwnOrigin(options) : options)) as FastifyInstance['inject'];
+  return (options) => original(options) as Promise<LightMyRequestResponse>;
+}
+
 export interface TestApp {
+  /** The real app; its `inject` sends state-changing calls with the app's own Origin (see OWN_ORIGIN). */
   app: FastifyInstance;
+  /** `app.inject` exactly as given, no Origin added: what a non-browser client sends. */
+  injectBare(options: InjectOptions | string): Promise<LightMyRequestResponse>;
   ctx: AppContext;
   clock: ReturnType<typeof fakeClock>;
   /** PostgreSQL only: the schema holding this app's tables (another instance may join it). */
@@ -64,7 +94,7 @@ export interface TestApp {
 export async function buildTestApp(
   dialect: DialectName,
   env: Record<string, string> = {},
-  options: { joinSchemaOf?: TestApp } = {},
+  options: { joinSchemaOf?: TestApp; app?: BuildAppOptions } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     ADMIN_SECRET: TEST_ADMIN_SECRET,
@@ -103,10 +133,12 @@ export async function buildTestApp(
   } else {
     await prepareDatabase(ctx);
   }
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, options.app);
   await app.ready();
+  const injectBare = sendLikeOwnPages(app);
   return {
     app,
+    injectBare,
     ctx,
     clock,
     schema,

@@ -59,9 +59,20 @@ export class TestClient {
   }
 }
 
-/** Opens a socket; resolves with the client once open, or rejects with the refusal status. */
-export function connectTestClient(url: string, cookie?: string): Promise<TestClient> {
-  const ws = new WebSocket(url, { headers: cookie ? { cookie } : {} });
+/**
+ * Opens a socket; resolves with the client once open, or rejects with the refusal status. Like a
+ * browser on the app's own page it sends the app's origin (`http://host:port` of `url`) as `Origin`;
+ * `origin` plays another page, and `null` sends none (a non-browser client).
+ */
+export function connectTestClient(
+  url: string,
+  cookie?: string,
+  { origin = new URL(url.replace(/^ws/, 'http')).origin }: { origin?: string | null } = {},
+): Promise<TestClient> {
+  const ws = new WebSocket(url, {
+    headers: cookie ? { cookie } : {},
+    ...(origin === null ? {} : { origin }),
+  });
   const client = new TestClient(ws);
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(client));

@@ -1,6 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loginAsAdmin, loginThroughApi, newPage, toastTitled, useBrowserSuite } from './harness.ts';
+import {
+  loginAsAdmin,
+  loginThroughApi,
+  newPage,
+  sameOriginHeaders,
+  toastTitled,
+  useBrowserSuite,
+} from './harness.ts';
 
 const DELETE_WARNING =
   'Are you sure you want to delete the file? This action cannot be undone and will break any scripts using this URL.';
@@ -137,6 +144,7 @@ describe('file manager in the browser', () => {
     const { page } = suite;
     await loginThroughApi(page);
     const created = await page.request.post('/api/admin/scripts/upload', {
+      headers: sameOriginHeaders(page),
       multipart: {
         directory: 'hosted-scripts',
         isPublic: 'true',

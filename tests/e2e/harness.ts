@@ -89,13 +89,28 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: findOrInstallChromium(), args: CHROMIUM_ARGS });
 }
 
+/** Each context's app origin (from its baseURL), for the API calls made from node on a page's behalf. */
+const contextOrigins = new WeakMap<BrowserContext, string>();
+
 /** A fresh browser context that may use the clipboard. */
 export async function newPage(
   browser: Browser,
   baseURL: string,
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, permissions: ['clipboard-read', 'clipboard-write'] });
+  contextOrigins.set(context, new URL(baseURL).origin);
   return { context, page: await context.newPage() };
+}
+
+/**
+ * Headers that make a `page.request` call come from the app's own page: admin changes need the app's
+ * Origin (server/plugins/origin-check.ts). Chromium adds it to the pages' own fetches; Playwright's
+ * API requests, sent from node, do not.
+ */
+export function sameOriginHeaders(page: Page): { origin: string } {
+  const origin = contextOrigins.get(page.context());
+  if (!origin) throw new Error('sameOriginHeaders: the page was not opened by newPage()');
+  return { origin };
 }
 
 /** Signs in through the login form and waits for the dashboard. */
@@ -145,7 +160,10 @@ export function toastTitled(page: Page, title: string) {
 
 /** Signs the page's browser context in through the API: page.request shares the context's cookies. */
 export async function loginThroughApi(page: Page): Promise<void> {
-  const res = await page.request.post('/api/admin/login', { data: { adminSecret: E2E_ADMIN_SECRET } });
+  const res = await page.request.post('/api/admin/login', {
+    data: { adminSecret: E2E_ADMIN_SECRET },
+    headers: sameOriginHeaders(page),
+  });
   expect(res.ok()).toBe(true);
 }
 
@@ -158,6 +176,7 @@ export async function configureSystem(
   await loginThroughApi(page);
   const res = await page.request.put('/api/admin/system-configuration', {
     data: { totalSlots, paymentWallets },
+    headers: sameOriginHeaders(page),
   });
   expect(res.status()).toBe(200);
 }

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RedemptionKeyResponse } from '../../common/redemption.ts';
 import type { RedeemRequest } from '../../common/script-access.ts';
-import { loginThroughApi, toastTitled, useBrowserSuite } from './harness.ts';
+import { loginThroughApi, sameOriginHeaders, toastTitled, useBrowserSuite } from './harness.ts';
 
 /**
  * What a script user does: the admin creates a code (through the admin API, signed in), the
@@ -11,6 +11,7 @@ import { loginThroughApi, toastTitled, useBrowserSuite } from './harness.ts';
 async function redeemNewCode(page: Page, hwid: string, device: RedeemRequest['device']): Promise<void> {
   const created = await page.request.post('/api/admin/create-redemption-key', {
     data: { keyType: 'PREMIUM', maxHardwareBindings: 2, validityDuration: 24 },
+    headers: sameOriginHeaders(page),
   });
   expect(created.status()).toBe(201);
   const { redemptionKey } = (await created.json()) as RedemptionKeyResponse;

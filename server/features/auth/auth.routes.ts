@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMIN_SESSION_TTL_MS, LoginRequestSchema } from '../../../common/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { publishSessionEnded } from '../../realtime/publish.ts';
 import { login, logout, SESSION_COOKIE } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
@@ -26,7 +27,15 @@ export const authRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
   );
 
   app.post('/api/admin/logout', { schema: { body: z.unknown().optional() } }, async (request, reply) => {
-    await logout(ctx, request.cookies[SESSION_COOKIE]);
+    const token = request.cookies[SESSION_COOKIE];
+    await logout(ctx, token);
+    if (token) {
+      // Its dashboards close now. Should the bus fail, the session is gone all the same and the
+      // sockets' next liveness sweep closes them.
+      await publishSessionEnded(ctx.bus, token).catch((err: unknown) =>
+        request.log.warn({ err }, 'could not announce the logout to the sockets'),
+      );
+    }
     reply.clearCookie(SESSION_COOKIE, cookieOptions);
     return { success: true };
   });

@@ -89,6 +89,12 @@ const ConfigSchema = z.object({
       }
       return origins;
     }),
+  /** Audit log rows older than this many days are deleted (hourly, and at start). */
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .default(90),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -116,3 +116,17 @@ export async function countAuditLogs(
     .executeTakeFirstOrThrow();
   return { all: Number(row.all), matching: Number(row.matching) };
 }
+
+/**
+ * Deletes at most `limit` rows older than `before` (through the timestamp index); returns how many.
+ * Bounded so a big backlog goes in several short statements (see audit-retention.ts).
+ */
+export async function deleteAuditLogsBefore(db: Db, before: number, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('audit_logs')
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('audit_logs').select('id').where('timestamp', '<', before).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

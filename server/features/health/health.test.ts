@@ -79,6 +79,41 @@ for (const dialect of DIALECTS) {
       expect(await t.ctx.db.selectFrom('error_reports').selectAll().execute()).toHaveLength(0);
     });
 
+    it('refuses a deeply nested errorInfo with a 400 naming it, and stores nothing', async () => {
+      // Written as text: JSON.stringify itself overflows the stack on this.
+      const depth = 100_000;
+      const nested = `${'{"inner":'.repeat(depth)}"bottom"${'}'.repeat(depth)}`;
+      const { errorInfo: _shallow, ...rest } = report;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/error-report',
+        headers: { cookie: t.cookie, 'content-type': 'application/json' },
+        payload: `${JSON.stringify(rest).slice(0, -1)},"errorInfo":${nested}}`,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('errorInfo: must nest at most 10 levels deep');
+      const deepArray = await send({ ...report, errorInfo: { list: [[[[[[[[[[[1]]]]]]]]]]] } });
+      expect(deepArray.statusCode).toBe(400);
+      expect(deepArray.json().error).toBe('errorInfo: must nest at most 10 levels deep');
+      expect(await t.ctx.db.selectFrom('error_reports').selectAll().execute()).toHaveLength(0);
+    });
+
+    it('refuses an errorInfo over 50,000 characters of JSON, and takes one just under', async () => {
+      const big = await send({ ...report, errorInfo: { componentStack: 'x'.repeat(50_000) } });
+      expect(big.statusCode).toBe(400);
+      expect(big.json().error).toBe('errorInfo: must be at most 50000 characters as JSON');
+      const wide = await send({
+        ...report,
+        errorInfo: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i])),
+      });
+      expect(wide.statusCode).toBe(400);
+      const fits = await send({
+        ...report,
+        errorInfo: { componentStack: 'x'.repeat(49_000), depth: [[[[1]]]] },
+      });
+      expect(fits.statusCode).toBe(201);
+    });
+
     it('refuses a body that is not JSON', async () => {
       const res = await t.app.inject({
         method: 'POST',

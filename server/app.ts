@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
@@ -25,6 +26,7 @@ import { registerAdminGuard } from './plugins/admin-guard.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
+import { serializeRequest } from './plugins/request-log.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 
@@ -38,14 +40,16 @@ declare module 'fastify' {
 }
 
 export interface BuildAppOptions {
-  /** pino logger options, or false for none (tests). */
-  logger?: boolean | { level: string };
+  /** pino logger options (a level, and a stream other than stdout), or false for none (tests). */
+  logger?: boolean | { level: string; stream?: DestinationStream };
 }
 
 /** Builds the whole server: cross-cutting plugins first, then every feature. Used by main and tests. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: options.logger
+      ? { ...(options.logger === true ? {} : options.logger), serializers: { req: serializeRequest } }
+      : false,
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

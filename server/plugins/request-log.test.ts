@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { PREMIUM_SCRIPT_FILE } from '../../common/public-defaults.ts';
+import { insertTestScriptKey } from '../test/fixtures.ts';
+import { buildTestApp, DIALECTS } from '../test/helper.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: the request log`, () => {
+    it('keeps script keys, hardware ids, nonces and signatures out of the log lines', async () => {
+      const lines: string[] = [];
+      const t = await buildTestApp(
+        dialect,
+        {},
+        { app: { logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } } } },
+      );
+      try {
+        const { scriptKey } = await insertTestScriptKey(t);
+        const hwidInQuery = 'HWID-IN-QUERY-5d1c';
+        const hwidInHeader = 'HWID-IN-HEADER-93fa';
+        const secrets = [scriptKey, hwidInQuery, hwidInHeader, 'NONCE-77aa', 'SIG-0b3e'];
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/script/loader?script=${PREMIUM_SCRIPT_FILE}&key=${scriptKey}&hwid=${hwidInQuery}`,
+        });
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/script/loader?script=${PREMIUM_SCRIPT_FILE}&key=${scriptKey}`,
+          headers: { 'x-hardware-id': hwidInHeader },
+        });
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/script/loader?script=${PREMIUM_SCRIPT_FILE}&key=${scriptKey}&hwid=${hwidInQuery}&nonce=NONCE-77aa&sig=SIG-0b3e`,
+        });
+        // Percent-encoded names are what the server reads too.
+        await t.app.inject({ method: 'GET', url: `/api/script/loader?script=x.lua&%6Bey=${scriptKey}` });
+
+        const log = lines.join('');
+        expect(log).toContain('incoming request');
+        for (const secret of secrets) expect(log).not.toContain(secret);
+        // What the log is for stays: which script was asked for, and that a key came along.
+        expect(log).toContain(
+          `/api/script/loader?script=${PREMIUM_SCRIPT_FILE}&key=[redacted]&hwid=[redacted]`,
+        );
+        expect(log).toContain('&nonce=[redacted]&sig=[redacted]');
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}

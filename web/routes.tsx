@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router';
+import { createRoutesFromElements, Outlet, Route, useRouteError } from 'react-router';
 import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
+import { AdminNotFound } from '@/pages/admin/shell/admin-not-found.tsx';
 import { BuyerPage } from '@/pages/public/buyer.tsx';
 import { LandingPage } from '@/pages/public/landing.tsx';
 import { NotFoundPage } from '@/pages/public/not-found.tsx';
@@ -32,30 +33,40 @@ function page(element: React.ReactNode) {
   );
 }
 
-/** The spec's route table. Screens that later work builds fall through to the not-found page until then. */
-export function AppRoutes() {
-  return (
-    <Routes>
-      <Route path="/" element={page(<LandingPage />)} />
-      <Route path="/buyer" element={page(<BuyerPage />)} />
-      <Route path="/scripts" element={page(<ScriptsPage />)} />
-      <Route path="/script" element={page(<ScriptsPage />)} />
-      <Route path="/admin/login" element={page(<AdminLoginPage />)} />
-      <Route path="/admin" element={page(<AdminLayout />)}>
-        <Route index element={page(<DashboardPage />)} />
-        <Route path="dashboard" element={page(<DashboardPage />)} />
-        <Route path="license-keys" element={page(<LicenseKeysPage />)} />
-        <Route path="system-configuration" element={page(<SystemConfigurationPage />)} />
-        <Route path="script-management" element={page(<ScriptManagementPage />)} />
-        <Route path="file-manager" element={page(<FileManagerPage />)} />
-        <Route path="scripts-page-editor" element={page(<ScriptsPageEditorPage />)} />
-        <Route path="redemption-keys" element={page(<RedemptionKeysPage />)} />
-        <Route path="script-keys" element={page(<ScriptKeysPage />)} />
-        <Route path="hardware-bindings" element={page(<HardwareBindingsPage />)} />
-        <Route path="security" element={page(<SecurityPage />)} />
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-      <Route path="*" element={<NotFoundPage />} />
-    </Routes>
-  );
+/**
+ * Hands an error the router caught to the app's critical error boundary (main.tsx), as before the
+ * data router: pages have boundaries of their own, so only a failure outside them gets here.
+ */
+function RethrowRouteError(): never {
+  throw useRouteError();
 }
+
+/**
+ * The spec's route table, for a data router (createBrowserRouter in main.tsx): screens block
+ * navigation away from unsaved edits with useBlocker, which needs one. Screens that later work
+ * builds fall through to the not-found page until then; under /admin that page stays in the console.
+ */
+export const appRoutes = createRoutesFromElements(
+  <Route element={<Outlet />} errorElement={<RethrowRouteError />}>
+    <Route path="/" element={page(<LandingPage />)} />
+    <Route path="/buyer" element={page(<BuyerPage />)} />
+    <Route path="/scripts" element={page(<ScriptsPage />)} />
+    <Route path="/script" element={page(<ScriptsPage />)} />
+    <Route path="/admin/login" element={page(<AdminLoginPage />)} />
+    <Route path="/admin" element={page(<AdminLayout />)}>
+      <Route index element={page(<DashboardPage />)} />
+      <Route path="dashboard" element={page(<DashboardPage />)} />
+      <Route path="license-keys" element={page(<LicenseKeysPage />)} />
+      <Route path="system-configuration" element={page(<SystemConfigurationPage />)} />
+      <Route path="script-management" element={page(<ScriptManagementPage />)} />
+      <Route path="file-manager" element={page(<FileManagerPage />)} />
+      <Route path="scripts-page-editor" element={page(<ScriptsPageEditorPage />)} />
+      <Route path="redemption-keys" element={page(<RedemptionKeysPage />)} />
+      <Route path="script-keys" element={page(<ScriptKeysPage />)} />
+      <Route path="hardware-bindings" element={page(<HardwareBindingsPage />)} />
+      <Route path="security" element={page(<SecurityPage />)} />
+      <Route path="*" element={<AdminNotFound />} />
+    </Route>
+    <Route path="*" element={<NotFoundPage />} />
+  </Route>,
+);

@@ -23,6 +23,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The HTTP status behind a failed call (looking through `cause`, which getJson's spec texts wrap),
+ * or null when no answer came at all (server down, network gone).
+ */
+export function failedStatus(error: unknown): number | null {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (current instanceof ApiError) return current.status;
+  }
+  return null;
+}
+
 async function throwIfNotOk(res: Response): Promise<void> {
   if (!res.ok) throw new ApiError(res.status, (await res.text()) || '', res.statusText);
 }

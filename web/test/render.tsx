@@ -1,24 +1,27 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { Toaster } from '@/components/toaster.tsx';
 import { createQueryClient } from '@/lib/api.ts';
 
 /**
  * Renders `ui` at `path` the way main.tsx mounts the app: a fresh query client with the default GET,
- * a router and the toaster. Returns Testing Library's result and the query client.
+ * a data router (so screens may block navigation) and the toaster. `ui` is the router's one catch-all
+ * route; its own <Routes> match below it. Returns Testing Library's result, the query client and the
+ * router (router.navigate stands in for the browser's back button and address bar).
  */
 export function renderWithProviders(ui: ReactNode, path = '/') {
   const queryClient = createQueryClient();
+  const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: [path] });
   const utils = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+      <RouterProvider router={router} />
       <Toaster />
     </QueryClientProvider>,
   );
-  return { ...utils, queryClient };
+  return { ...utils, queryClient, router };
 }
 
 /** A JSON answer. */

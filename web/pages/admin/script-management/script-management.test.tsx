@@ -354,6 +354,39 @@ describe('ScriptManagementPage', () => {
     expect(saveState()).toBe('Saved');
   });
 
+  it('asks before leaving the screen with unsaved edits: Stay keeps them, Leave goes; a save ends it', async () => {
+    const user = userEvent.setup();
+    fakeServer([universal()]);
+    // The screen on its own route, so leaving it unmounts it as in the app (/admin/dashboard is a stub).
+    const { router } = renderAt(
+      <ScriptManagementPage />,
+      '/admin/script-management',
+      '/admin/script-management',
+    );
+    const path = () => screen.getByTestId('current-path').textContent;
+    await editorShows(UNIVERSAL_V2);
+    await appendToEditor('-- unsaved');
+
+    await act(() => router.navigate('/admin/dashboard'));
+    const question = await screen.findByRole('alertdialog', { name: 'Leave without saving?' });
+    await user.click(within(question).getByRole('button', { name: 'Stay' }));
+    expect(path()).toBe('/admin/script-management');
+    await editorShows(`${UNIVERSAL_V2}-- unsaved`);
+
+    await act(() => router.navigate('/admin/dashboard'));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Leave' }));
+    await screen.findByText('Dashboard stub');
+
+    await act(() => router.navigate('/admin/script-management'));
+    await editorShows(UNIVERSAL_V2);
+    await appendToEditor('-- deployed');
+    await user.click(screen.getByRole('button', { name: 'Save & Deploy' }));
+    await waitFor(() => expect(saveState()).toBe('Saved'));
+    await act(() => router.navigate('/admin/dashboard'));
+    expect(path()).toBe('/admin/dashboard');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
   it("says 'No version history available' for a script without versions", async () => {
     const empty = universal();
     empty.versions = [];

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, RefreshCw, Rocket } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
@@ -16,6 +16,7 @@ import type {
 } from '../../../../common/scripts.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
+import { useUnsavedChangesGuard } from '../shared/use-unsaved-changes-guard.tsx';
 import { CreateScriptDialog } from './create-script-dialog.tsx';
 import { ScriptAccessTypeSelect } from './script-access-type.tsx';
 import { ScriptDeleteButton } from './script-delete-button.tsx';
@@ -68,13 +69,8 @@ export default function ScriptManagementPage() {
     refusal?.filename === selected && refusal.content === editorText ? refusal.refusal : null;
   const summary = scripts.data?.find((s) => s.name === selected);
 
-  // A reload or closed tab would drop the edits: let the browser ask first.
-  useEffect(() => {
-    if (!modified) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [modified]);
+  // Leaving the screen (sidebar, back, closing the tab) would drop the edits: ask first.
+  const leaveQuestion = useUnsavedChangesGuard(modified);
 
   const editText = (text: string) => {
     if (!stored) return;
@@ -270,6 +266,7 @@ export default function ScriptManagementPage() {
         onConfirm={confirmPending}
         onCancel={() => setPending(null)}
       />
+      {leaveQuestion}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
@@ -101,8 +101,8 @@ async function openSectionsTab(user: ReturnType<typeof userEvent.setup>) {
 /** Renders the editor page, with a user to drive it, against whatever fetch mock the test set up. */
 function renderPage() {
   const user = userEvent.setup();
-  const { queryClient } = renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
-  return { user, queryClient };
+  const { queryClient, router } = renderAt(<ScriptsPageEditorPage />, '/admin/scripts-page-editor');
+  return { user, queryClient, router };
 }
 
 /** Renders the editor page against a fake server holding `initial`. */
@@ -291,6 +291,24 @@ describe('ScriptsPageEditorPage', () => {
     await waitFor(() => expect(screen.queryByText('Unsaved Changes')).toBeNull());
     expect(saveButton().disabled).toBe(true);
     expect(queryClient.getQueryState(PUBLIC_CONFIG_KEY)?.isInvalidated).toBe(true);
+  });
+
+  it('asks before leaving with unsaved changes (Stay keeps them), and leaves freely once saved', async () => {
+    const { user, router } = renderEditor();
+    const title = (await screen.findByLabelText('Header Title')) as HTMLInputElement;
+    await user.type(title, '!');
+
+    await act(() => router.navigate('/admin/dashboard'));
+    const question = await screen.findByRole('alertdialog', { name: 'Leave without saving?' });
+    await user.click(within(question).getByRole('button', { name: 'Stay' }));
+    expect(screen.getByTestId('current-path').textContent).toBe('/admin/scripts-page-editor');
+    expect((screen.getByLabelText('Header Title') as HTMLInputElement).value).toBe('Scanline Scripts!');
+
+    await user.click(saveButton());
+    await waitFor(() => expect(screen.queryByText('Unsaved Changes')).toBeNull());
+    await act(() => router.navigate('/admin/dashboard'));
+    expect(screen.getByTestId('current-path').textContent).toBe('/admin/dashboard');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
   it("says 'Save Failed' with the server's message when the server refuses", async () => {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, Plus, RotateCcw, Save } from 'lucide-react';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-action-button.tsx';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -13,6 +13,7 @@ import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
 import { allScriptFilesQuery } from '../file-manager/file-queries.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
+import { useUnsavedChangesGuard } from '../shared/use-unsaved-changes-guard.tsx';
 import {
   addButton,
   addSection,
@@ -88,7 +89,7 @@ function ScriptsPageEditor({ saved }: { saved: ScriptsPageConfig }) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const config = draft ?? saved;
   const unsaved = draft !== null && !sameConfig(draft, saved);
-  useLeaveWarning(unsaved);
+  const leaveQuestion = useUnsavedChangesGuard(unsaved);
 
   const edit = (change: (config: ScriptsPageConfig) => ScriptsPageConfig) => setDraft(change(config));
 
@@ -210,6 +211,7 @@ function ScriptsPageEditor({ saved }: { saved: ScriptsPageConfig }) {
           <ScriptsPagePreview config={config} />
         </TabsContent>
       </Tabs>
+      {leaveQuestion}
     </>
   );
 }
@@ -242,18 +244,4 @@ function ScriptFileSuggestions({ id }: { id: string }) {
       ))}
     </datalist>
   );
-}
-
-/** Asks the browser to confirm leaving (reload, close, another site) while there are unsaved changes. */
-function useLeaveWarning(active: boolean) {
-  useEffect(() => {
-    if (!active) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      // Older browsers show the prompt only when returnValue is set.
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [active]);
 }

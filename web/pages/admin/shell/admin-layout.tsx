@@ -6,34 +6,44 @@ import { Button } from '@/components/ui/button.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
+import { UnsavedWorkProvider, useConfirmLeavingUnsavedWork } from '../shared/use-unsaved-changes-guard.tsx';
 import { ADMIN_NAV, type AdminNavItem, isNavItemActive } from './admin-nav.ts';
-import { useAdminLogout, useAdminSession } from './admin-session.ts';
+import { useAdminLogout, useAdminSession, useSessionCheckOnFailure } from './admin-session.ts';
 import { CheckingAuthentication } from './checking-authentication.tsx';
 import { AdminLoginScreen } from './login-form.tsx';
 import { ConnectionBadge, RealtimeStatus } from './realtime-status.tsx';
+import { ServerUnreachableBanner, useRefetchFailedAfterOutage } from './server-unreachable-banner.tsx';
 import { useRealtimeInvalidation } from './use-realtime-invalidation.ts';
+
+/** The id of the console's <main>, where the skip link goes. */
+export const ADMIN_MAIN_ID = 'admin-main';
 
 /**
  * The admin shell around every /admin screen. Screens show only with a confirmed session; otherwise
- * the login form is shown in place. Real-time connects only once the session is confirmed.
+ * the login form is shown in place. Real-time connects only once the session is confirmed. An
+ * unreachable server keeps the console (and any unsaved edits) with a banner, never the login form.
  */
 export default function AdminLayout() {
   useDarkDocument();
   const session = useAdminSession();
-  if (session === 'unknown') return <CheckingAuthentication />;
-  if (session === 'unauthenticated') return <AdminLoginScreen />;
+  if (session.state === 'unknown') return <CheckingAuthentication offline={session.offline} />;
+  if (session.state === 'unauthenticated') return <AdminLoginScreen />;
   return (
     <RealtimeProvider>
-      <AdminShell />
+      <UnsavedWorkProvider>
+        <AdminShell offline={session.offline} />
+      </UnsavedWorkProvider>
     </RealtimeProvider>
   );
 }
 
-function AdminShell() {
+function AdminShell({ offline }: { offline: boolean }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const closeMenu = () => setMenuOpen(false);
   const { status } = useRealtime();
   useRealtimeInvalidation();
+  useSessionCheckOnFailure();
+  useRefetchFailedAfterOutage(offline);
 
   // Escape closes the slide-over menu on small screens.
   useEffect(() => {
@@ -47,6 +57,7 @@ function AdminShell() {
 
   return (
     <div className="min-h-screen bg-background text-foreground">
+      <SkipLink />
       {/* Small screens: a top bar with the menu toggle; the sidebar slides over the page. */}
       <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b bg-card/95 px-4 backdrop-blur lg:hidden">
         <Button
@@ -97,12 +108,34 @@ function AdminShell() {
         <SidebarFooter />
       </aside>
 
-      <main className="min-w-0 lg:pl-72">
+      <main id={ADMIN_MAIN_ID} tabIndex={-1} className="min-w-0 outline-none lg:pl-72">
+        {offline && <ServerUnreachableBanner className="sticky top-14 z-20 lg:top-0" />}
         <div className="mx-auto w-full min-w-0 max-w-7xl p-4 sm:p-6 lg:p-8">
           <Outlet />
         </div>
       </main>
     </div>
+  );
+}
+
+/**
+ * The first thing Tab reaches: jumps past the sidebar to the screen. Hidden until focused. Focus is
+ * moved by hand (the router owns the URL, so no #fragment is added).
+ */
+function SkipLink() {
+  return (
+    <a
+      href={`#${ADMIN_MAIN_ID}`}
+      onClick={(event) => {
+        event.preventDefault();
+        const main = document.getElementById(ADMIN_MAIN_ID);
+        main?.focus();
+        main?.scrollIntoView();
+      }}
+      className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-primary focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-primary-foreground focus:shadow-lg focus:outline-none focus:ring-2 focus:ring-ring focus:ring-offset-2 focus:ring-offset-background"
+    >
+      Skip to main content
+    </a>
   );
 }
 
@@ -192,6 +225,8 @@ function NavBadge({ badge }: { badge: 'LIVE' | 'NEW' }) {
 
 function SidebarFooter() {
   const logout = useAdminLogout();
+  // Signing out leaves the screen too: unsaved edits are asked about first.
+  const leaving = useConfirmLeavingUnsavedWork();
   return (
     <div className="flex shrink-0 flex-col gap-2 border-t p-4">
       <RealtimeStatus />
@@ -201,10 +236,16 @@ function SidebarFooter() {
           Back to public site
         </Link>
       </Button>
-      <Button variant="ghost" size="sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => leaving.confirm(() => logout.mutate())}
+        disabled={logout.isPending}
+      >
         {logout.isPending ? <LoaderCircle className="animate-spin" /> : <LogOut />}
         Logout
       </Button>
+      {leaving.dialog}
     </div>
   );
 }

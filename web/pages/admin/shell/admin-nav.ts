@@ -3,6 +3,7 @@ import {
   BrainCircuit,
   FileCode,
   FolderOpen,
+  Key,
   KeyRound,
   LayoutDashboard,
   LayoutTemplate,
@@ -23,7 +24,10 @@ export interface AdminNavItem {
   badge?: 'LIVE' | 'NEW';
 }
 
-/** The sidebar, in the spec's order. Hardware bindings is routed but deliberately absent. */
+/**
+ * The sidebar, in the spec's order. License Keys, which the spec's list leaves out, sits with the
+ * other licensing screens after Redemption Codes. Hardware bindings is routed but deliberately absent.
+ */
 export const ADMIN_NAV: readonly AdminNavItem[] = [
   {
     label: 'Dashboard',
@@ -63,6 +67,12 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
     description: 'Create and track premium codes',
     path: '/admin/redemption-keys',
     icon: Ticket,
+  },
+  {
+    label: 'License Keys',
+    description: 'Issue, revoke and track license keys',
+    path: '/admin/license-keys',
+    icon: Key,
   },
   {
     label: 'Security & Analytics',

@@ -1,18 +1,27 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { hashKey, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { apiRequest } from '@/lib/api.ts';
+import { apiRequest, failedStatus } from '@/lib/api.ts';
 import { getServerId, SERVER_ID_HEADER } from '@/lib/session-id.ts';
 import { LOGIN_TEXTS } from '../../../../common/auth.ts';
 import type { DashboardStats } from '../../../../common/dashboard.ts';
 import { DASHBOARD_STATS_URL, dashboardStatsQuery } from '../dashboard/dashboard-queries.ts';
 
 /**
- * The admin session as the browser sees it: unknown while the check runs, then authenticated when
- * GET /api/admin/dashboard/stats succeeds and unauthenticated otherwise. The answer lives in the
- * query cache, so the login page and the admin layout share it and `queryClient.clear()` forgets it.
+ * The admin session as the browser sees it: unknown while the first check runs, then authenticated
+ * when GET /api/admin/dashboard/stats succeeds and unauthenticated when it answers 401. Only a 401
+ * means signed out: when the server cannot be reached (network error, 5xx) the last answer stands
+ * and `offline` is set, so a stopped server never swaps the console for the login form. The answer
+ * lives in the query cache, so the login page and the admin layout share it and `queryClient.clear()`
+ * forgets it.
  */
 export type AdminSessionState = 'unknown' | 'authenticated' | 'unauthenticated';
+
+export interface AdminSession {
+  state: AdminSessionState;
+  /** The last check got no answer (or a 5xx): the server is unreachable and checks repeat until it answers. */
+  offline: boolean;
+}
 
 export const ADMIN_SESSION_KEY = ['admin-session'] as const;
 
@@ -20,20 +29,25 @@ export const ADMIN_SESSION_KEY = ['admin-session'] as const;
 export const ADMIN_HOME = '/admin/dashboard';
 export const ADMIN_LOGIN_PATH = '/admin/login';
 
+/** How often the session is checked again while the server is unreachable. */
+export const OFFLINE_RETRY_MS = 5_000;
+
 export function adminSessionQuery() {
   return queryOptions({
     queryKey: ADMIN_SESSION_KEY,
-    // Any failure (401, network, 500) simply means "not authenticated": the check never throws.
+    // A 401 is the answer "signed out"; any other failure throws, so the query keeps its last answer.
     queryFn: async ({ client }) => {
       try {
         const stats = await apiRequest<DashboardStats>('GET', DASHBOARD_STATS_URL);
         // The check fetched the dashboard's figures anyway: hand them over instead of asking twice.
         client.setQueryData(dashboardStatsQuery().queryKey, stats);
         return true;
-      } catch {
-        return false;
+      } catch (error) {
+        if (failedStatus(error) === 401) return false;
+        throw error;
       }
     },
+    refetchInterval: (query) => (query.state.status === 'error' ? OFFLINE_RETRY_MS : false),
   });
 }
 
@@ -41,7 +55,7 @@ export function adminSessionQuery() {
  * Reads the session and checks it again on every path change under /admin (not on public paths).
  * The first check shows as 'unknown'; later checks keep the last answer until the new one lands.
  */
-export function useAdminSession(): AdminSessionState {
+export function useAdminSession(): AdminSession {
   const { pathname } = useLocation();
   const session = useQuery(adminSessionQuery());
   const { refetch } = session;
@@ -52,9 +66,39 @@ export function useAdminSession(): AdminSessionState {
     void refetch({ cancelRefetch: false });
   }, [pathname, refetch]);
 
-  if (session.data === undefined) return 'unknown';
-  return session.data ? 'authenticated' : 'unauthenticated';
+  const state = session.data === undefined ? 'unknown' : session.data ? 'authenticated' : 'unauthenticated';
+  return { state, offline: session.isError };
 }
+
+/**
+ * Checks the session again when any other admin call fails in a way that may concern it: a 401
+ * (the session expired or was revoked: the login form follows) or no answer at all (the offline
+ * banner follows). Other failures are the screen's own business.
+ */
+export function useSessionCheckOnFailure(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const recheck = (error: unknown) => {
+      const status = failedStatus(error);
+      if (status !== null && status !== 401 && status < 500) return;
+      void queryClient.refetchQueries({ queryKey: ADMIN_SESSION_KEY }, { cancelRefetch: false });
+    };
+    const unsubscribeQueries = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type !== 'updated' || event.action.type !== 'error') return;
+      if (event.query.queryHash === adminSessionHash) return;
+      recheck(event.action.error);
+    });
+    const unsubscribeMutations = queryClient.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') recheck(event.action.error);
+    });
+    return () => {
+      unsubscribeQueries();
+      unsubscribeMutations();
+    };
+  }, [queryClient]);
+}
+
+const adminSessionHash = hashKey(ADMIN_SESSION_KEY);
 
 /** A rejected secret (401): the form shows the spec's text whatever the server wrote. */
 export class InvalidSecretError extends Error {

@@ -8,7 +8,8 @@ import { AdminLoginScreen } from './login-form.tsx';
 export default function AdminLoginPage() {
   useDarkDocument();
   const session = useAdminSession();
-  if (session === 'unknown') return <CheckingAuthentication />;
-  if (session === 'authenticated') return <Navigate to={ADMIN_HOME} replace />;
+  // Unreachable before any answer: the form, whose sign-in says the connection failed.
+  if (session.state === 'unknown' && !session.offline) return <CheckingAuthentication />;
+  if (session.state === 'authenticated') return <Navigate to={ADMIN_HOME} replace />;
   return <AdminLoginScreen />;
 }

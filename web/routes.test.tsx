@@ -1,0 +1,68 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '@/lib/api.ts';
+import { json, mockFetch } from '@/test/render.tsx';
+import { appRoutes } from './routes.tsx';
+
+// The shell's socket is another suite's business.
+vi.mock('@/lib/realtime.tsx', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/realtime.tsx')>()),
+  RealtimeProvider: ({ children }: { children: ReactNode }) => children,
+}));
+
+const STATS = {
+  timestamp: '2026-11-22T10:00:00.000Z',
+  stats: {
+    totalKeys: 0,
+    activeKeys: 0,
+    expiredKeys: 0,
+    revokedKeys: 0,
+    totalBindings: 0,
+    activeBindings: 0,
+    todayUsage: 0,
+    weeklyUsage: 0,
+    monthlyUsage: 0,
+  },
+};
+
+/** The app's own route table at `path`, as main.tsx mounts it. */
+function renderApp(path: string) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  document.documentElement.classList.remove('dark');
+});
+
+describe('appRoutes', () => {
+  it('shows an unknown admin path as not found inside the console, with a way back to the dashboard', async () => {
+    mockFetch({ '/api/admin/dashboard/stats': () => json(STATS) });
+    renderApp('/admin/no-such-screen');
+    const main = await screen.findByRole('main');
+    expect(await within(main).findByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Admin' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
+    expect(within(main).getByRole('link', { name: 'Go to Dashboard' }).getAttribute('href')).toBe(
+      '/admin/dashboard',
+    );
+    expect(within(main).queryByRole('link', { name: 'Go to Home' })).toBeNull();
+  });
+
+  it('shows an unknown public path as the public not-found page, whose button goes home', async () => {
+    mockFetch({});
+    renderApp('/no-such-page');
+    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to Home' }).getAttribute('href')).toBe('/');
+    expect(screen.queryByRole('navigation', { name: 'Admin' })).toBeNull();
+  });
+});

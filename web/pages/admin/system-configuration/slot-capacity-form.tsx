@@ -1,9 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle, Save } from 'lucide-react';
-import { useId } from 'react';
+import { LoaderCircle, Save, TriangleAlert } from 'lucide-react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Button } from '@/components/ui/button.tsx';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog.tsx';
+import { Button, buttonVariants } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
@@ -17,6 +27,17 @@ export const SlotCapacitySchema = z.object({
     .max(1_000_000, 'Total slots must be at most 1,000,000'),
 });
 type SlotCapacity = z.infer<typeof SlotCapacitySchema>;
+
+/**
+ * The warning for a total below the slots in use, or null. The server accepts such a total (keys
+ * already sold stay valid), but nobody can buy a slot until enough of them expire or are revoked.
+ */
+export function slotsInUseWarning(totalSlots: number, usedSlots: number | undefined): string | null {
+  if (usedSlots === undefined || !Number.isInteger(totalSlots) || totalSlots < 0) return null;
+  if (totalSlots >= usedSlots) return null;
+  const inUse = usedSlots === 1 ? '1 slot is in use' : `${usedSlots} slots are in use`;
+  return `${inUse}: lowering the total below that leaves no slot available until keys expire.`;
+}
 
 /**
  * The total capacity form. Saving sends the whole configuration: the new total with the wallets
@@ -34,6 +55,9 @@ export function SlotCapacityForm({
   onSave: (configuration: SystemConfiguration) => void;
 }) {
   const fieldId = useId();
+  const warningId = useId();
+  // The total waiting for the admin's word because it is below the slots in use.
+  const [unconfirmed, setUnconfirmed] = useState<number | null>(null);
   const form = useForm<SlotCapacity>({
     resolver: zodResolver(SlotCapacitySchema),
     // Follows the saved value (polling, other tabs) unless the admin is editing it.
@@ -42,9 +66,12 @@ export function SlotCapacityForm({
   });
   const error = form.formState.errors.totalSlots?.message;
   const used = slotUsage?.usedSlots;
+  const warning = slotsInUseWarning(form.watch('totalSlots'), used);
 
+  const save = (totalSlots: number) => onSave({ totalSlots, paymentWallets: configuration.paymentWallets });
   const submit = form.handleSubmit(({ totalSlots }) => {
-    onSave({ totalSlots, paymentWallets: configuration.paymentWallets });
+    if (slotsInUseWarning(totalSlots, used)) setUnconfirmed(totalSlots);
+    else save(totalSlots);
   });
 
   return (
@@ -67,6 +94,7 @@ export function SlotCapacityForm({
               min={0}
               step={1}
               aria-invalid={error ? true : undefined}
+              aria-describedby={warning && !error ? warningId : undefined}
               {...form.register('totalSlots', { valueAsNumber: true })}
             />
             {error ? (
@@ -79,6 +107,12 @@ export function SlotCapacityForm({
                 {used === undefined ? '' : `, in use: ${used}`}
               </p>
             )}
+            {warning && !error && (
+              <p id={warningId} role="status" className="flex gap-2 text-sm text-amber-300">
+                <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+                {warning}
+              </p>
+            )}
           </div>
           <div>
             <Button type="submit" disabled={saving}>
@@ -87,6 +121,26 @@ export function SlotCapacityForm({
             </Button>
           </div>
         </form>
+        <AlertDialog open={unconfirmed !== null} onOpenChange={(open) => !open && setUnconfirmed(null)}>
+          <AlertDialogContent>
+            <AlertDialogHeader>
+              <AlertDialogTitle>Set fewer slots than are in use?</AlertDialogTitle>
+              <AlertDialogDescription>
+                {unconfirmed === null ? '' : slotsInUseWarning(unconfirmed, used)} Keys already sold keep
+                working.
+              </AlertDialogDescription>
+            </AlertDialogHeader>
+            <AlertDialogFooter>
+              <AlertDialogCancel>Cancel</AlertDialogCancel>
+              <AlertDialogAction
+                className={buttonVariants({ variant: 'destructive' })}
+                onClick={() => unconfirmed !== null && save(unconfirmed)}
+              >
+                Save Anyway
+              </AlertDialogAction>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
       </CardContent>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -122,6 +122,36 @@ describe('SystemConfigurationPage', () => {
     await user.click(screen.getByRole('button', { name: 'Save Configuration' }));
     await waitFor(() => expect(puts).toEqual([{ totalSlots: 30, paymentWallets: { ETH: '0xabc' } }]));
     await waitFor(() => expect(screen.queryByText('Unsaved changes')).toBeNull());
+  });
+
+  it('warns when the total drops below the slots in use, and saves it only after confirmation', async () => {
+    const user = userEvent.setup();
+    const { puts } = fakeServer();
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    await user.click(await screen.findByRole('tab', { name: 'Slot Management' }));
+    const field = await screen.findByLabelText('Total Slots');
+    const warning =
+      '4 slots are in use: lowering the total below that leaves no slot available until keys expire.';
+    expect(screen.queryByText(warning)).toBeNull();
+
+    await user.clear(field);
+    await user.type(field, '3');
+    expect(screen.getByText(warning)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Save Capacity' }));
+    const question = await screen.findByRole('alertdialog', { name: 'Set fewer slots than are in use?' });
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(puts).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, '4');
+    expect(screen.queryByText(warning)).toBeNull();
+    await user.clear(field);
+    await user.type(field, '2');
+    await user.click(screen.getByRole('button', { name: 'Save Capacity' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Save Anyway' }),
+    );
+    await waitFor(() => expect(puts).toEqual([{ totalSlots: 2, paymentWallets: SAVED.paymentWallets }]));
   });
 
   it("says 'Save Failed' with the server's message when saving fails", async () => {

@@ -9,7 +9,9 @@ export default defineConfig({
   root: 'web',
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': fileURLToPath(new URL('./web', import.meta.url)) } },
-  build: { outDir: '../dist/web', emptyOutDir: true, sourcemap: true },
+  // 'hidden': maps are written (to read a reported stack on the server) but not linked from the
+  // bundles, and the server never serves a .map (server/app.ts).
+  build: { outDir: '../dist/web', emptyOutDir: true, sourcemap: 'hidden' },
   server: {
     // `npm run dev:web`: Vite serves the web app and forwards API and socket traffic to `npm run dev:server`.
     proxy: {

@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, useTestApp } from './test/helper.ts';
+import { buildTestApp, DIALECTS, useTestApp } from './test/helper.ts';
 
 /** Routes under /api/admin that must answer without a session. */
 const OPEN_ADMIN_ROUTES = new Set(['POST /api/admin/login']);
@@ -104,11 +107,41 @@ for (const dialect of DIALECTS) {
       for (const url of ['/api/public/purchase-info', '/api/script/loader?script=nope.lua', '/api/nowhere']) {
         const res = await t.app.inject({ method: 'GET', url });
         expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-        expect(res.headers['content-security-policy']).toContain("connect-src 'self' ws: wss:");
+        // Only the app's own origin: 'self' covers its ws:/wss: socket (CSP3), not every socket anywhere.
+        expect(res.headers['content-security-policy']).toMatch(/(^|;)connect-src 'self'(;|$)/);
         expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
         expect(res.headers['x-content-type-options']).toBe('nosniff');
         expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
         expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      }
+    });
+
+    it('serves the built web app but never its source maps', async () => {
+      const web = mkdtempSync(join(tmpdir(), 'scanline-web-'));
+      mkdirSync(join(web, 'assets'));
+      writeFileSync(join(web, 'index.html'), '<!doctype html><title>Scanline</title>');
+      writeFileSync(join(web, 'assets', 'index-abc123.js'), 'console.log("app")\n');
+      writeFileSync(join(web, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["web/main.tsx"]}');
+      const withWeb = await buildTestApp(dialect, { WEB_DIST: web });
+      try {
+        const script = await withWeb.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+        expect(script.statusCode).toBe(200);
+        for (const url of [
+          '/assets/index-abc123.js.map',
+          '/assets/INDEX-abc123.js.MAP',
+          '/assets/missing.js.map',
+        ]) {
+          const map = await withWeb.app.inject({ method: 'GET', url });
+          expect(map.statusCode, url).toBe(404);
+          expect(map.body, url).not.toContain('sources');
+          expect(map.json(), url).toEqual({ error: `Not found: GET ${url}` });
+        }
+        const page = await withWeb.app.inject({ method: 'GET', url: '/admin/dashboard' });
+        expect(page.statusCode).toBe(200);
+        expect(page.body).toContain('<title>Scanline</title>');
+      } finally {
+        await withWeb.close();
+        rmSync(web, { recursive: true, force: true });
       }
     });
 

@@ -111,10 +111,26 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const root = resolve(ctx.config.WEB_DIST);
   const hasWeb = existsSync(resolve(root, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root, wildcard: false, index: false });
+  // Source maps stay private (they hold the whole web source): a `.map` is never served, even from a
+  // build that made them, and is answered with a 404 rather than the app's page.
+  const isSourceMap = (path: string) => path.toLowerCase().endsWith('.map');
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: false,
+      allowedPath: (path) => !isSourceMap(path),
+    });
+  }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (path.startsWith('/api/') || path === '/api' || !hasWeb || request.method !== 'GET') {
+    if (
+      path.startsWith('/api/') ||
+      path === '/api' ||
+      !hasWeb ||
+      request.method !== 'GET' ||
+      isSourceMap(path)
+    ) {
       return reply.status(404).send({ error: `Not found: ${request.method} ${path}` });
     }
     return reply.type('text/html').sendFile('index.html');

@@ -18,7 +18,11 @@ function helmetHeaders(): Record<string, string> {
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        // Only the app's own origin. CSP3 makes 'self' match the same host's ws: and wss: too (and
+        // https:/wss: from an http: page), so the admin socket needs no scheme of its own; Chromium
+        // and Firefox do this, Safari since WebKit's 2022 fix. (`ws: wss:` would let a script
+        // injected into a page open a socket to any host.)
+        connectSrc: ["'self'"],
         // Served over plain HTTP on a LAN by default; a TLS proxy in front can add this itself.
         upgradeInsecureRequests: null,
       },

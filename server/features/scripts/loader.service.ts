@@ -4,6 +4,7 @@ import { onScriptChanged } from '../script-access/cache-events.ts';
 import { ACCESS_TEXTS, type AccessDecision, LoaderAccess } from '../script-access/loader-access.ts';
 import { LoaderCache } from '../script-access/loader-cache.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
+import { scriptNameKey } from './script-names.ts';
 import { findScriptByFilename } from './scripts.store.ts';
 
 export const LOADER_TEXTS = {
@@ -72,7 +73,8 @@ export class Loader {
     pending: PendingWrites,
   ) {
     this.access = new LoaderAccess(ctx, pending);
-    this.unsubscribe = onScriptChanged(ctx, (filename) => this.scripts.invalidate(filename));
+    // Cached by name key, so every spelling of a name is one entry, dropped by one change.
+    this.unsubscribe = onScriptChanged(ctx, (filename) => this.scripts.invalidate(scriptNameKey(filename)));
   }
 
   /** Stops listening to the bus (app close). */
@@ -89,13 +91,14 @@ export class Loader {
     if (request.nonce !== undefined && request.hwid === undefined) {
       return { kind: 'refused', status: 400, message: LOADER_TEXTS.challengeNeedsHwid };
     }
-    const script = this.scripts.get(request.script);
-    if (script === undefined) return this.loadUncached(request);
+    const key = scriptNameKey(request.script);
+    const script = this.scripts.get(key);
+    if (script === undefined) return this.loadUncached(key, request);
     return this.serve(script, request);
   }
 
-  private async loadUncached(request: LoaderRequest): Promise<LoaderAnswer> {
-    const script = await this.scripts.fill(request.script, () => readScript(this.ctx, request.script));
+  private async loadUncached(key: string, request: LoaderRequest): Promise<LoaderAnswer> {
+    const script = await this.scripts.fill(key, () => readScript(this.ctx, request.script));
     if (script === undefined) return notFound(request);
     return this.serve(script, request);
   }

@@ -114,6 +114,18 @@ for (const dialect of DIALECTS) {
       expectLuaRefusal(await load('?script=team-only.lua'), 404, 'Script not found: team-only.lua');
     });
 
+    it('finds a script whatever the case of its name, and serves the new version under every spelling', async () => {
+      const upper = FREE_SCRIPT_FILE.toUpperCase();
+      expect((await load(`?script=${upper}`)).rawPayload.equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/scripts/save',
+        headers: { cookie: t.cookie },
+        payload: { filename: FREE_SCRIPT_FILE, content: 'print("v2")' },
+      });
+      expect((await load(`?script=${upper}`)).body).toBe('print("v2")');
+    });
+
     it('answers an unknown script with 404 and a bad request with 400, both as Lua', async () => {
       expectLuaRefusal(await load('?script=missing.lua'), 404, 'Script not found: missing.lua');
       expectLuaRefusal(await load(''), 400, 'Bad loader request: script is required');

@@ -304,6 +304,95 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('upload names', () => {
+      it.each([
+        ['U+202E', 'invoice\u202Eaul.lua'],
+        ['U+202A', '\u202Aleft.lua'],
+        ['U+2066', 'iso\u2066late.lua'],
+        ['U+2069', 'iso\u2069late.lua'],
+        ['U+200E', 'mark\u200E.lua'],
+        ['U+200F', 'mark\u200F.lua'],
+        ['U+061C', 'arabic\u061Cmark.lua'],
+      ])('refuses a name holding the text-direction control %s', async (codePoint, name) => {
+        const res = await upload(name, 'return 1');
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({
+          error: `filename must not contain invisible or text-direction characters (${codePoint})`,
+        });
+        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+      });
+
+      it('refuses a name mixing Latin with Cyrillic or Greek letters', async () => {
+        for (const [name, scripts] of [
+          ['p\u0430yload.lua', 'Latin and Cyrillic'], // Cyrillic а
+          ['t\u03bfols.lua', 'Latin and Greek'], // Greek ο
+        ]) {
+          const res = await upload(name, 'return 1');
+          expect(res.statusCode, name).toBe(400);
+          expect(res.json()).toEqual({
+            error: `filename must not mix ${scripts} letters, which can look alike`,
+          });
+        }
+      });
+
+      it('refuses a look-alike of an existing script with 409, naming the script it imitates', async () => {
+        expect((await upload('cop.lua', 'return 1')).statusCode).toBe(201);
+        expect((await upload('modem.lua', 'return 1')).statusCode).toBe(201);
+        for (const [name, imitated] of [
+          ['\u0441\u043e\u0440.lua', 'cop.lua'], // all Cyrillic: с о р
+          ['\uff43\uff4f\uff50.lua', 'cop.lua'], // fullwidth ｃｏｐ
+          ['rnodem.lua', 'modem.lua'], // 'rn' reads as 'm'
+          ['scan1ine-free.lua', FREE_SCRIPT_FILE], // '1' for 'l'
+        ]) {
+          const res = await upload(name, 'return 2');
+          expect(res.statusCode, name).toBe(409);
+          expect(res.json()).toEqual({
+            error: `${name} looks like the existing script ${imitated}: choose a name that reads differently`,
+          });
+        }
+        // The editor creates scripts too, under the same rule.
+        const saved = await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/scripts/save',
+          headers: { cookie: t.cookie },
+          payload: { filename: '\u0441\u043e\u0440.lua', content: 'return 3' },
+        });
+        expect(saved.statusCode).toBe(409);
+        expect(await storedNames()).toEqual(
+          ['cop.lua', 'modem.lua', FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE].sort(),
+        );
+      });
+
+      it('takes names in one other script, which look like no existing name', async () => {
+        const res = await upload('\u0442\u0435\u0441\u0442.lua', 'return 1'); // тест
+        expect(res.statusCode).toBe(201);
+        expect(res.json().file.filename).toBe('\u0442\u0435\u0441\u0442.lua');
+      });
+
+      it('treats a name differing only in case as the same script: a new version of it', async () => {
+        expect((await upload('foo.lua', 'return 1')).statusCode).toBe(201);
+        const res = await upload('Foo.LUA', 'return 2', { isPublic: 'false' });
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({
+          created: false,
+          version: 2,
+          file: { filename: 'foo.lua', isPublic: false },
+        });
+        expect((await hostedFiles()).map((f) => f.filename)).toEqual(['foo.lua']);
+        const downloaded = await download('FOO.lua', t.cookie);
+        expect(downloaded.statusCode).toBe(200);
+        expect(downloaded.body).toBe('return 2');
+        const saved = await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/scripts/save',
+          headers: { cookie: t.cookie },
+          payload: { filename: 'FOO.lua', content: 'return 3' },
+        });
+        expect(saved.statusCode).toBe(200);
+        expect(saved.json()).toMatchObject({ created: false, script: { name: 'foo.lua', version: 3 } });
+      });
+    });
+
     describe('downloading', () => {
       it('hands a public FREE file to anyone', async () => {
         const res = await download(FREE_SCRIPT_FILE);

@@ -2,10 +2,12 @@ import { SCRIPT_TEXTS, type ScriptVersion } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import { badRequest, conflict, HttpError } from '../../plugins/errors.ts';
 import { insertAuditLog } from '../security/security.store.ts';
+import { lookalikeNameText, newScriptNameProblem } from './script-names.ts';
 import {
   bumpScriptVersion,
+  findLookalikeScriptName,
   findScriptById,
   insertScriptIfMissing,
   insertScriptVersion,
@@ -106,8 +108,10 @@ export async function addScriptVersion(
 }
 
 /**
- * What a save or an upload writes: the next version of `existing`, or, for a new name, a hosted
- * FREE script at version 1 (public unless the change says otherwise).
+ * What a save or an upload writes: the next version of `existing` (found by name, case aside), or,
+ * for a new name, a hosted FREE script at version 1 (public unless the change says otherwise). A new
+ * name must hold no invisible or text-direction characters nor mix Latin, Cyrillic and Greek (400),
+ * and must not look like an existing script's (409).
  */
 export async function writeNextVersion(
   trx: Db,
@@ -117,6 +121,10 @@ export async function writeNextVersion(
   now: number,
 ): Promise<WrittenVersion> {
   if (existing) return addScriptVersion(trx, existing, change, now);
+  const problem = newScriptNameProblem(filename);
+  if (problem) throw badRequest(problem);
+  const lookalike = await findLookalikeScriptName(trx, filename);
+  if (lookalike !== undefined) throw conflict(lookalikeNameText(filename, lookalike));
   const script: NewScript = {
     filename,
     location: 'hosted-scripts',

@@ -10,11 +10,12 @@ import {
   utf8ByteLength,
 } from '../../../common/scripts.ts';
 import type { Db } from '../../db/index.ts';
+import { scriptNameKey, scriptNameSkeleton } from './script-names.ts';
 import type { ScriptsTable, ScriptVersionsTable } from './scripts.table.ts';
 
 export type ScriptRow = Selectable<ScriptsTable>;
-/** A script row without its content: what lists read. */
-export type ScriptListRow = Omit<ScriptRow, 'content'>;
+/** A script row without its content (nor its name keys): what lists read. */
+export type ScriptListRow = Omit<ScriptRow, 'content' | 'name_key' | 'name_skeleton'>;
 type ScriptVersionRow = Selectable<ScriptVersionsTable>;
 
 export function scriptRowToSummary(row: ScriptListRow): ScriptSummary {
@@ -81,8 +82,27 @@ export async function listScriptRows(db: Db, location?: ScriptLocation): Promise
   return query.execute();
 }
 
+/**
+ * The script a name means, whatever its case (by name_key); a row the name matches exactly comes
+ * first (only a row from before name keys, which shared its key with an older one, has none).
+ */
 export async function findScriptByFilename(db: Db, filename: string): Promise<ScriptRow | undefined> {
-  return db.selectFrom('scripts').selectAll().where('filename', '=', filename).executeTakeFirst();
+  const rows = await db
+    .selectFrom('scripts')
+    .selectAll()
+    .where((eb) => eb.or([eb('name_key', '=', scriptNameKey(filename)), eb('filename', '=', filename)]))
+    .execute();
+  return rows.find((row) => row.filename === filename) ?? rows[0];
+}
+
+/** The name of the script that looks like `filename` (same confusable skeleton), if any. */
+export async function findLookalikeScriptName(db: Db, filename: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('scripts')
+    .select('filename')
+    .where('name_skeleton', '=', scriptNameSkeleton(filename))
+    .executeTakeFirst();
+  return row?.filename;
 }
 
 export async function findScriptById(db: Db, id: number): Promise<ScriptRow | undefined> {
@@ -105,7 +125,8 @@ function measured(content: string): { content: string; size: number; line_count:
 
 /**
  * Inserts the script at version 1 unless its name is taken (another save or instance got there
- * first). Returns the new row, or undefined when the name was taken.
+ * first, under this name, another case of it or a look-alike: every unique column guards it).
+ * Returns the new row, or undefined when the name was taken.
  */
 export async function insertScriptIfMissing(
   db: Db,
@@ -116,6 +137,8 @@ export async function insertScriptIfMissing(
     .insertInto('scripts')
     .values({
       filename: script.filename,
+      name_key: scriptNameKey(script.filename),
+      name_skeleton: scriptNameSkeleton(script.filename),
       location: script.location,
       access_type: script.accessType,
       is_public: script.isPublic ? 1 : 0,
@@ -125,7 +148,7 @@ export async function insertScriptIfMissing(
       created_at: now,
       updated_at: now,
     })
-    .onConflict((oc) => oc.column('filename').doNothing())
+    .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
 }

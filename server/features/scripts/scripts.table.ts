@@ -5,6 +5,13 @@ export interface ScriptsTable {
   id: Generated<number>;
   /** Unique; checked with scriptFilenameProblem before it gets here. */
   filename: string;
+  /**
+   * scriptNameKey(filename), unique: what lookups by name match, so `Foo.lua` finds `foo.lua`. Null
+   * only on a row that shared its key with an older one when the column arrived (see its migration).
+   */
+  name_key: string | null;
+  /** scriptNameSkeleton(filename), unique: no two scripts may look alike. Null as name_key. */
+  name_skeleton: string | null;
   /** 'project' (shipped in scripts/, undeletable) or 'hosted-scripts' (created or uploaded by the admin). */
   location: string;
   /** 'FREE' or 'PREMIUM'. */

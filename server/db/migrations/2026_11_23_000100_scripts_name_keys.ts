@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import { scriptNameKey, scriptNameSkeleton } from '../../features/scripts/script-names.ts';
+
+/*
+ * scripts.name_key and scripts.name_skeleton (server/features/scripts/script-names.ts), each unique:
+ * names differing only in case are one script, and no two scripts look alike. Computed here in
+ * JavaScript rather than with lower() so both databases agree (their case rules differ outside
+ * ASCII). A script whose key or skeleton an older one already holds keeps it null, reachable by
+ * its exact name, rather than failing the upgrade.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('scripts').addColumn('name_key', 'text').execute();
+  await db.schema.alterTable('scripts').addColumn('name_skeleton', 'text').execute();
+  const rows = await db.selectFrom('scripts').select(['id', 'filename']).orderBy('id').execute();
+  const keys = new Set<string>();
+  const skeletons = new Set<string>();
+  for (const row of rows) {
+    const key = scriptNameKey(row.filename);
+    const skeleton = scriptNameSkeleton(row.filename);
+    if (keys.has(key) || skeletons.has(skeleton)) {
+      console.warn(
+        `Script ${row.filename} (id ${row.id}) looks like an older script: only its exact name finds it`,
+      );
+      continue;
+    }
+    keys.add(key);
+    skeletons.add(skeleton);
+    await db
+      .updateTable('scripts')
+      .set({ name_key: key, name_skeleton: skeleton })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  await db.schema.createIndex('scripts_name_key').on('scripts').column('name_key').unique().execute();
+  await db.schema
+    .createIndex('scripts_name_skeleton')
+    .on('scripts')
+    .column('name_skeleton')
+    .unique()
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('scripts_name_skeleton').execute();
+  await db.schema.dropIndex('scripts_name_key').execute();
+  await db.schema.alterTable('scripts').dropColumn('name_skeleton').execute();
+  await db.schema.alterTable('scripts').dropColumn('name_key').execute();
+}

@@ -47,6 +47,15 @@ export interface SystemConfigUpdatePayload {
 }
 
 /**
+ * Keys, codes or bindings changed (a code redeemed, a key created, revoked or deleted, a device
+ * unbound): admin screens showing licensing figures refresh. Coalesced per dashboard, so a burst
+ * arrives as one; `entity` names the last change.
+ */
+export interface LicensingChangedPayload {
+  entity: 'license_key' | 'script_key' | 'redemption_code' | 'hardware_binding';
+}
+
+/**
  * What the server sends, by type. A feature that publishes a new type adds it here so the web's
  * `useRealtimeMessages(type, …)` hands its screens a typed payload.
  */
@@ -55,6 +64,7 @@ export interface ServerMessagePayloads {
   system_health: SystemHealthPayload;
   scanner_status: ScannerStatusPayload;
   system_config_update: SystemConfigUpdatePayload;
+  licensing_changed: LicensingChangedPayload;
   /** The server refused a frame; the connection stays open. */
   error: { error: string };
 }

@@ -63,7 +63,8 @@ const heartbeat = defineHandler(ClientMessageSchemas.heartbeat, (_payload, { ctx
 /** The admin dashboard (session cookie). */
 const adminProtocol: ClientProtocol = {
   channel: 'admin',
-  replaceable: new Set(['system_health', 'scanner_status']),
+  // licensing_changed only makes screens fetch again: one per burst is enough.
+  replaceable: new Set(['system_health', 'scanner_status', 'licensing_changed']),
   handlers: {
     heartbeat,
     system_health: defineHandler(ClientMessageSchemas.system_health, (_payload, env) =>

@@ -14,6 +14,7 @@ import {
   revokeBindingById,
 } from './bindings.store.ts';
 import type { AdminClient } from './licensing.service.ts';
+import { announceLicensingChanged } from './licensing-events.ts';
 
 export async function listBindingsForAdmin(ctx: AppContext): Promise<HardwareBindingListResponse> {
   const bindings = await listHardwareBindings(ctx.db);
@@ -57,5 +58,6 @@ export async function revokeBinding(
     return revoked;
   });
   if (row.script_key !== null) await announceScriptKeyChanged(ctx, row.script_key);
+  await announceLicensingChanged(ctx, 'hardware_binding');
   return { success: true, binding: bindingRowToBinding(row) };
 }

@@ -17,6 +17,7 @@ import {
   listLicenseKeys,
   revokeLicenseKeyById,
 } from './licensing.store.ts';
+import { announceLicensingChanged } from './licensing-events.ts';
 
 /** Who asked, for the audit log. */
 export interface AdminClient {
@@ -33,7 +34,7 @@ export async function createLicenseKey(
   const expiresAt = futureExpiry(input.expiresAt, now, LICENSE_KEY_TEXTS.expiresInPast);
   const notes = input.notes?.trim() || null;
   const licenseKey = generateLicenseKey();
-  return ctx.db.transaction().execute(async (trx) => {
+  const created = await ctx.db.transaction().execute(async (trx) => {
     const id = await insertLicenseKey(
       trx,
       { licenseKey, keyType: input.keyType, maxBindings: input.maxBindings, expiresAt, notes },
@@ -59,6 +60,8 @@ export async function createLicenseKey(
     if (!created) throw new Error(`license key ${id} vanished after insert`);
     return created;
   });
+  await announceLicensingChanged(ctx, 'license_key');
+  return created;
 }
 
 export async function listLicenseKeysForAdmin(
@@ -79,7 +82,7 @@ export async function revokeLicenseKey(
   client: AdminClient,
 ): Promise<LicenseKey> {
   const now = ctx.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  const revokedKey = await ctx.db.transaction().execute(async (trx) => {
     // The conditional update is the guard: of two concurrent revokes exactly one changes the row.
     if (!(await revokeLicenseKeyById(trx, id, now))) {
       const existing = await findLicenseKeyById(trx, id, now);
@@ -100,6 +103,8 @@ export async function revokeLicenseKey(
     );
     return revoked;
   });
+  await announceLicensingChanged(ctx, 'license_key');
+  return revokedKey;
 }
 
 /** Deletes a key and its hardware bindings. */
@@ -120,4 +125,5 @@ export async function deleteLicenseKey(ctx: AppContext, id: number, client: Admi
       now,
     );
   });
+  await announceLicensingChanged(ctx, 'license_key');
 }

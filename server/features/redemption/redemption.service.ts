@@ -10,6 +10,7 @@ import { isoOrNull } from '../../db/times.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { futureExpiry } from '../licensing/expiry.ts';
 import type { AdminClient } from '../licensing/licensing.service.ts';
+import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import {
   deleteRedemptionKeyById,
@@ -36,7 +37,7 @@ export async function createRedemptionKey(
   const now = ctx.now();
   const expiresAt = futureExpiry(input.expiresAt, now, REDEMPTION_TEXTS.expiresInPast);
   const notes = input.notes?.trim() || null;
-  return ctx.db.transaction().execute(async (trx) => {
+  const created = await ctx.db.transaction().execute(async (trx) => {
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
       const redemptionCode = generateRedemptionCode();
       const id = await insertRedemptionKeyUnlessTaken(
@@ -75,6 +76,8 @@ export async function createRedemptionKey(
     }
     throw new Error(`no free redemption code after ${CODE_ATTEMPTS} draws`);
   });
+  await announceLicensingChanged(ctx, 'redemption_code');
+  return created;
 }
 
 /** Deletes a code, redeemed or not; the script key it became stays and keeps working. */
@@ -100,4 +103,5 @@ export async function deleteRedemptionKey(ctx: AppContext, id: number, client: A
       now,
     );
   });
+  await announceLicensingChanged(ctx, 'redemption_code');
 }

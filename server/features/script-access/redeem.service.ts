@@ -4,6 +4,7 @@ import type { ScriptKeyType } from '../../../common/script-keys.ts';
 import type { AppContext } from '../../context.ts';
 import { isSerializationFailure, isUniqueViolation } from '../../db/errors.ts';
 import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
+import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { generateScriptKey } from '../script-keys/script-key.ts';
 import { insertScriptKey } from '../script-keys/script-keys.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
@@ -108,6 +109,7 @@ export async function redeemCode(
     );
     throw conflict(REDEMPTION_TEXTS.conflict);
   }
+  await announceLicensingChanged(ctx, 'redemption_code');
   return {
     success: true,
     scriptKey,

@@ -14,6 +14,7 @@ import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
 import { futureExpiry } from '../licensing/expiry.ts';
 import type { AdminClient } from '../licensing/licensing.service.ts';
 import { findLicenseKeyById } from '../licensing/licensing.store.ts';
+import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { findRedemptionKeyById } from '../redemption/redemption.store.ts';
 import { publishScriptKeyChanged } from '../script-access/cache-events.ts';
 import { insertAuditLog } from '../security/security.store.ts';
@@ -47,8 +48,9 @@ export async function createScriptKey(
   const licenseKeyId = input.licenseKeyId ?? null;
   const redemptionKeyId = input.redemptionKeyId ?? null;
   const scriptKey = generateScriptKey();
+  let created: ScriptKey;
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    created = await ctx.db.transaction().execute(async (trx) => {
       if (licenseKeyId !== null && !(await findLicenseKeyById(trx, licenseKeyId, now))) {
         throw badRequest(SCRIPT_KEY_TEXTS.licenseKeyNotFound);
       }
@@ -100,6 +102,8 @@ export async function createScriptKey(
     if (isUniqueViolation(error)) throw conflict(SCRIPT_KEY_TEXTS.redemptionKeyTaken);
     throw error;
   }
+  await announceLicensingChanged(ctx, 'script_key');
+  return created;
 }
 
 /** Switches a key on or off; the loaders drop their cached copy before this returns. */
@@ -127,6 +131,7 @@ export async function toggleScriptKey(
     return toggled;
   });
   await announceScriptKeyChanged(ctx, scriptKey.scriptKey);
+  await announceLicensingChanged(ctx, 'script_key');
   const message = scriptKey.isActive === 1 ? SCRIPT_KEY_TEXTS.activated : SCRIPT_KEY_TEXTS.deactivated;
   return { message, scriptKey };
 }
@@ -151,6 +156,7 @@ export async function deleteScriptKey(ctx: AppContext, id: number, client: Admin
     return existing;
   });
   await announceScriptKeyChanged(ctx, deleted.scriptKey);
+  await announceLicensingChanged(ctx, 'script_key');
 }
 
 /**

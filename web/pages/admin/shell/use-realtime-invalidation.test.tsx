@@ -44,4 +44,25 @@ describe('useRealtimeInvalidation', () => {
     socket().receive('system_config_update', {});
     await waitFor(() => expect(toast).toHaveBeenLastCalledWith({ title: 'Configuration has been updated' }));
   });
+
+  it('refreshes the dashboard figures, slot usage and licensing lists on licensing_changed', async () => {
+    const queryClient = new QueryClient();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    renderWithProvider(queryClient);
+    socket().open();
+    socket().receive('licensing_changed', { entity: 'redemption_code' });
+    await waitFor(() =>
+      expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/admin/dashboard/stats'] }),
+    );
+    for (const url of [
+      '/api/admin/system-configuration/slot-usage',
+      '/api/admin/redemption-keys',
+      '/api/admin/script-keys/list',
+      '/api/admin/license-keys',
+      '/api/admin/hardware/bindings',
+    ]) {
+      expect(invalidate).toHaveBeenCalledWith({ queryKey: [url] });
+    }
+    expect(toast).not.toHaveBeenCalled();
+  });
 });

@@ -91,6 +91,23 @@ for (const dialect of DIALECTS) {
       expect(await licenseKeyStatus(id)).toBe('ACTIVE');
     });
 
+    it('refuses every state-changing admin route from another page, whatever it is, before it runs', async () => {
+      const changing = t.app.routeTable.filter(
+        (r) => r.url.startsWith('/api/admin/') && !['GET', 'HEAD', 'OPTIONS'].includes(r.method),
+      );
+      expect(changing.length).toBeGreaterThan(15);
+      for (const route of changing) {
+        const res = await t.app.inject({
+          method: route.method as 'POST',
+          url: route.url.replace(/:[A-Za-z_]+/g, '1'),
+          headers: { cookie: t.cookie, origin: SAME_SITE_PAGE },
+          ...(['POST', 'PUT', 'PATCH'].includes(route.method) ? { payload: {} } : {}),
+        });
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+        expect(res.json(), `${route.method} ${route.url}`).toEqual({ error: ORIGIN_REFUSED });
+      }
+    });
+
     it('refuses login and logout from another page, so neither can be forced on the admin', async () => {
       const login = await t.app.inject({
         method: 'POST',

@@ -1,22 +1,31 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type Control, useController, useForm } from 'react-hook-form';
 import { Input, Textarea } from '@/components/ui/input.tsx';
 import { MAX_BINDINGS_RANGE } from '../../../../common/redemption.ts';
 import { SCRIPT_KEY_TYPE_LABELS, SCRIPT_KEY_TYPES } from '../../../../common/script-keys.ts';
+import { licenseKeysQuery } from '../license-keys/license-key-queries.ts';
 import { parseWholeNumber } from '../redemption-codes/redemption-form.ts';
+import { redemptionKeysQuery } from '../redemption-codes/redemption-queries.ts';
 import { CreateDialog } from '../shared/create-dialog.tsx';
+import { errorText } from '../shared/error-text.ts';
 import { FormField, SelectFormField, WholeNumberField } from '../shared/form-field.tsx';
+import { type SearchableOption, SearchableSelect } from '../shared/searchable-select.tsx';
 import {
   CREATE_SCRIPT_KEY_DEFAULTS,
   type CreateScriptKeyForm,
   CreateScriptKeyFormSchema,
-  parseOptionalId,
+  licenseKeyOptions,
+  redemptionCodeOptions,
   toCreateScriptKeyRequest,
 } from './script-key-form.ts';
 import { useCreateScriptKey } from './script-key-mutations.ts';
 
-/** "Create Script Key" and its dialog: type, optional license key and code ids, binding limit, expiry, notes. */
+/**
+ * "Create Script Key" and its dialog: type, an optional license key and redemption code (picked from
+ * searchable lists, sent as ids), binding limit, expiry, notes.
+ */
 export function CreateScriptKeyDialog() {
   const [open, setOpen] = useState(false);
   const create = useCreateScriptKey();
@@ -55,32 +64,8 @@ export function CreateScriptKeyDialog() {
         renderOption={(type) => SCRIPT_KEY_TYPE_LABELS[type]}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField
-          label="License Key ID (optional)"
-          className="content-start"
-          error={errors.licenseKeyId?.message}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              {...form.register('licenseKeyId', { setValueAs: parseOptionalId })}
-            />
-          )}
-        </FormField>
-        <FormField
-          label="Redemption Code ID (optional)"
-          className="content-start"
-          error={errors.redemptionKeyId?.message}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              {...form.register('redemptionKeyId', { setValueAs: parseOptionalId })}
-            />
-          )}
-        </FormField>
+        <LicenseKeyField control={form.control} />
+        <RedemptionCodeField control={form.control} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <WholeNumberField
@@ -106,5 +91,74 @@ export function CreateScriptKeyDialog() {
         {({ id }) => <Textarea id={id} placeholder="Who the key is for..." {...form.register('notes')} />}
       </FormField>
     </CreateDialog>
+  );
+}
+
+/** Every license key, searchable by its value, type, status, notes or id. Loaded when the dialog opens. */
+function LicenseKeyField({ control }: { control: Control<CreateScriptKeyForm> }) {
+  const keys = useQuery(licenseKeysQuery({ search: '', status: 'all' }));
+  return (
+    <LinkedRecordField
+      control={control}
+      name="licenseKeyId"
+      label="License Key (optional)"
+      options={keys.data ? licenseKeyOptions(keys.data.licenseKeys) : undefined}
+      loadError={keys.isError ? `Could not load license keys: ${errorText(keys.error)}` : null}
+      placeholder="Search license keys..."
+      emptyText="No license key matches"
+    />
+  );
+}
+
+/** Every redemption code; a code that already backs a script key is shown but cannot be picked. */
+function RedemptionCodeField({ control }: { control: Control<CreateScriptKeyForm> }) {
+  const codes = useQuery(redemptionKeysQuery());
+  return (
+    <LinkedRecordField
+      control={control}
+      name="redemptionKeyId"
+      label="Redemption Code (optional)"
+      options={codes.data ? redemptionCodeOptions(codes.data.redemptionKeys) : undefined}
+      loadError={codes.isError ? errorText(codes.error) : null}
+      placeholder="Search redemption codes..."
+      emptyText="No redemption code matches"
+    />
+  );
+}
+
+function LinkedRecordField({
+  control,
+  name,
+  label,
+  options,
+  loadError,
+  placeholder,
+  emptyText,
+}: {
+  control: Control<CreateScriptKeyForm>;
+  name: 'licenseKeyId' | 'redemptionKeyId';
+  label: string;
+  options: SearchableOption<number>[] | undefined;
+  loadError: string | null;
+  placeholder: string;
+  emptyText: string;
+}) {
+  const { field, fieldState } = useController({ control, name });
+  return (
+    <FormField label={label} className="content-start" error={fieldState.error?.message}>
+      {(controlProps) => (
+        <SearchableSelect
+          {...controlProps}
+          value={field.value}
+          options={options}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          noneLabel="None"
+          placeholder={placeholder}
+          emptyText={emptyText}
+          loadError={loadError}
+        />
+      )}
+    </FormField>
   );
 }

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { MAX_BINDINGS_RANGE } from '../../../../common/redemption.ts';
+import type { LicenseKey } from '../../../../common/licensing.ts';
+import { maskLicenseKey } from '../../../../common/mask.ts';
+import {
+  MAX_BINDINGS_RANGE,
+  maskRedemptionCode,
+  type RedemptionKey,
+  redemptionStatus,
+} from '../../../../common/redemption.ts';
 import { type CreateScriptKeyRequest, SCRIPT_KEY_TYPES } from '../../../../common/script-keys.ts';
 import {
   dateTimeToIso,
@@ -8,12 +15,7 @@ import {
   numberInRange,
   optionalDateTime,
 } from '../redemption-codes/redemption-form.ts';
-
-/** An optional id typed in a text field: empty is null, anything else must read as a number. */
-export function parseOptionalId(raw: unknown): number | null {
-  const text = String(raw ?? '').trim();
-  return text === '' ? null : Number(text);
-}
+import type { SearchableOption } from '../shared/searchable-select.tsx';
 
 const optionalId = z
   .number({ error: FORM_MESSAGES.notANumber })
@@ -52,4 +54,38 @@ export function toCreateScriptKeyRequest(form: CreateScriptKeyForm): CreateScrip
     maxHardwareBindings: form.maxHardwareBindings,
     notes: form.notes.trim() || null,
   };
+}
+
+/*
+ * The license key and redemption code pickers: each record masked as its own screen shows it, with
+ * its type and status; the search also matches the whole value, the notes and the id. The form
+ * still holds (and sends) the id.
+ */
+
+export function licenseKeyOptions(keys: readonly LicenseKey[]): SearchableOption<number>[] {
+  return keys.map((key) => ({
+    value: key.id,
+    label: maskLicenseKey(key.licenseKey),
+    detail: [key.keyType, key.status, key.notes].filter(Boolean).join(' · '),
+    keywords: `${key.licenseKey} #${key.id}`,
+  }));
+}
+
+/** A code that already became (or backs) a script key is listed but cannot back another. */
+export function redemptionCodeOptions(
+  codes: readonly RedemptionKey[],
+  now: number = Date.now(),
+): SearchableOption<number>[] {
+  return codes.map((code) => {
+    const taken = code.scriptKeyId !== null;
+    return {
+      value: code.id,
+      label: maskRedemptionCode(code.redemptionCode),
+      detail: [code.keyType, redemptionStatus(code, now), taken ? 'has a script key' : null, code.notes]
+        .filter(Boolean)
+        .join(' · '),
+      keywords: `${code.redemptionCode} #${code.id}`,
+      disabled: taken,
+    };
+  });
 }

@@ -328,15 +328,14 @@ describe('ScriptKeysPage', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('sends the chosen type, ids, binding limit and notes', async () => {
+  // Picking the license key and redemption code: create-script-key-dialog.test.tsx.
+  it('sends the chosen type, binding limit and notes', async () => {
     const user = userEvent.setup();
     const { posts } = fakeServer([]);
     renderAt(<ScriptKeysPage />, '/admin/script-keys');
     const dialog = await openCreateDialog(user);
     await user.click(within(dialog).getByRole('combobox', { name: 'Script Type' }));
     await user.click(await screen.findByRole('option', { name: 'Premium 24h' }));
-    await user.type(within(dialog).getByLabelText('License Key ID (optional)'), '12');
-    await user.type(within(dialog).getByLabelText('Redemption Code ID (optional)'), '34');
     const bindings = within(dialog).getByLabelText('Max Hardware Bindings');
     await user.clear(bindings);
     await user.type(bindings, '3');
@@ -344,8 +343,8 @@ describe('ScriptKeysPage', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create Key' }));
     await waitFor(() =>
       expect(posts()[0]?.body).toEqual({
-        licenseKeyId: 12,
-        redemptionKeyId: 34,
+        licenseKeyId: null,
+        redemptionKeyId: null,
         scriptType: 'premium_24h',
         expiresAt: null,
         isActive: 1,
@@ -356,9 +355,8 @@ describe('ScriptKeysPage', () => {
   });
 
   it.each([
-    ['License Key ID (optional)', 'abc', 'Expected number, received nan'],
-    ['Redemption Code ID (optional)', '0', 'Number must be greater than 0'],
     ['Max Hardware Bindings', '11', 'Number must be less than or equal to 10'],
+    ['Max Hardware Bindings', '0', 'Number must be greater than or equal to 1'],
   ])('refuses %s = %s with "%s" and sends nothing', async (field, value, message) => {
     const user = userEvent.setup();
     const { posts } = fakeServer([]);

@@ -157,6 +157,10 @@ export function SearchableSelect<T extends string | number>({
         >
           <div id={listId} role="listbox" className="max-h-60 overflow-y-auto">
             {entries.map((entry, index) => (
+              // The combobox pattern: focus stays in the text field, which moves through the options
+              // (aria-activedescendant) and picks with Enter; options are never focused themselves.
+              // biome-ignore lint/a11y/useFocusableInteractive: see above
+              // biome-ignore lint/a11y/useKeyWithClickEvents: the text field handles the keys
               <div
                 key={String(entry.value)}
                 id={optionId(index)}

@@ -2,6 +2,7 @@ import { Copy, Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { copyToClipboard } from '@/lib/clipboard.ts';
+import { cn } from '@/lib/cn.ts';
 
 /**
  * A secret shown masked, with a reveal toggle of its own (one per row) and a copy button that
@@ -25,31 +26,41 @@ export function MaskedSecret({
   const [revealed, setRevealed] = useState(false);
   const toggleLabel = `${revealed ? 'Hide' : 'Reveal'} ${noun}`;
   return (
-    <div className="flex items-center gap-1">
-      <code className="whitespace-nowrap rounded bg-muted px-2 py-1 font-mono text-xs" data-testid={testId}>
+    // In a narrow column the two buttons go under the value together, and a revealed 67-character
+    // script key wraps, rather than stretching the table past the window.
+    <div className="flex flex-wrap items-center gap-1">
+      <code
+        className={cn(
+          'min-w-0 rounded bg-muted px-1.5 py-1 font-mono text-xs',
+          revealed ? 'break-all' : 'whitespace-nowrap',
+        )}
+        data-testid={testId}
+      >
         {revealed ? value : mask(value)}
       </code>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="h-7 w-7 shrink-0"
-        aria-label={toggleLabel}
-        title={toggleLabel}
-        aria-pressed={revealed}
-        onClick={() => setRevealed((r) => !r)}
-      >
-        {revealed ? <EyeOff /> : <Eye />}
-      </Button>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="h-7 w-7 shrink-0"
-        aria-label={`Copy ${noun}`}
-        title={`Copy ${noun}`}
-        onClick={() => void copyToClipboard(value, copiedText)}
-      >
-        <Copy />
-      </Button>
+      <div className="flex gap-1">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="h-7 w-7 shrink-0"
+          aria-label={toggleLabel}
+          title={toggleLabel}
+          aria-pressed={revealed}
+          onClick={() => setRevealed((r) => !r)}
+        >
+          {revealed ? <EyeOff /> : <Eye />}
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="h-7 w-7 shrink-0"
+          aria-label={`Copy ${noun}`}
+          title={`Copy ${noun}`}
+          onClick={() => void copyToClipboard(value, copiedText)}
+        >
+          <Copy />
+        </Button>
+      </div>
     </div>
   );
 }

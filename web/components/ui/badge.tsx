@@ -3,7 +3,7 @@ import type * as React from 'react';
 import { cn } from '@/lib/cn.ts';
 
 export const badgeVariants = cva(
-  'inline-flex items-center gap-1 rounded-full border px-2.5 py-0.5 text-xs font-semibold transition-colors',
+  'inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-semibold transition-colors',
   {
     variants: {
       variant: {

@@ -4,12 +4,12 @@ import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
 import { copyToClipboard } from '@/lib/clipboard.ts';
 import { specToast, toast } from '@/lib/toast.ts';
 import { formatFileSize } from '../../../../common/format.ts';
 import { SCRIPT_TEXTS, type ScriptFileRecord, type ScriptLocation } from '../../../../common/scripts.ts';
-import { AdminTableHeader } from '../shared/admin-table-header.tsx';
+import { MessageRow } from '../shared/admin-table-cells.tsx';
+import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { useDeleteScriptFile } from './file-mutations.ts';
 
 const COLUMNS = ['Filename', 'Location', 'Size', 'Modified', 'URL', 'Actions'];
@@ -32,31 +32,26 @@ const DELETE_WARNING =
 /** Every script file, shipped and hosted. `files` undefined means still loading. */
 export function ScriptFileTable({ files }: { files: ScriptFileRecord[] | undefined }) {
   return (
-    <Table>
-      <AdminTableHeader columns={COLUMNS} />
-      <TableBody aria-busy={files === undefined}>
-        {files === undefined ? (
-          Array.from({ length: LOADING_ROWS }, (_, row) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
-            <TableRow key={row} data-testid="file-row-placeholder">
-              {COLUMNS.map((column) => (
-                <TableCell key={column} className="px-2">
-                  <Skeleton className="h-5 w-full min-w-12" />
-                </TableCell>
-              ))}
-            </TableRow>
-          ))
-        ) : files.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={COLUMNS.length} className="h-24 text-center text-muted-foreground">
-              No files found. Upload your first .lua script file above.
-            </TableCell>
-          </TableRow>
-        ) : (
-          files.map((file) => <ScriptFileRow key={`${file.location}:${file.id}`} file={file} />)
-        )}
-      </TableBody>
-    </Table>
+    <AdminTable columns={COLUMNS} busy={files === undefined}>
+      {files === undefined ? (
+        Array.from({ length: LOADING_ROWS }, (_, row) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
+          <AdminRow key={row} data-testid="file-row-placeholder">
+            {COLUMNS.map((column) => (
+              <AdminCell key={column} label={column}>
+                <Skeleton className="h-5 w-full min-w-12" />
+              </AdminCell>
+            ))}
+          </AdminRow>
+        ))
+      ) : files.length === 0 ? (
+        <MessageRow columns={COLUMNS.length}>
+          No files found. Upload your first .lua script file above.
+        </MessageRow>
+      ) : (
+        files.map((file) => <ScriptFileRow key={`${file.location}:${file.id}`} file={file} />)
+      )}
+    </AdminTable>
   );
 }
 
@@ -64,8 +59,8 @@ function ScriptFileRow({ file }: { file: ScriptFileRecord }) {
   const badge = LOCATION_BADGES[file.location];
   const downloadUrl = `${window.location.origin}${file.url}`;
   return (
-    <TableRow data-filename={file.filename}>
-      <TableCell className="px-2">
+    <AdminRow data-filename={file.filename}>
+      <AdminCell label="Filename" wide>
         {/* The badge wraps under a long name instead of squeezing it to a column of letters. */}
         <div className="flex min-w-36 flex-wrap items-center gap-x-2 gap-y-1">
           <span className="break-all font-mono text-sm">{file.filename}</span>
@@ -80,20 +75,22 @@ function ScriptFileRow({ file }: { file: ScriptFileRecord }) {
             </Badge>
           )}
         </div>
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="Location">
         <Badge variant="outline" className={badge.className}>
           {badge.label}
         </Badge>
-      </TableCell>
-      <TableCell className="whitespace-nowrap px-2 tabular-nums">{formatFileSize(file.fileSize)}</TableCell>
-      <TableCell className="whitespace-nowrap px-2 text-xs text-muted-foreground">
+      </AdminCell>
+      <AdminCell label="Size" className="whitespace-nowrap tabular-nums">
+        {formatFileSize(file.fileSize)}
+      </AdminCell>
+      <AdminCell label="Modified" className="whitespace-nowrap text-xs text-muted-foreground">
         {format(new Date(file.uploadedAt * 1000), MODIFIED_FORMAT)}
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="URL" wide>
         <div className="flex items-center gap-1">
           <code
-            className="block max-w-56 truncate rounded bg-muted px-2 py-1 font-mono text-xs"
+            className="block min-w-0 max-w-56 truncate rounded bg-muted px-2 py-1 font-mono text-xs max-md:max-w-none"
             title={downloadUrl}
             data-testid="file-url"
           >
@@ -112,13 +109,11 @@ function ScriptFileRow({ file }: { file: ScriptFileRecord }) {
             <Copy />
           </Button>
         </div>
-      </TableCell>
-      <TableCell className="px-2">
-        <div className="flex justify-end">
-          {file.location === 'project' ? <ProjectFileDeleteButton /> : <DeleteFileButton file={file} />}
-        </div>
-      </TableCell>
-    </TableRow>
+      </AdminCell>
+      <ActionsCell>
+        {file.location === 'project' ? <ProjectFileDeleteButton /> : <DeleteFileButton file={file} />}
+      </ActionsCell>
+    </AdminRow>
   );
 }
 
@@ -128,7 +123,7 @@ function DeleteFileButton({ file }: { file: ScriptFileRecord }) {
     <ConfirmActionButton
       icon={<Trash2 />}
       label={`Delete ${file.filename}`}
-      className="text-red-400 hover:text-red-300"
+      className="h-7 w-7 text-red-400 hover:text-red-300"
       title={`Delete ${file.filename}?`}
       description={DELETE_WARNING}
       confirmLabel="Delete File"
@@ -147,7 +142,7 @@ function ProjectFileDeleteButton() {
     <Button
       variant="ghost"
       size="icon"
-      className="h-8 w-8 cursor-not-allowed text-muted-foreground opacity-50 hover:bg-transparent"
+      className="h-7 w-7 cursor-not-allowed text-muted-foreground opacity-50 hover:bg-transparent"
       aria-disabled="true"
       aria-label="Delete (project files cannot be deleted)"
       title={SCRIPT_TEXTS.projectFileDelete}

@@ -2,11 +2,9 @@ import { HardDrive, Laptop, type LucideIcon, Monitor, Smartphone, Tablet, Unlink
 import { memo } from 'react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
-import { formatDate } from '../../../../common/format.ts';
 import type { BindingStatus, DeviceInfo, HardwareBinding } from '../../../../common/hardware-bindings.ts';
-import { LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
-import { AdminTableHeader } from '../shared/admin-table-header.tsx';
+import { CutText, DateCell, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
+import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { useRevokeBinding } from './binding-mutations.ts';
 import { shortLicenseKey } from './hardware-binding-filters.ts';
 
@@ -54,42 +52,39 @@ export type BindingTableState =
 /** The bindings list: a loading row, one of the two empty states, or the rows. */
 export function HardwareBindingTable({ state }: { state: BindingTableState }) {
   return (
-    <Table>
-      <AdminTableHeader columns={COLUMNS} />
-      <TableBody>
-        {state.kind === 'loading' ? (
-          <LoadingRow columns={COLUMNS.length}>Loading hardware bindings...</LoadingRow>
-        ) : state.kind === 'none' ? (
-          <MessageRow columns={COLUMNS.length}>No devices have been bound to license keys yet.</MessageRow>
-        ) : state.bindings.length === 0 ? (
-          <MessageRow columns={COLUMNS.length}>
-            <p className="font-medium text-foreground">No hardware bindings found</p>
-            <p className="text-xs">Try adjusting your search or filters.</p>
-          </MessageRow>
-        ) : (
-          state.bindings.map((binding) => <BindingRow key={binding.id} binding={binding} />)
-        )}
-      </TableBody>
-    </Table>
+    <AdminTable columns={COLUMNS}>
+      {state.kind === 'loading' ? (
+        <LoadingRow columns={COLUMNS.length}>Loading hardware bindings...</LoadingRow>
+      ) : state.kind === 'none' ? (
+        <MessageRow columns={COLUMNS.length}>No devices have been bound to license keys yet.</MessageRow>
+      ) : state.bindings.length === 0 ? (
+        <MessageRow columns={COLUMNS.length}>
+          <p className="font-medium text-foreground">No hardware bindings found</p>
+          <p className="text-xs">Try adjusting your search or filters.</p>
+        </MessageRow>
+      ) : (
+        state.bindings.map((binding) => <BindingRow key={binding.id} binding={binding} />)
+      )}
+    </AdminTable>
   );
 }
 
 // Memoised: polling keeps unchanged bindings as the same objects, so only changed rows re-render.
 const BindingRow = memo(function BindingRow({ binding }: { binding: HardwareBinding }) {
   return (
-    <TableRow data-binding-id={binding.id}>
-      <TableCell className="px-2">
+    <AdminRow data-binding-id={binding.id}>
+      <AdminCell label="Device Info" wide>
         <DeviceCell device={binding.deviceInfo} />
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="Hardware ID">
         <code
-          className="block max-w-48 truncate rounded bg-muted px-2 py-1 font-mono text-xs"
+          className="block max-w-36 truncate rounded bg-muted px-2 py-1 font-mono text-xs max-md:max-w-full"
           title={binding.hardwareId}
         >
           {binding.hardwareId}
         </code>
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="License Key">
         {binding.licenseKey ? (
           <div className="flex flex-wrap items-center gap-1.5">
             <code className="whitespace-nowrap font-mono text-xs" title={binding.licenseKey.licenseKey}>
@@ -102,24 +97,16 @@ const BindingRow = memo(function BindingRow({ binding }: { binding: HardwareBind
         ) : (
           <span className="text-muted-foreground">N/A</span>
         )}
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="Status">
         <Badge variant="outline" className={STATUS_CLASSES[binding.status]}>
           {binding.status}
         </Badge>
-      </TableCell>
-      <TableCell className="whitespace-nowrap px-2 text-xs text-muted-foreground">
-        {formatDate(binding.firstBindDate)}
-      </TableCell>
-      <TableCell className="whitespace-nowrap px-2 text-xs text-muted-foreground">
-        {formatDate(binding.lastUsedDate)}
-      </TableCell>
-      <TableCell className="px-2">
-        <div className="flex justify-end">
-          {binding.status === 'ACTIVE' && <RevokeButton binding={binding} />}
-        </div>
-      </TableCell>
-    </TableRow>
+      </AdminCell>
+      <DateCell label="First Bound" value={binding.firstBindDate} />
+      <DateCell label="Last Used" value={binding.lastUsedDate} />
+      <ActionsCell>{binding.status === 'ACTIVE' && <RevokeButton binding={binding} />}</ActionsCell>
+    </AdminRow>
   );
 });
 
@@ -127,15 +114,16 @@ function DeviceCell({ device }: { device: DeviceInfo | null }) {
   const Icon = deviceIcon(device?.deviceType);
   const platform = [device?.os, device?.architecture].filter(Boolean).join(' · ');
   return (
-    <div className="flex items-center gap-2">
+    // A long name or platform is cut (whole in its tooltip): the column keeps about 11rem.
+    <div className="flex min-w-44 items-center gap-2">
       <Icon
         className="h-5 w-5 shrink-0 text-muted-foreground"
         role="img"
         aria-label={device?.deviceType || 'Unknown device type'}
       />
-      <div className="min-w-0">
-        <p className="truncate font-medium">{device?.deviceName || 'Unknown Device'}</p>
-        {platform && <p className="truncate text-xs text-muted-foreground">{platform}</p>}
+      <div className="min-w-0 flex-1">
+        <CutText text={device?.deviceName || 'Unknown Device'} className="font-medium" />
+        {platform && <CutText text={platform} className="text-xs text-muted-foreground" />}
       </div>
     </div>
   );
@@ -151,7 +139,7 @@ function RevokeButton({ binding }: { binding: HardwareBinding }) {
     <ConfirmActionButton
       icon={<Unlink />}
       label="Revoke binding"
-      className="text-red-400 hover:text-red-300"
+      className="h-7 w-7 text-red-400 hover:text-red-300"
       title="Revoke this hardware binding?"
       description={`${device} will no longer be able to use ${key} until it is bound again.`}
       confirmLabel="Revoke Binding"

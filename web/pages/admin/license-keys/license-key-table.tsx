@@ -2,11 +2,10 @@ import { Ban, Trash2 } from 'lucide-react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { MaskedSecret } from '@/components/masked-secret.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
 import type { LicenseKey, LicenseKeyStatus, LicenseKeyType } from '../../../../common/licensing.ts';
 import { maskLicenseKey } from '../../../../common/mask.ts';
 import { DateCell, LoadingRow, MessageRow, RowNotes } from '../shared/admin-table-cells.tsx';
-import { AdminTableHeader } from '../shared/admin-table-header.tsx';
+import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { useDeleteLicenseKey, useRevokeLicenseKey } from './license-key-mutations.ts';
 
 const COLUMNS = ['Key', 'Type', 'Status', 'Bindings', 'Usage', 'Last Used', 'Expires', 'Created', 'Actions'];
@@ -26,25 +25,22 @@ const STATUS_CLASSES: Record<LicenseKeyStatus, string> = {
 /** The key list. `keys` undefined means still loading. */
 export function LicenseKeyTable({ keys }: { keys: LicenseKey[] | undefined }) {
   return (
-    <Table>
-      <AdminTableHeader columns={COLUMNS} />
-      <TableBody>
-        {keys === undefined ? (
-          <LoadingRow columns={COLUMNS.length}>Loading license keys...</LoadingRow>
-        ) : keys.length === 0 ? (
-          <MessageRow columns={COLUMNS.length}>No license keys found</MessageRow>
-        ) : (
-          keys.map((key) => <LicenseKeyRow key={key.id} licenseKey={key} />)
-        )}
-      </TableBody>
-    </Table>
+    <AdminTable columns={COLUMNS}>
+      {keys === undefined ? (
+        <LoadingRow columns={COLUMNS.length}>Loading license keys...</LoadingRow>
+      ) : keys.length === 0 ? (
+        <MessageRow columns={COLUMNS.length}>No license keys found</MessageRow>
+      ) : (
+        keys.map((key) => <LicenseKeyRow key={key.id} licenseKey={key} />)
+      )}
+    </AdminTable>
   );
 }
 
 function LicenseKeyRow({ licenseKey: key }: { licenseKey: LicenseKey }) {
   return (
-    <TableRow data-key-id={key.id}>
-      <TableCell className="px-2">
+    <AdminRow data-key-id={key.id}>
+      <AdminCell label="Key" wide>
         <MaskedSecret
           value={key.licenseKey}
           mask={maskLicenseKey}
@@ -53,31 +49,31 @@ function LicenseKeyRow({ licenseKey: key }: { licenseKey: LicenseKey }) {
           testId="license-key"
         />
         <RowNotes notes={key.notes} />
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="Type">
         <Badge variant="outline" className={TYPE_CLASSES[key.keyType]}>
           {key.keyType}
         </Badge>
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="Status">
         <Badge variant="outline" className={STATUS_CLASSES[key.status]}>
           {key.status}
         </Badge>
-      </TableCell>
-      <TableCell className="px-2 tabular-nums">
+      </AdminCell>
+      <AdminCell label="Bindings" className="tabular-nums">
         {key.activeBindings}/{key.maxBindings}
-      </TableCell>
-      <TableCell className="px-2 tabular-nums">{key.usageCount}</TableCell>
-      <DateCell value={key.lastUsed} />
-      <DateCell value={key.expiresAt} />
-      <DateCell value={key.createdAt} />
-      <TableCell className="px-2">
-        <div className="flex justify-end gap-1">
-          {key.status === 'ACTIVE' && <RevokeButton licenseKey={key} />}
-          <DeleteButton licenseKey={key} />
-        </div>
-      </TableCell>
-    </TableRow>
+      </AdminCell>
+      <AdminCell label="Usage" className="tabular-nums">
+        {key.usageCount}
+      </AdminCell>
+      <DateCell label="Last Used" value={key.lastUsed} />
+      <DateCell label="Expires" value={key.expiresAt} />
+      <DateCell label="Created" value={key.createdAt} />
+      <ActionsCell>
+        {key.status === 'ACTIVE' && <RevokeButton licenseKey={key} />}
+        <DeleteButton licenseKey={key} />
+      </ActionsCell>
+    </AdminRow>
   );
 }
 
@@ -87,7 +83,7 @@ function RevokeButton({ licenseKey: key }: { licenseKey: LicenseKey }) {
     <ConfirmActionButton
       icon={<Ban />}
       label="Revoke key"
-      className="text-amber-300 hover:text-amber-200"
+      className="h-7 w-7 text-amber-300 hover:text-amber-200"
       title="Revoke this license key?"
       description={`${maskLicenseKey(key.licenseKey)} stops working at once on every bound device. A revoked key cannot be activated again.`}
       confirmLabel="Revoke Key"
@@ -103,7 +99,7 @@ function DeleteButton({ licenseKey: key }: { licenseKey: LicenseKey }) {
     <ConfirmActionButton
       icon={<Trash2 />}
       label="Delete key"
-      className="text-red-400 hover:text-red-300"
+      className="h-7 w-7 text-red-400 hover:text-red-300"
       title="Delete this license key?"
       description={`${maskLicenseKey(key.licenseKey)} and its device bindings are removed for good. This cannot be undone.`}
       confirmLabel="Delete Key"

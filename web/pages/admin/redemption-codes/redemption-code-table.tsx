@@ -1,7 +1,6 @@
 import { Trash2 } from 'lucide-react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { MaskedSecret } from '@/components/masked-secret.tsx';
-import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
 import {
   maskRedemptionCode,
   type RedemptionKey,
@@ -10,7 +9,7 @@ import {
 } from '../../../../common/redemption.ts';
 import { KeyTypeBadge, StatusBadge } from '../script-keys/script-key-cells.tsx';
 import { DateCell, LoadingRow, MessageRow, RowNotes } from '../shared/admin-table-cells.tsx';
-import { AdminTableHeader } from '../shared/admin-table-header.tsx';
+import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { useDeleteRedemptionCode } from './redemption-mutations.ts';
 
 const COLUMNS = ['Redemption Code', 'Type', 'Status', 'Max Bindings', 'Created', 'Redeemed', 'Actions'];
@@ -23,26 +22,23 @@ const STATUS_TONES = { Available: 'good', Redeemed: 'info', Expired: 'warn' } as
 /** The code list. `codes` undefined means still loading. */
 export function RedemptionCodeTable({ codes }: { codes: RedemptionKey[] | undefined }) {
   return (
-    <Table>
-      <AdminTableHeader columns={COLUMNS} />
-      <TableBody>
-        {codes === undefined ? (
-          <LoadingRow columns={COLUMNS.length}>Loading redemption codes...</LoadingRow>
-        ) : codes.length === 0 ? (
-          <MessageRow columns={COLUMNS.length}>No redemption codes found</MessageRow>
-        ) : (
-          codes.map((code) => <RedemptionCodeRow key={code.id} code={code} />)
-        )}
-      </TableBody>
-    </Table>
+    <AdminTable columns={COLUMNS}>
+      {codes === undefined ? (
+        <LoadingRow columns={COLUMNS.length}>Loading redemption codes...</LoadingRow>
+      ) : codes.length === 0 ? (
+        <MessageRow columns={COLUMNS.length}>No redemption codes found</MessageRow>
+      ) : (
+        codes.map((code) => <RedemptionCodeRow key={code.id} code={code} />)
+      )}
+    </AdminTable>
   );
 }
 
 function RedemptionCodeRow({ code }: { code: RedemptionKey }) {
   const status = redemptionStatus(code);
   return (
-    <TableRow data-code-id={code.id}>
-      <TableCell className="px-2">
+    <AdminRow data-code-id={code.id}>
+      <AdminCell label="Redemption Code" wide>
         <MaskedSecret
           value={code.redemptionCode}
           mask={maskRedemptionCode}
@@ -51,22 +47,22 @@ function RedemptionCodeRow({ code }: { code: RedemptionKey }) {
           testId="redemption-code"
         />
         <RowNotes notes={code.notes} />
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="Type">
         <KeyTypeBadge type={code.keyType} />
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="Status">
         <StatusBadge tone={STATUS_TONES[status]}>{status}</StatusBadge>
-      </TableCell>
-      <TableCell className="px-2 tabular-nums">{code.maxHardwareBindings}</TableCell>
-      <DateCell value={code.createdAt} />
-      <DateCell value={code.redeemedAt} />
-      <TableCell className="px-2">
-        <div className="flex justify-end">
-          <DeleteCodeButton code={code} />
-        </div>
-      </TableCell>
-    </TableRow>
+      </AdminCell>
+      <AdminCell label="Max Bindings" className="tabular-nums">
+        {code.maxHardwareBindings}
+      </AdminCell>
+      <DateCell label="Created" value={code.createdAt} />
+      <DateCell label="Redeemed" value={code.redeemedAt} />
+      <ActionsCell>
+        <DeleteCodeButton code={code} />
+      </ActionsCell>
+    </AdminRow>
   );
 }
 
@@ -76,7 +72,7 @@ function DeleteCodeButton({ code }: { code: RedemptionKey }) {
     <ConfirmActionButton
       icon={<Trash2 />}
       label="Delete code"
-      className="text-red-400 hover:text-red-300"
+      className="h-7 w-7 text-red-400 hover:text-red-300"
       title="Delete this redemption code?"
       description={`${maskRedemptionCode(code.redemptionCode)} is removed for good. This cannot be undone.`}
       confirmLabel="Delete Code"

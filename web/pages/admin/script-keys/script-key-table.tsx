@@ -2,7 +2,6 @@ import { Trash2 } from 'lucide-react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { MaskedSecret } from '@/components/masked-secret.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
-import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
 import { maskLicenseKey } from '../../../../common/mask.ts';
 import {
   SCRIPT_KEY_TYPE_LABELS,
@@ -11,7 +10,7 @@ import {
   scriptKeyDisplayStatus,
 } from '../../../../common/script-keys.ts';
 import { DateCell, LoadingRow, MessageRow, RowNotes } from '../shared/admin-table-cells.tsx';
-import { AdminTableHeader } from '../shared/admin-table-header.tsx';
+import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { KeyTypeBadge, StatusBadge } from './script-key-cells.tsx';
 import { useDeleteScriptKey, useToggleScriptKeyStatus } from './script-key-mutations.ts';
 
@@ -25,26 +24,23 @@ const STATUS_TONES = { Active: 'good', Inactive: 'muted', Expired: 'warn' } as c
 /** The key list. `keys` undefined means still loading. */
 export function ScriptKeyTable({ keys }: { keys: ScriptKey[] | undefined }) {
   return (
-    <Table>
-      <AdminTableHeader columns={COLUMNS} />
-      <TableBody>
-        {keys === undefined ? (
-          <LoadingRow columns={COLUMNS.length}>Loading script keys...</LoadingRow>
-        ) : keys.length === 0 ? (
-          <MessageRow columns={COLUMNS.length}>No script keys found</MessageRow>
-        ) : (
-          keys.map((key) => <ScriptKeyRow key={key.id} scriptKey={key} />)
-        )}
-      </TableBody>
-    </Table>
+    <AdminTable columns={COLUMNS}>
+      {keys === undefined ? (
+        <LoadingRow columns={COLUMNS.length}>Loading script keys...</LoadingRow>
+      ) : keys.length === 0 ? (
+        <MessageRow columns={COLUMNS.length}>No script keys found</MessageRow>
+      ) : (
+        keys.map((key) => <ScriptKeyRow key={key.id} scriptKey={key} />)
+      )}
+    </AdminTable>
   );
 }
 
 function ScriptKeyRow({ scriptKey: key }: { scriptKey: ScriptKey }) {
   const status = scriptKeyDisplayStatus(key);
   return (
-    <TableRow data-key-id={key.id}>
-      <TableCell className="px-2">
+    <AdminRow data-key-id={key.id}>
+      <AdminCell label="Script Key" wide>
         <MaskedSecret
           value={key.scriptKey}
           mask={maskLicenseKey}
@@ -53,24 +49,24 @@ function ScriptKeyRow({ scriptKey: key }: { scriptKey: ScriptKey }) {
           testId="script-key"
         />
         <RowNotes notes={key.notes} />
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="Type">
         <KeyTypeBadge type={key.scriptType}>{SCRIPT_KEY_TYPE_LABELS[key.scriptType]}</KeyTypeBadge>
-      </TableCell>
-      <TableCell className="px-2">
+      </AdminCell>
+      <AdminCell label="Status">
         <StatusBadge tone={STATUS_TONES[status]}>{status}</StatusBadge>
-      </TableCell>
-      <TableCell className="px-2 tabular-nums">{key.usageCount.toLocaleString('en-US')}</TableCell>
-      <DateCell value={key.lastUsed} />
-      <DateCell value={key.createdAt} />
-      <DateCell value={key.expiresAt} />
-      <TableCell className="px-2">
-        <div className="flex items-center justify-end gap-2">
-          <ActiveSwitch scriptKey={key} />
-          <DeleteKeyButton scriptKey={key} />
-        </div>
-      </TableCell>
-    </TableRow>
+      </AdminCell>
+      <AdminCell label="Usage Count" className="tabular-nums">
+        {key.usageCount.toLocaleString('en-US')}
+      </AdminCell>
+      <DateCell label="Last Used" value={key.lastUsed} />
+      <DateCell label="Created" value={key.createdAt} />
+      <DateCell label="Expires" value={key.expiresAt} />
+      <ActionsCell>
+        <ActiveSwitch scriptKey={key} />
+        <DeleteKeyButton scriptKey={key} />
+      </ActionsCell>
+    </AdminRow>
   );
 }
 
@@ -94,7 +90,7 @@ function DeleteKeyButton({ scriptKey: key }: { scriptKey: ScriptKey }) {
     <ConfirmActionButton
       icon={<Trash2 />}
       label="Delete key"
-      className="text-red-400 hover:text-red-300"
+      className="h-7 w-7 text-red-400 hover:text-red-300"
       title="Delete this script key?"
       description={`${maskLicenseKey(key.scriptKey)} stops unlocking premium scripts at once and is removed for good. This cannot be undone.`}
       confirmLabel="Delete Key"

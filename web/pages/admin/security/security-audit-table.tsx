@@ -1,12 +1,10 @@
 import { memo } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Table, TableBody, TableCell, TableRow } from '@/components/ui/table.tsx';
 import { cn } from '@/lib/cn.ts';
-import { formatDate } from '../../../../common/format.ts';
 import type { AuditLog } from '../../../../common/security.ts';
 import { shortLicenseKey } from '../hardware-bindings/hardware-binding-filters.ts';
-import { LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
-import { AdminTableHeader } from '../shared/admin-table-header.tsx';
+import { BreakableText, DateText, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
+import { AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 
 const COLUMNS = ['Event', 'Result', 'License Key', 'IP Address', 'Hardware ID', 'Timestamp', 'Details'];
 
@@ -20,18 +18,15 @@ export function formatDetails(details: Record<string, unknown>): string {
 /** The audit log rows; `logs` undefined means still loading. */
 export function AuditLogTable({ logs }: { logs: AuditLog[] | undefined }) {
   return (
-    <Table>
-      <AdminTableHeader columns={COLUMNS} />
-      <TableBody>
-        {logs === undefined ? (
-          <LoadingRow columns={COLUMNS.length}>Loading security events...</LoadingRow>
-        ) : logs.length === 0 ? (
-          <MessageRow columns={COLUMNS.length}>No security events found</MessageRow>
-        ) : (
-          logs.map((log) => <AuditLogRow key={log.id} log={log} />)
-        )}
-      </TableBody>
-    </Table>
+    <AdminTable columns={COLUMNS}>
+      {logs === undefined ? (
+        <LoadingRow columns={COLUMNS.length}>Loading security events...</LoadingRow>
+      ) : logs.length === 0 ? (
+        <MessageRow columns={COLUMNS.length}>No security events found</MessageRow>
+      ) : (
+        logs.map((log) => <AuditLogRow key={log.id} log={log} />)
+      )}
+    </AdminTable>
   );
 }
 
@@ -44,13 +39,15 @@ const AuditLogRow = memo(function AuditLogRow({ log }: { log: AuditLog }) {
   const failed = log.success === 0;
   const details = formatDetails(log.details);
   return (
-    <TableRow
+    <AdminRow
       data-log-id={log.id}
       data-result={failed ? 'failed' : 'success'}
       className={cn(failed && 'text-red-400')}
     >
-      <TableCell className="whitespace-nowrap px-2 font-mono text-xs">{log.eventType}</TableCell>
-      <TableCell className="px-2">
+      <AdminCell label="Event" className="font-mono text-xs">
+        <BreakableText text={log.eventType} separator="_" />
+      </AdminCell>
+      <AdminCell label="Result">
         <Badge
           variant="outline"
           className={
@@ -61,30 +58,38 @@ const AuditLogRow = memo(function AuditLogRow({ log }: { log: AuditLog }) {
         >
           {failed ? 'Failed' : 'Success'}
         </Badge>
-      </TableCell>
-      <TableCell className="whitespace-nowrap px-2 font-mono text-xs" title={log.licenseKey ?? undefined}>
+      </AdminCell>
+      <AdminCell
+        label="License Key"
+        className="whitespace-nowrap font-mono text-xs"
+        title={log.licenseKey ?? undefined}
+      >
         {log.licenseKey ? shortLicenseKey(log.licenseKey) : NONE}
-      </TableCell>
-      <TableCell className="whitespace-nowrap px-2 font-mono text-xs">{log.ipAddress ?? NONE}</TableCell>
-      <TableCell className="px-2 font-mono text-xs">
+      </AdminCell>
+      <AdminCell label="IP Address" className="font-mono text-xs">
+        {log.ipAddress ? <BreakableText text={log.ipAddress} separator=":" /> : NONE}
+      </AdminCell>
+      <AdminCell label="Hardware ID" className="font-mono text-xs">
         {log.hardwareId ? (
-          <span className="block max-w-40 truncate" title={log.hardwareId}>
+          <span className="block max-w-28 truncate max-md:max-w-full" title={log.hardwareId}>
             {log.hardwareId}
           </span>
         ) : (
           NONE
         )}
-      </TableCell>
-      <TableCell className="whitespace-nowrap px-2 text-xs">{formatDate(log.timestamp)}</TableCell>
-      <TableCell className="px-2 text-xs">
+      </AdminCell>
+      <AdminCell label="Timestamp" className="text-xs">
+        <DateText value={log.timestamp} />
+      </AdminCell>
+      <AdminCell label="Details" wide className="text-xs">
         {details ? (
-          <span className="line-clamp-2 block min-w-48 max-w-80 break-words" title={details}>
+          <span className="line-clamp-2 block min-w-40 break-words max-md:min-w-0" title={details}>
             {details}
           </span>
         ) : (
           NONE
         )}
-      </TableCell>
-    </TableRow>
+      </AdminCell>
+    </AdminRow>
   );
 });

@@ -1,15 +1,20 @@
 import { LoaderCircle } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { TableCell, TableRow } from '@/components/ui/table.tsx';
+import { cn } from '@/lib/cn.ts';
 import { formatDate } from '../../../../common/format.ts';
+import { AdminCell } from './admin-table-layout.tsx';
 
-/* Rows and cells the admin list tables share: the loading and empty rows, dates, notes. */
+/* Rows and cells the admin list tables share: the loading and empty rows, dates, notes, long values. */
 
 /** One row across all `columns` with a centred message: an empty state. */
 export function MessageRow({ columns, children }: { columns: number; children: ReactNode }) {
   return (
-    <TableRow>
-      <TableCell colSpan={columns} className="h-24 text-center text-muted-foreground">
+    <TableRow className="max-md:block">
+      <TableCell
+        colSpan={columns}
+        className="h-24 text-center text-muted-foreground max-md:block max-md:h-auto max-md:py-8"
+      >
         {children}
       </TableCell>
     </TableRow>
@@ -26,30 +31,70 @@ export function LoadingRow({ columns, children }: { columns: number; children: s
   );
 }
 
-/** A date ('Never' when missing) that may wrap only between the day and the time. */
-export function DateCell({ value }: { value: string | null }) {
+/**
+ * A date ('Never' when missing): in the table the day over the time, so date columns stay narrow
+ * and leave the width to keys and details; on one line in a phone's card.
+ */
+export function DateText({ value }: { value: string | null }) {
   const text = formatDate(value);
   const cut = text.lastIndexOf(', ');
+  if (cut < 0) return <span className="whitespace-nowrap">{text}</span>;
   return (
-    <TableCell className="px-2 text-xs text-muted-foreground">
-      {cut < 0 ? (
-        <span className="whitespace-nowrap">{text}</span>
-      ) : (
+    <>
+      <span className="whitespace-nowrap md:block">
+        {text.slice(0, cut)}
+        {/* The comma only joins day and time on one line. */}
+        <span className="md:hidden">,</span>
+      </span>{' '}
+      <span className="whitespace-nowrap md:block">{text.slice(cut + 2)}</span>
+    </>
+  );
+}
+
+/** A date column's cell, in small muted text. */
+export function DateCell({ label, value }: { label: string; value: string | null }) {
+  return (
+    <AdminCell label={label} className="text-xs text-muted-foreground">
+      <DateText value={value} />
+    </AdminCell>
+  );
+}
+
+/**
+ * A line of text cut with an ellipsis, the whole of it in the tooltip. It takes the width its
+ * column has and never widens the column itself (zero width, stretched to the cell), so one long
+ * value cannot push the table past the window.
+ */
+export function CutText({ text, className }: { text: string; className?: string }) {
+  return (
+    <p className={cn('w-0 min-w-full truncate', className)} title={text}>
+      {text}
+    </p>
+  );
+}
+
+/**
+ * A value that may wrap only just after `separator` (an event type after its underscores, an IPv6
+ * address after its colons), never mid-word, so it neither widens its column nor breaks unreadably.
+ */
+export function BreakableText({ text, separator }: { text: string; separator: string }) {
+  const parts = text.split(separator);
+  return parts.map((part, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string
+    <Fragment key={index}>
+      {part}
+      {index < parts.length - 1 && (
         <>
-          <span className="whitespace-nowrap">{text.slice(0, cut + 1)}</span>{' '}
-          <span className="whitespace-nowrap">{text.slice(cut + 2)}</span>
+          {separator}
+          <wbr />
         </>
       )}
-    </TableCell>
-  );
+    </Fragment>
+  ));
 }
 
 /** The admin's notes under a row's key or code, cut to one line (the whole text in the tooltip). */
 export function RowNotes({ notes }: { notes: string | null }) {
   if (!notes) return null;
-  return (
-    <p className="mt-1 max-w-64 truncate text-xs text-muted-foreground" title={notes}>
-      {notes}
-    </p>
-  );
+  return <CutText text={notes} className="mt-1 text-xs text-muted-foreground" />;
 }

@@ -1,7 +1,10 @@
 import { TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
 import { cn } from '@/lib/cn.ts';
 
-/** The header row of an admin list table: one cell a column, the 'Actions' column aligned right. */
+/**
+ * The header row of an admin list table: one cell a column, the 'Actions' column aligned right.
+ * Two-word names may wrap ("Usage / Count") rather than widen a column of short values.
+ */
 export function AdminTableHeader({ columns }: { columns: readonly string[] }) {
   return (
     <TableHeader>
@@ -9,7 +12,7 @@ export function AdminTableHeader({ columns }: { columns: readonly string[] }) {
         {columns.map((column) => (
           <TableHead
             key={column}
-            className={cn('whitespace-nowrap px-2', column === 'Actions' && 'text-right')}
+            className={cn('px-1.5 leading-tight', column === 'Actions' && 'text-right')}
           >
             {column}
           </TableHead>

@@ -99,6 +99,19 @@ export const SaveScriptSchema = z.object(
 );
 export type SaveScriptRequest = z.infer<typeof SaveScriptSchema>;
 
+/** POST /api/admin/scripts/check-syntax: the editor's live check, by the same parser a save uses. */
+export const CheckSyntaxSchema = z.object(
+  {
+    content: z
+      .string({ error: 'content must be a string' })
+      .refine((c) => utf8ByteLength(c) <= MAX_SCRIPT_BYTES, 'content must be at most 1 MiB'),
+  },
+  { error: 'Request body must be a JSON object with content' },
+);
+
+/** Its answer, 200 either way: a syntax error is what the check found, not a bad request. */
+export type CheckSyntaxResponse = { ok: true } | { ok: false; error: string; syntaxError: LuaSyntaxError };
+
 /** POST /api/admin/scripts/deploy (the spec keeps this call; a save already deploys). */
 export const DeployScriptSchema = z.object(
   { filename: FilenameSchema },

@@ -137,7 +137,7 @@ for (const dialect of DIALECTS) {
         (await app.ctx.db.selectFrom('scripts').select('filename').execute()).map((r) => r.filename),
       ).toEqual(['good.lua']);
       expect(warn.mock.calls.map((c) => c[0])).toEqual([
-        "Shipped script broken.lua was not loaded: Lua syntax error on line 1: <expression> expected near '<eof>'",
+        'Shipped script broken.lua was not loaded: Lua syntax error on line 1: unexpected token `(`, expected an expression after `(`',
         'Shipped script latin1.lua was not loaded: file must be UTF-8 text',
       ]);
     });

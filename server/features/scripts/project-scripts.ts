@@ -67,7 +67,7 @@ async function readShippedScripts(dir: string, report: ProjectScriptsReport): Pr
     }
     const bytes = await readFile(join(dir, filename));
     try {
-      const content = decodeScriptFile(bytes);
+      const content = await decodeScriptFile(bytes);
       shipped.push({
         filename,
         content,

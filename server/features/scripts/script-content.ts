@@ -1,6 +1,7 @@
-import { describeLuaSyntaxError, findLuaSyntaxError } from '../../../common/lua-syntax.ts';
+import { describeLuaSyntaxError } from '../../../common/lua-syntax.ts';
 import type { LuaSyntaxError } from '../../../common/scripts.ts';
 import { badRequest, HttpError } from '../../plugins/errors.ts';
+import { checkLuaSyntax } from './lua-syntax-checker.ts';
 
 /**
  * A save or upload refused for its Lua: 400 with the one-line text and, in the body, where it broke
@@ -16,8 +17,8 @@ export class LuaSyntaxRefusal extends HttpError {
  * Throws LuaSyntaxRefusal unless `content` parses, so nothing unparseable is ever stored or served.
  * (A leading BOM passes the check and stays in the stored text.)
  */
-export function assertLuaParses(content: string): void {
-  const syntaxError = findLuaSyntaxError(content);
+export async function assertLuaParses(content: string): Promise<void> {
+  const syntaxError = await checkLuaSyntax(content);
   if (syntaxError) throw new LuaSyntaxRefusal(syntaxError);
 }
 
@@ -29,7 +30,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * The text of an uploaded or shipped file, byte for byte (BOM, CRLF and trailing spaces kept):
  * UTF-8, not empty, no NUL, and valid Lua. Throws a 400 naming what is wrong.
  */
-export function decodeScriptFile(bytes: Uint8Array): string {
+export async function decodeScriptFile(bytes: Uint8Array): Promise<string> {
   if (bytes.length === 0) throw badRequest('file must not be empty');
   let content: string;
   try {
@@ -39,6 +40,6 @@ export function decodeScriptFile(bytes: Uint8Array): string {
   }
   if (content.includes('\u0000')) throw badRequest('file must not contain NUL characters');
   if (content.replace(/^\uFEFF/, '').trim() === '') throw badRequest('file must not be blank');
-  assertLuaParses(content);
+  await assertLuaParses(content);
   return content;
 }

@@ -25,7 +25,7 @@ export async function saveUploadedScript(
 ): Promise<{ status: 200 | 201; body: UploadScriptResponse }> {
   const problem = scriptFilenameProblem(upload.filename);
   if (problem) throw badRequest(problem);
-  const content = decodeScriptFile(upload.bytes);
+  const content = await decodeScriptFile(upload.bytes);
   const { filename, directory, isPublic } = upload;
   const now = ctx.now();
   const saved = await runScriptWrite(ctx, { ip: client.ip, operation: 'script_upload' }, async (trx) => {

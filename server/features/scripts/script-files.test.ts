@@ -221,11 +221,15 @@ for (const dialect of DIALECTS) {
           ['return 1\u0000', 400, { error: 'file must not contain NUL characters' }],
           [Buffer.concat([BOM, Buffer.from('  \r\n')]), 400, { error: 'file must not be blank' }],
           [
-            'local t = {\n  1,\n',
+            'local t = {\n  1\n',
             400,
             {
-              error: "Lua syntax error on line 3: '}' expected near '<eof>'",
-              syntaxError: { line: 3, column: 1, message: "'}' expected near '<eof>'" },
+              error: 'Lua syntax error on line 3: unexpected end of file, expected `}` after last field',
+              syntaxError: {
+                line: 3,
+                column: 1,
+                message: 'unexpected end of file, expected `}` after last field',
+              },
             },
           ],
         ];

@@ -188,11 +188,11 @@ for (const dialect of DIALECTS) {
       const res = await calls.save({ filename: 'ok.lua', content: 'local a = 1\nlocal b = = 2\n' });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({
-        error: "Lua syntax error on line 2: <expression> expected near '='",
-        syntaxError: { line: 2, column: 11, message: "<expression> expected near '='" },
+        error: 'Lua syntax error on line 2: unexpected token `=`, expected an expression',
+        syntaxError: { line: 2, column: 9, message: 'unexpected token `=`, expected an expression' },
       });
       expect((await calls.get('ok.lua')).json().script).toMatchObject({ version: 1, content: 'return 1\n' });
-      const created = await calls.save({ filename: 'new.lua', content: 'x += 1' });
+      const created = await calls.save({ filename: 'new.lua', content: 'x = = 1' });
       expect(created.statusCode).toBe(400);
       expect(created.json().error).toMatch(/^Lua syntax error on line 1: /);
       expect((await calls.get('new.lua')).statusCode).toBe(404);

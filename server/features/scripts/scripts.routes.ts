@@ -17,6 +17,7 @@ import {
   setScriptAccessType,
 } from './scripts.service.ts';
 import { scriptsPageRoutes } from './scripts-page.routes.ts';
+import { syntaxCheckRoutes } from './syntax-check.routes.ts';
 import { UPLOAD_LIMITS } from './upload.ts';
 
 /** A save's JSON may escape 1 MiB of Lua to several times its size; the schema caps the content itself. */
@@ -79,6 +80,7 @@ export const scriptsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
   );
 
   await app.register(scriptFilesRoutes, { ctx });
+  await app.register(syntaxCheckRoutes, { ctx });
   await app.register(scriptsPageRoutes, { ctx });
   await app.register(downloadRoutes, { ctx });
   await app.register(loaderRoutes, { ctx });

@@ -78,7 +78,7 @@ export async function saveScript(
   input: SaveScriptRequest,
   client: AdminClient,
 ): Promise<SaveScriptResponse> {
-  assertLuaParses(input.content);
+  await assertLuaParses(input.content);
   const now = ctx.now();
   const notes = input.notes?.trim() || null;
   const saved = await runScriptWrite(ctx, { ip: client.ip, operation: 'script_save' }, async (trx) => {
@@ -126,7 +126,7 @@ export async function deployScript(
   client: AdminClient,
 ): Promise<{ success: true; filename: string; version: number }> {
   const row = await findScriptOr404(ctx.db, filename);
-  assertLuaParses(row.content);
+  await assertLuaParses(row.content);
   await insertAuditLog(
     ctx.db,
     {

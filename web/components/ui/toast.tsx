@@ -44,7 +44,11 @@ export function Toast({
 export function ToastClose({ className, ...props }: React.ComponentProps<typeof ToastPrimitive.Close>) {
   return (
     <ToastPrimitive.Close
-      className={cn('absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100', className)}
+      className={cn(
+        // On a red toast the blue ring would vanish: there it takes the toast's text colour.
+        'absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100 group-[.destructive]:focus-visible:outline-current',
+        className,
+      )}
       toast-close=""
       aria-label="Close"
       {...props}

@@ -26,9 +26,9 @@ import {
   rectangularSelection,
 } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+import { apiRequest } from '@/lib/api.ts';
 import { cn } from '@/lib/cn.ts';
-import { findLuaSyntaxError } from '../../common/lua-syntax.ts';
-import type { LuaSyntaxError } from '../../common/scripts.ts';
+import type { CheckSyntaxResponse, LuaSyntaxError } from '../../common/scripts.ts';
 
 /** Lua highlighting from CodeMirror's legacy modes (Lua 5.1 keywords and builtins). */
 export const luaLanguage = StreamLanguage.define(lua);
@@ -75,6 +75,23 @@ const editorSizing = EditorView.theme({
 /** Pauses this long after typing before the live check parses the text again. */
 const LINT_DELAY_MS = 400;
 
+/**
+ * The server's verdict on `text` (the parser a save goes through), or undefined when there is none
+ * to give: a blank text, or no answer (offline, signed out). The save still checks, so the live
+ * check may stay quiet rather than guess.
+ */
+export async function checkLuaSyntax(text: string): Promise<LuaSyntaxError | null | undefined> {
+  if (text.trim() === '') return null;
+  try {
+    const answer = await apiRequest<CheckSyntaxResponse>('POST', '/api/admin/scripts/check-syntax', {
+      content: text,
+    });
+    return answer.ok ? null : answer.syntaxError;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A 1-based line and column as a document range: the rest of that line, at least one character. */
 function rangeOf(doc: Text, at: LuaSyntaxError): { from: number; to: number } {
   const line = doc.line(Math.min(Math.max(at.line, 1), doc.lines));
@@ -97,7 +114,7 @@ export interface CodeEditorProps {
 
 /**
  * A Lua editor (CodeMirror 6, dark): highlighting, line numbers, search, bracket matching, and a
- * live syntax check with the same parser the server uses, so a refused save is seldom a surprise.
+ * live syntax check that asks the server (Lua 5.1-5.4 and Luau), so a refused save is seldom a surprise.
  * The view is built once; later `value` props only replace the text when it differs from what the
  * editor already holds, so typing never rebuilds the editor or loses the cursor.
  */
@@ -124,10 +141,11 @@ export function CodeEditor({
     const parent = parentRef.current;
     if (!parent) return;
     const syntaxCheck = linter(
-      (view) => {
+      // CodeMirror drops the answer when the text changed while the server was asked.
+      async (view) => {
         const doc = view.state.doc;
         const diagnostics: Diagnostic[] = [];
-        const live = findLuaSyntaxError(doc.toString());
+        const live = await checkLuaSyntax(doc.toString());
         if (live) diagnostics.push({ ...rangeOf(doc, live), severity: 'error', message: live.message });
         const refused = serverErrorRef.current;
         // The server usually agrees with the live check; one mark per spot is enough.

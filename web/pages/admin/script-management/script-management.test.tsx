@@ -67,6 +67,13 @@ function fakeServer(initial: StoredScript[]) {
     const url = decodeURIComponent(String(input));
     const method = init?.method ?? 'GET';
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    // The editor's live check answers as the server's does, apart from the screen's own calls.
+    if (method === 'POST' && url === `${BASE}/check-syntax`) {
+      const syntaxError = findLuaSyntaxError(body.content);
+      return json(
+        syntaxError ? { ok: false, error: describeLuaSyntaxError(syntaxError), syntaxError } : { ok: true },
+      );
+    }
     calls.push({ method, url, body });
     if (method === 'GET' && url === BASE) return json({ scripts: summaries() });
     if (method === 'POST' && url === `${BASE}/save`) {

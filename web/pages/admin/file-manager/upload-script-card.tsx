@@ -23,6 +23,8 @@ const LOCATION_HINTS: Record<UploadDirectory, string> = {
     'A new version of a shipped project script: the file must have the same name (e.g. scanline-free.lua).',
 };
 
+const CHECKING_TEXT = 'Checking the script on the server...';
+
 /** The size limit as the server words it ("1 MiB"). */
 const MAX_SIZE_TEXT = `${MAX_SCRIPT_BYTES / (1024 * 1024)} MiB`;
 
@@ -80,6 +82,9 @@ export function UploadScriptCard() {
   };
 
   const percent = Math.round((progress ?? 0) * 100);
+  // Once every byte is sent the server checks the syntax, for a time nobody can measure.
+  const sending = percent < 100;
+  const uploadStatus = sending ? `Sending ${percent}%` : CHECKING_TEXT;
 
   return (
     <Card>
@@ -150,11 +155,16 @@ export function UploadScriptCard() {
         <SelectionSummary file={file} directory={directory} isPublic={isPublic} />
 
         {uploading && (
-          <div className="flex flex-col gap-1" aria-live="polite">
-            <Progress value={percent} aria-label="Upload progress" className="h-2" />
-            <p className="text-xs text-muted-foreground tabular-nums">
-              {percent < 100 ? `Sending ${percent}%` : 'Checking the script on the server...'}
-            </p>
+          // Not a live region: it would read out every percent. The progressbar carries the status
+          // (value and text), and the outcome arrives as a toast.
+          <div className="flex flex-col gap-1">
+            <Progress
+              value={sending ? percent : null}
+              aria-label="Upload progress"
+              aria-valuetext={uploadStatus}
+              className="h-2"
+            />
+            <p className="text-xs text-muted-foreground tabular-nums">{uploadStatus}</p>
           </div>
         )}
 

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import luaparse from 'luaparse';
 import type { LuaSyntaxError } from './scripts.ts';
 
 /**
@@ -19,8 +20,8 @@ export type LuaParseOutcome =
   | { parsed: true }
   /** full-moon's error text, e.g. "error parsing: unexpected token `(` (2:6 to 2:7), expected `)` …". */
   | { parsed: false; message: string }
-  /** The WebAssembly trapped (in practice its 1 MiB stack ran out on deeply nested code). */
-  | { parsed: false; trapped: true };
+  /** The parser broke down (a WebAssembly trap): its stack or its memory ran out. */
+  | { parsed: false; trap: string };
 
 /**
  * formatCode is StyLua's only entry point. A range past the end formats nothing, so the call is a
@@ -43,16 +44,38 @@ function parseWith(stylua: Stylua, source: string): LuaParseOutcome {
   } catch (error) {
     // Parse errors come back as strings; anything else is the instance breaking down.
     if (typeof error === 'string') return { parsed: false, message: error };
-    return { parsed: false, trapped: true };
+    return { parsed: false, trap: String(error instanceof Error ? error.message : error) };
   }
 }
 
 /**
- * The parser's stack holds about 25 levels of nested blocks and functions, 90 of brackets or 250
- * chained operators; deeper code is refused rather than half-checked (Lua itself stops at 200).
+ * full-moon's WebAssembly stack holds about 25 levels of nested blocks and functions, 90 of brackets
+ * or 250 chained operators, and its memory about 330,000 tokens (~3 KB each; the server caps it at
+ * 1 GiB), so a dense 1 MiB data table is out of its reach. Code it cannot finish gets the verdict of
+ * luaparse's Lua 5.3 grammar, which has neither limit: plain Lua passes as it always did, and only
+ * Luau beyond full-moon's reach is refused, with one of these.
  */
 export const TOO_DEEPLY_NESTED =
-  'code nested too deeply to check (keep blocks, functions and brackets under about 20 levels)';
+  'code nested too deeply to check as Luau (keep blocks, functions and brackets under about 20 levels)';
+export const TOO_LARGE = 'script too large to check as Luau: split it into smaller scripts';
+
+/** luaparse only for a verdict: no scopes, comments or locations to build. */
+export const LUAPARSE_OPTIONS = {
+  luaVersion: '5.3',
+  comments: false,
+  scope: false,
+  locations: false,
+} as const;
+
+/** Whether luaparse's Lua 5.3 grammar (which covers 5.1) accepts `source`; its own stack may run out too. */
+export function parsesAsLua53(source: string): boolean {
+  try {
+    luaparse.parse(source, LUAPARSE_OPTIONS);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // One full-moon error: "<what> (l:c to l:c)[, <expected>]". Columns count characters from 1.
 const PARSE_ERROR = /^(.*?) \((\d+):(\d+) to \d+:\d+\)(?:, (.*))?$/s;
@@ -63,7 +86,11 @@ const PARSE_ERROR = /^(.*?) \((\d+):(\d+) to \d+:\d+\)(?:, (.*))?$/s;
  */
 export function syntaxErrorOf(outcome: LuaParseOutcome, source: string): LuaSyntaxError | null {
   if (outcome.parsed) return null;
-  if ('trapped' in outcome) return { line: 1, column: 1, message: TOO_DEEPLY_NESTED };
+  if ('trap' in outcome) {
+    // Its stack sits below everything else in its memory, so running out of it reads out of bounds.
+    const nested = /out of bounds|call stack/i.test(outcome.trap);
+    return { line: 1, column: 1, message: nested ? TOO_DEEPLY_NESTED : TOO_LARGE };
+  }
   // Anything but a parse error (StyLua failing to format, which it was not asked to) means it parsed.
   if (!outcome.message.startsWith('error parsing:')) return null;
   const first = outcome.message
@@ -137,9 +164,10 @@ let stylua = require(STYLUA_ENTRY) as Stylua;
 export function findLuaSyntaxError(source: string): LuaSyntaxError | null {
   const { text, restore } = withoutBom(source);
   const outcome = parseWith(stylua, text);
-  if (!outcome.parsed && 'trapped' in outcome) {
+  if ('trap' in outcome) {
     delete require.cache[STYLUA_ENTRY];
     stylua = require(STYLUA_ENTRY) as Stylua;
+    if (parsesAsLua53(text)) return null;
   }
   const error = syntaxErrorOf(outcome, text);
   return error && restore(error);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TOO_DEEPLY_NESTED, TOO_LARGE } from '../../../common/lua-syntax.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { multipartBody } from '../../test/multipart.ts';
 
@@ -91,12 +92,28 @@ for (const dialect of DIALECTS) {
       expect((await load('broken.lua')).statusCode).toBe(404);
     });
 
-    it('refuses code nested too deeply to check with a 400, and checks the next save as usual', async () => {
-      const deep = `${'if x then '.repeat(300)}${'end '.repeat(300)}`;
+    it('refuses Luau nested deeper than the parser follows with a 400, and checks the next save as usual', async () => {
+      const deep = `${'if x then '.repeat(300)}x += 1 ${'end '.repeat(300)}`;
       const res = await save('deep.lua', deep);
       expect(res.statusCode).toBe(400);
-      expect(res.json().error).toMatch(/^Lua syntax error on line 1: code nested too deeply to check/);
+      expect(res.json().error).toBe(`Lua syntax error on line 1: ${TOO_DEEPLY_NESTED}`);
       expect((await save('deep.lua', LUAU_SCRIPT)).statusCode).toBe(201);
+    });
+
+    it('saves plain Lua beyond the Luau parser: deeply nested, or a dense data table', async () => {
+      const deep = `${'if x then '.repeat(300)}x = x + 1 ${'end '.repeat(300)}`;
+      expect((await save('deep.lua', deep)).statusCode).toBe(201);
+      // 400,000 short entries: more than full-moon's memory (capped at 1 GiB) holds.
+      const table = `return {${'1,'.repeat(400_000)}}\n`;
+      expect((await save('table.lua', table)).statusCode).toBe(201);
+      expect((await load('table.lua')).body).toBe(table);
+    });
+
+    it('refuses Luau too large for the parser with a 400 saying so', async () => {
+      const dense = `local n: number = 0\n${'n += 1\n'.repeat(120_000)}`;
+      const res = await save('dense.lua', dense);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe(`Lua syntax error on line 1: ${TOO_LARGE}`);
     });
 
     describe('the editor check', () => {

@@ -5,6 +5,9 @@ export const LoginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
+/** The admin session cookie's name (HttpOnly: only the server reads it; the socket and plugins check it). */
+export const SESSION_COOKIE = 'scanline_session';
+
 /** Texts the login form and the server share. */
 export const LOGIN_TEXTS = {
   required: 'Admin secret is required',

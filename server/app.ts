@@ -8,24 +8,25 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.ts';
+import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
+import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
-import { bindingsRoutes } from './features/licensing/bindings.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
+import { loaderRoutes } from './features/loader/loader.routes.ts';
+import { scriptAccessRoutes } from './features/loader/script-access.routes.ts';
 import { publicRoutes } from './features/public/public.routes.ts';
 import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
-import { scriptAccessRoutes } from './features/script-access/script-access.routes.ts';
 import { scriptKeysRoutes } from './features/script-keys/script-keys.routes.ts';
 import { scriptsRoutes } from './features/scripts/scripts.routes.ts';
 import { PendingWrites } from './features/security/pending-writes.ts';
+import { registerRateLimits } from './features/security/rate-limit-hooks.ts';
 import { rateLimitsRoutes } from './features/security/rate-limits.routes.ts';
 import { securityRoutes } from './features/security/security.routes.ts';
 import { systemRoutes } from './features/system/system.routes.ts';
-import { registerAdminGuard } from './plugins/admin-guard.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
-import { registerRateLimits } from './plugins/rate-limits.ts';
 import { serializeRequest } from './plugins/request-log.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
@@ -65,7 +66,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerSecurityHeaders(app);
   await app.register(cookie);
   // Per-route limits for the socket upgrade and error reports (`config.rateLimit`); the licensing
-  // calls have their own two-scope limits (plugins/rate-limits.ts).
+  // calls have their own two-scope limits (features/security/rate-limit-hooks.ts).
   await app.register(rateLimit, { global: false, keyGenerator: (req) => req.ip ?? 'inject' });
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
@@ -97,6 +98,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     securityRoutes,
     rateLimitsRoutes,
     scriptsRoutes,
+    loaderRoutes,
     healthRoutes,
   ]) {
     await app.register(feature, { ctx });

@@ -1,12 +1,10 @@
 import type { AdminCredentialsTable, AdminSessionsTable } from '../features/auth/auth.table.ts';
+import type { HardwareBindingsTable } from '../features/bindings/bindings.table.ts';
 import type { ErrorReportsTable } from '../features/health/health.table.ts';
-import type {
-  HardwareBindingsTable,
-  LicenseKeysTable,
-  UsageDailyTable,
-} from '../features/licensing/licensing.table.ts';
+import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
+import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
 import type { RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
-import type { ChallengeNoncesTable, ScriptKeysTable } from '../features/script-keys/script-keys.table.ts';
+import type { ScriptKeysTable } from '../features/script-keys/script-keys.table.ts';
 import type {
   ScriptsPageConfigTable,
   ScriptsTable,

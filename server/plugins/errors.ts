@@ -1,19 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-
-/** An error with an HTTP status and a message meant for the caller. Services throw it; the handler sends it. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (message: string) => new HttpError(400, message);
-export const notFound = (message: string) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
+import { HttpError } from '../http-error.ts';
 
 /** Every error leaves as `{error}` JSON: 4xx with what is wrong, 500 without internals. */
 export function registerErrorHandling(app: FastifyInstance): void {

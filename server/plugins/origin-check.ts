@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../../common/auth.ts';
 import { SOCKET_PATH } from '../../common/realtime.ts';
 import type { AppContext } from '../context.ts';
-import { SESSION_COOKIE } from '../features/auth/auth.service.ts';
 
 /** Methods that change nothing: not checked (another page cannot read their answers anyway). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../../common/auth.ts';
 import type { AppContext } from '../context.ts';
-import { isSessionValid, SESSION_COOKIE } from '../features/auth/auth.service.ts';
+import { isSessionValid } from '../features/auth/auth.service.ts';
 import { sha256 } from '../features/auth/secret.ts';
 import type { SocketIdentity } from './connection.ts';
 

@@ -1,4 +1,4 @@
-import type { DeviceInfo } from '../../common/hardware-bindings.ts';
+import type { BindingStatus, DeviceInfo } from '../../common/hardware-bindings.ts';
 import type { ScriptKeyType } from '../../common/script-keys.ts';
 import { generateScriptKey } from '../features/script-keys/script-key.ts';
 import { insertScriptKey } from '../features/script-keys/script-keys.store.ts';
@@ -14,7 +14,7 @@ export function insertHardwareBinding(
   t: Pick<TestApp, 'ctx' | 'clock'>,
   licenseKeyId: number,
   hardwareId: string,
-  status = 'ACTIVE',
+  status: BindingStatus = 'ACTIVE',
 ) {
   return t.ctx.db
     .insertInto('hardware_bindings')

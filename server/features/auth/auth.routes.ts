@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_SESSION_TTL_MS, LoginRequestSchema } from '../../../common/auth.ts';
+import { ADMIN_SESSION_TTL_MS, LoginRequestSchema, SESSION_COOKIE } from '../../../common/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { publishSessionEnded } from '../../realtime/publish.ts';
-import { login, logout, SESSION_COOKIE } from './auth.service.ts';
+import { login, logout } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   const cookieOptions = {

@@ -5,7 +5,7 @@ import {
   LOGIN_TEXTS,
 } from '../../../common/auth.ts';
 import type { AppContext } from '../../context.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import { HttpError } from '../../http-error.ts';
 import { limitedClient } from '../security/client-address.ts';
 import { RATE_LIMIT_HIT } from '../security/rate-limit-hits.store.ts';
 import { countAuditEventsByClient, insertAuditLog } from '../security/security.store.ts';
@@ -25,8 +25,6 @@ import {
   VerificationsBusyError,
   verifySecretHash,
 } from './secret.ts';
-
-export const SESSION_COOKIE = 'scanline_session';
 
 /** A login refused because too many others are being checked (secret.ts); not audited, as it costs nothing. */
 export const LOGIN_BUSY_TEXT = 'Too many sign-ins are being checked: try again in a moment';

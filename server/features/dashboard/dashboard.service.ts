@@ -1,6 +1,6 @@
 import type { DashboardStats } from '../../../common/dashboard.ts';
 import type { AppContext } from '../../context.ts';
-import { usageDay, usageWindowStart } from '../licensing/usage-day.ts';
+import { usageDay, usageWindowStart } from '../../db/usage-day.ts';
 import {
   countHardwareBindings,
   countLicenseKeysByStatus,

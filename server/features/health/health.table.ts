@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
+import type { ErrorLevel } from '../../../common/error-report.ts';
 
 /** Errors the admin UI's error boundaries caught and sent in. */
 export interface ErrorReportsTable {
   id: Generated<number>;
   error_id: string;
-  level: string;
+  level: ErrorLevel;
   name: string;
   message: string;
   stack: string | null;

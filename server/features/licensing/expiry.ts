@@ -1,4 +1,4 @@
-import { badRequest } from '../../plugins/errors.ts';
+import { badRequest } from '../../http-error.ts';
 
 /**
  * The expiry an admin gave a new key or code (ISO, validated by the schema), as epoch ms, or null

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { insertScriptKeyBinding, insertTestScriptKey } from '../../test/fixtures.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
-import { insertRedemptionCode } from '../script-access/script-access.fixtures.ts';
+import { insertRedemptionCode } from '../loader/script-access.fixtures.ts';
 
 /*
  * Admin dashboards hear about every licensing change at once (licensing_changed), so the figures

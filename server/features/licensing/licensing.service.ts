@@ -6,7 +6,7 @@ import {
   type LicenseKeyStatus,
 } from '../../../common/licensing.ts';
 import type { AppContext } from '../../context.ts';
-import { conflict, notFound } from '../../plugins/errors.ts';
+import { conflict, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { futureExpiry } from './expiry.ts';
 import { generateLicenseKey } from './license-key.ts';

@@ -16,7 +16,7 @@ export function licenseKeyRowToLicenseKey(row: LicenseKeyRow, now: number): Lice
   return {
     id: row.id,
     licenseKey: row.license_key,
-    keyType: row.key_type as LicenseKeyType,
+    keyType: row.key_type,
     status: licenseKeyStatus(row.status, row.expires_at, now),
     maxBindings: row.max_bindings,
     activeBindings: Number(row.active_bindings ?? 0),

@@ -7,7 +7,7 @@ import {
 } from '../../../common/redemption.ts';
 import type { AppContext } from '../../context.ts';
 import { isoOrNull } from '../../db/times.ts';
-import { notFound } from '../../plugins/errors.ts';
+import { notFound } from '../../http-error.ts';
 import { futureExpiry } from '../licensing/expiry.ts';
 import type { AdminClient } from '../licensing/licensing.service.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';

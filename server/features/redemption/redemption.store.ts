@@ -10,7 +10,7 @@ export function redemptionKeyRowToRedemptionKey(row: RedemptionKeyRow): Redempti
   return {
     id: row.id,
     redemptionCode: row.redemption_code,
-    keyType: row.key_type as RedemptionKeyType,
+    keyType: row.key_type,
     isRedeemed: row.is_redeemed === 1 ? 1 : 0,
     redeemedAt: isoOrNull(row.redeemed_at),
     expiresAt: isoOrNull(row.expires_at),
@@ -85,4 +85,25 @@ export async function insertRedemptionKeyUnlessTaken(
 export async function deleteRedemptionKeyById(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('redemption_keys').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+export async function findRedemptionCodeRow(
+  db: Db,
+  code: string,
+): Promise<Selectable<RedemptionKeysTable> | undefined> {
+  return db.selectFrom('redemption_keys').selectAll().where('redemption_code', '=', code).executeTakeFirst();
+}
+
+/**
+ * Marks the code redeemed unless it already is; returns whether this call did. The condition is the
+ * race guard: of two concurrent redemptions exactly one changes the row.
+ */
+export async function markRedemptionCodeRedeemed(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('redemption_keys')
+    .set({ is_redeemed: 1, redeemed_at: now })
+    .where('id', '=', id)
+    .where('is_redeemed', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
+import type { RedemptionKeyType } from '../../../common/redemption.ts';
 
 export interface RedemptionKeysTable {
   id: Generated<number>;
   redemption_code: string;
   /** FREE | PREMIUM | VIP */
-  key_type: string;
+  key_type: RedemptionKeyType;
   /** 1 once redeemed; the conditional update from 0 to 1 is what makes redemption single-use. */
   is_redeemed: Generated<number>;
   redeemed_at: number | null;

@@ -10,15 +10,15 @@ import {
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isoOrNull } from '../../db/times.ts';
-import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
+import { badRequest, conflict, notFound } from '../../http-error.ts';
 import { futureExpiry } from '../licensing/expiry.ts';
 import type { AdminClient } from '../licensing/licensing.service.ts';
 import { findLicenseKeyById } from '../licensing/licensing.store.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { findRedemptionKeyById } from '../redemption/redemption.store.ts';
-import { publishScriptKeyChanged } from '../script-access/cache-events.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { generateScriptKey } from './script-key.ts';
+import { publishScriptKeyChanged } from './script-key-events.ts';
 import {
   deleteScriptKeyById,
   findScriptKeyById,

@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { ScriptKey, ScriptKeyType } from '../../../common/script-keys.ts';
-import type { Db } from '../../db/index.ts';
+import type { Db, DialectName } from '../../db/index.ts';
 import { isoOrNull } from '../../db/times.ts';
 import type { ScriptKeysTable } from './script-keys.table.ts';
 
@@ -10,7 +10,7 @@ export function scriptKeyRowToScriptKey(row: ScriptKeyRow, activeBindings: numbe
   return {
     id: row.id,
     scriptKey: row.script_key,
-    scriptType: row.script_type as ScriptKeyType,
+    scriptType: row.script_type,
     isActive: row.is_active === 1 ? 1 : 0,
     usageCount: row.usage_count,
     lastUsed: isoOrNull(row.last_used),
@@ -98,4 +98,22 @@ export async function insertScriptKey(db: Db, key: NewScriptKey, now: number): P
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+export async function findScriptKeyByKey(db: Db, scriptKey: string): Promise<ScriptKeyRow | undefined> {
+  return db.selectFrom('script_keys').selectAll().where('script_key', '=', scriptKey).executeTakeFirst();
+}
+
+/**
+ * The key's row, read inside a binding transaction. On PostgreSQL the row is locked (FOR UPDATE), so
+ * binding transactions of one key run one after the other and each counts the bindings the previous
+ * one committed; SQLite runs one write transaction at a time anyway.
+ */
+export async function lockScriptKey(
+  trx: Db,
+  dialect: DialectName,
+  id: number,
+): Promise<ScriptKeyRow | undefined> {
+  const query = trx.selectFrom('script_keys').selectAll().where('id', '=', id);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }

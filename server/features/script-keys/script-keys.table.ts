@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
+import type { ScriptKeyType } from '../../../common/script-keys.ts';
 
 export interface ScriptKeysTable {
   id: Generated<number>;
   script_key: string;
   /** FREE | PREMIUM | VIP | premium_24h */
-  script_type: string;
+  script_type: ScriptKeyType;
   /** 1 active, 0 switched off by the admin. Expired is derived from expires_at. */
   is_active: number;
   max_hardware_bindings: number;
@@ -16,13 +17,4 @@ export interface ScriptKeysTable {
   /** The code this key was redeemed from (unique: one code, one key). */
   redemption_key_id: number | null;
   notes: string | null;
-}
-
-/** Single-use challenge nonces: consumed by a conditional update, so a replay on any instance fails. */
-export interface ChallengeNoncesTable {
-  nonce: string;
-  script_key_id: number;
-  hardware_id: string;
-  expires_at: number;
-  used_at: number | null;
 }

@@ -1,7 +1,8 @@
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { SESSION_COOKIE } from '../../../common/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
-import { isSessionValid, SESSION_COOKIE } from '../auth/auth.service.ts';
+import { isSessionValid } from '../auth/auth.service.ts';
 import { getScriptForDownload } from './script-files.service.ts';
 import { FilenameParamsSchema } from './script-params.ts';
 

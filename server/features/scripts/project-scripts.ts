@@ -3,9 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ScriptAccessType, scriptFilenameProblem } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
-import { HttpError } from '../../plugins/errors.ts';
-import { publishScriptChanged } from '../script-access/cache-events.ts';
+import { HttpError } from '../../http-error.ts';
 import { decodeScriptFile } from './script-content.ts';
+import { publishScriptChanged } from './script-events.ts';
 import { addScriptVersion, createScriptVersionOne, ScriptVersionConflict } from './script-versions.ts';
 import { findScriptByFilename } from './scripts.store.ts';
 

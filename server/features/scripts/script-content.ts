@@ -1,6 +1,6 @@
 import { describeLuaSyntaxError } from '../../../common/lua-syntax.ts';
 import type { LuaSyntaxError } from '../../../common/scripts.ts';
-import { badRequest, HttpError } from '../../plugins/errors.ts';
+import { badRequest, HttpError } from '../../http-error.ts';
 import { checkLuaSyntax } from './lua-syntax-checker.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { SCRIPT_TEXTS, scriptFilenameProblem, type UploadScriptResponse } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, conflict, HttpError, notFound } from '../../plugins/errors.ts';
-import { publishScriptChanged } from '../script-access/cache-events.ts';
+import { badRequest, conflict, HttpError, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { decodeScriptFile } from './script-content.ts';
+import { publishScriptChanged } from './script-events.ts';
 import { runScriptWrite, writeNextVersion } from './script-versions.ts';
 import type { AdminClient } from './scripts.service.ts';
 import { findScriptByFilename, scriptRowToFileRecord } from './scripts.store.ts';

@@ -2,7 +2,7 @@ import { SCRIPT_TEXTS, type ScriptVersion } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
-import { badRequest, conflict, HttpError } from '../../plugins/errors.ts';
+import { badRequest, conflict, HttpError } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { lookalikeNameText, newScriptNameProblem } from './script-names.ts';
 import {

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccessTypeSchema, DeployScriptSchema, SaveScriptSchema } from '../../../common/scripts.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { downloadRoutes } from './download.routes.ts';
-import { loaderRoutes } from './loader.routes.ts';
 import { LuaSyntaxRefusal } from './script-content.ts';
 import { scriptFilesRoutes } from './script-files.routes.ts';
 import { FilenameParamsSchema, ScriptVersionsQuerySchema } from './script-params.ts';
@@ -25,7 +24,7 @@ const SAVE_BODY_LIMIT = 8 * 1024 * 1024;
 
 /**
  * The scripts feature: script management, the file manager (uploads), the scripts page config,
- * downloads and the executor-facing loader. Multipart parsing exists only inside this plugin.
+ * and downloads. Multipart parsing exists only inside this plugin.
  */
 export const scriptsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   await app.register(multipart, { limits: UPLOAD_LIMITS });
@@ -83,5 +82,4 @@ export const scriptsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
   await app.register(syntaxCheckRoutes, { ctx });
   await app.register(scriptsPageRoutes, { ctx });
   await app.register(downloadRoutes, { ctx });
-  await app.register(loaderRoutes, { ctx });
 };

@@ -10,10 +10,10 @@ import {
 } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
-import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
-import { publishScriptChanged } from '../script-access/cache-events.ts';
+import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { assertLuaParses } from './script-content.ts';
+import { publishScriptChanged } from './script-events.ts';
 import { runScriptWrite, writeNextVersion } from './script-versions.ts';
 import {
   countScriptsForUpdate,

@@ -21,8 +21,8 @@ type ScriptVersionRow = Selectable<ScriptVersionsTable>;
 export function scriptRowToSummary(row: ScriptListRow): ScriptSummary {
   return {
     name: row.filename,
-    accessType: row.access_type as ScriptAccessType,
-    location: row.location as ScriptLocation,
+    accessType: row.access_type,
+    location: row.location,
     isPublic: row.is_public === 1,
     size: row.size,
     lines: row.line_count,
@@ -37,7 +37,7 @@ export function scriptRowToScript(row: ScriptRow): Script {
 
 /** Where the file manager says a file lives, and the path it downloads from. */
 export function scriptRowToFileRecord(row: ScriptListRow): ScriptFileRecord {
-  const location = row.location as ScriptLocation;
+  const location = row.location;
   return {
     id: row.id,
     filename: row.filename,
@@ -47,7 +47,7 @@ export function scriptRowToFileRecord(row: ScriptListRow): ScriptFileRecord {
     uploadedAt: Math.floor(row.updated_at / 1000),
     url: `/api/hosted-scripts/${encodeURIComponent(row.filename)}`,
     isPublic: row.is_public === 1,
-    accessType: row.access_type as ScriptAccessType,
+    accessType: row.access_type,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ScriptAccessType, ScriptLocation } from '../../../common/scripts.ts';
 
 /** One script file: its current content lives on the row so reads need no join. */
 export interface ScriptsTable {
@@ -13,9 +14,9 @@ export interface ScriptsTable {
   /** scriptNameSkeleton(filename), unique: no two scripts may look alike. Null as name_key. */
   name_skeleton: string | null;
   /** 'project' (shipped in scripts/, undeletable) or 'hosted-scripts' (created or uploaded by the admin). */
-  location: string;
+  location: ScriptLocation;
   /** 'FREE' or 'PREMIUM'. */
-  access_type: Generated<string>;
+  access_type: Generated<ScriptAccessType>;
   /** 1: anyone may download a FREE script from /api/hosted-scripts; 0: admins only. */
   is_public: number;
   current_version: number;

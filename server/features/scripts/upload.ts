@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MAX_SCRIPT_BYTES, UPLOAD_DIRECTORIES, type UploadDirectory } from '../../../common/scripts.ts';
-import { badRequest, HttpError } from '../../plugins/errors.ts';
+import { badRequest, HttpError } from '../../http-error.ts';
 
 /** What the file manager sent: the raw file and where and how to keep it. */
 export interface ScriptUpload {

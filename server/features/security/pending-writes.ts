@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import { usageDay } from '../licensing/usage-day.ts';
+import { usageDay } from '../../db/usage-day.ts';
 import { type AuditEntry, auditLogValues } from './security.store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

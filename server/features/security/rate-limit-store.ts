@@ -1,5 +1,5 @@
 /*
- * Fixed-window request counters for the rate limits (server/plugins/rate-limits.ts). The limiter
+ * Fixed-window request counters for the rate limits (features/security/rate-limit-hooks.ts). The limiter
  * talks to them only through `RateLimitStore`, so a Redis-backed store (INCR + PEXPIRE per key, one
  * round trip) can replace the in-memory one when several instances must share their counts; today
  * each instance counts on its own.

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ChallengeRequestSchema, RedeemRequestSchema } from '../../../common/script-access.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { textField } from '../security/rate-limit-hooks.ts';
 import { issueChallenge } from './challenge.service.ts';
 import { redeemCode } from './redeem.service.ts';
 
@@ -11,13 +12,22 @@ import { redeemCode } from './redeem.service.ts';
 export const scriptAccessRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   app.post(
     '/api/script/redeem',
-    { schema: { body: RedeemRequestSchema }, preHandler: app.rateLimitHooks('redeem') },
+    {
+      schema: { body: RedeemRequestSchema },
+      preHandler: app.rateLimitHooks('redeem', {
+        // Redemption upper-cases the code, so 'abc' and 'ABC' are one code and share one count.
+        keyOf: (request) => textField(request.body, 'code')?.toUpperCase(),
+      }),
+    },
     async (request) => redeemCode(ctx, request.body, { ip: request.ip }),
   );
 
   app.post(
     '/api/script/challenge',
-    { schema: { body: ChallengeRequestSchema }, preHandler: app.rateLimitHooks('challenge') },
+    {
+      schema: { body: ChallengeRequestSchema },
+      preHandler: app.rateLimitHooks('challenge', { keyOf: (request) => textField(request.body, 'key') }),
+    },
     async (request) => issueChallenge(ctx, app.pendingWrites, request.body, { ip: request.ip }),
   );
 };

@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { CHALLENGE_TTL_MS, type ChallengeResponse } from '../../../common/script-access.ts';
 import type { AppContext } from '../../context.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import { HttpError } from '../../http-error.ts';
+import { findScriptKeyByKey } from '../script-keys/script-keys.store.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
+import { deleteExpiredChallengeNonces, insertChallengeNonce } from './challenge.store.ts';
 import { ACCESS_TEXTS } from './loader-access.ts';
 import type { ScriptUserClient } from './redeem.service.ts';
-import {
-  deleteExpiredChallengeNonces,
-  findScriptKeyByKey,
-  insertChallengeNonce,
-} from './script-access.store.ts';
 
 /**
  * Issues a single-use nonce for challenge mode: the executor then loads with

@@ -3,12 +3,13 @@ import type { RedeemRequest, RedeemResponse } from '../../../common/script-acces
 import type { ScriptKeyType } from '../../../common/script-keys.ts';
 import type { AppContext } from '../../context.ts';
 import { isSerializationFailure, isUniqueViolation } from '../../db/errors.ts';
-import { conflict, HttpError, notFound } from '../../plugins/errors.ts';
+import { conflict, HttpError, notFound } from '../../http-error.ts';
+import { insertScriptKeyBinding } from '../bindings/bindings.store.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
+import { findRedemptionCodeRow, markRedemptionCodeRedeemed } from '../redemption/redemption.store.ts';
 import { generateScriptKey } from '../script-keys/script-key.ts';
 import { insertScriptKey } from '../script-keys/script-keys.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
-import { findRedemptionCode, insertScriptKeyBinding, markCodeRedeemed } from './script-access.store.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -33,18 +34,18 @@ export async function redeemCode(
 ): Promise<RedeemResponse> {
   const code = input.code.trim().toUpperCase();
   const now = ctx.now();
-  const found = await findRedemptionCode(ctx.db, code);
+  const found = await findRedemptionCodeRow(ctx.db, code);
   if (!found) throw notFound(REDEMPTION_TEXTS.invalidCode);
   if (found.is_redeemed === 1) throw conflict(REDEMPTION_TEXTS.alreadyRedeemed);
   if (found.expires_at !== null && found.expires_at <= now)
     throw new HttpError(410, REDEMPTION_TEXTS.expired);
 
-  const scriptType = found.key_type as ScriptKeyType;
+  const scriptType = found.key_type;
   const scriptKey = generateScriptKey();
   const expiresAt = now + found.validity_duration * HOUR_MS;
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      if (!(await markCodeRedeemed(trx, found.id, now))) throw new RedemptionConflict();
+      if (!(await markRedemptionCodeRedeemed(trx, found.id, now))) throw new RedemptionConflict();
       const scriptKeyId = await insertScriptKey(
         trx,
         {

@@ -1,7 +1,8 @@
 import type { ScriptKeyType } from '../../../common/script-keys.ts';
 import type { Db } from '../../db/index.ts';
+import { listScriptKeyBindings } from '../bindings/bindings.store.ts';
 import type { ScriptKeyRow } from '../script-keys/script-keys.store.ts';
-import { findScriptKeyByKey, listScriptKeyBindings } from './script-access.store.ts';
+import { findScriptKeyByKey } from '../script-keys/script-keys.store.ts';
 
 /** A device bound to a cached key. */
 export interface CachedBinding {
@@ -32,7 +33,7 @@ export function toCachedScriptKey(
   return {
     id: row.id,
     scriptKey: row.script_key,
-    scriptType: row.script_type as ScriptKeyType,
+    scriptType: row.script_type,
     isActive: row.is_active === 1,
     expiresAt: row.expires_at,
     maxHardwareBindings: row.max_hardware_bindings,

@@ -4,7 +4,9 @@ import {
   type RevokeBindingResponse,
 } from '../../../common/hardware-bindings.ts';
 import type { AppContext } from '../../context.ts';
-import { conflict, notFound } from '../../plugins/errors.ts';
+import { conflict, notFound } from '../../http-error.ts';
+import type { AdminClient } from '../licensing/licensing.service.ts';
+import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { announceScriptKeyChanged } from '../script-keys/script-keys.service.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import {
@@ -13,8 +15,6 @@ import {
   listHardwareBindings,
   revokeBindingById,
 } from './bindings.store.ts';
-import type { AdminClient } from './licensing.service.ts';
-import { announceLicensingChanged } from './licensing-events.ts';
 
 export async function listBindingsForAdmin(ctx: AppContext): Promise<HardwareBindingListResponse> {
   const bindings = await listHardwareBindings(ctx.db);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { isSessionValid, SESSION_COOKIE } from '../features/auth/auth.service.ts';
+import { SESSION_COOKIE } from '../../../common/auth.ts';
+import type { AppContext } from '../../context.ts';
+import { isSessionValid } from './auth.service.ts';
 
 /** Routes under /api/admin that are reachable without a session. */
 const PUBLIC_ADMIN_ROUTES = new Set(['/api/admin/login']);

@@ -9,14 +9,14 @@ import type { LicenseKeyType } from '../../../common/licensing.ts';
 import type { ScriptKeyType } from '../../../common/script-keys.ts';
 import type { Db } from '../../db/index.ts';
 import { isoOrNull } from '../../db/times.ts';
-import type { HardwareBindingsTable } from './licensing.table.ts';
+import type { HardwareBindingsTable } from './bindings.table.ts';
 
 /** A binding with the key it belongs to: a license key or a script key (either may be gone). */
 export type BindingRow = Selectable<HardwareBindingsTable> & {
   license_key: string | null;
-  license_key_type: string | null;
+  license_key_type: LicenseKeyType | null;
   script_key: string | null;
-  script_key_type: string | null;
+  script_key_type: ScriptKeyType | null;
 };
 
 /** The stored device description, or null when there is none or it is not the JSON object it should be. */
@@ -32,15 +32,16 @@ function parseDeviceInfo(text: string | null): DeviceInfo | null {
 
 export function bindingRowToBinding(row: BindingRow): HardwareBinding {
   let licenseKey: HardwareBinding['licenseKey'] = null;
-  if (row.license_key !== null) {
-    licenseKey = { licenseKey: row.license_key, keyType: row.license_key_type as LicenseKeyType };
-  } else if (row.script_key !== null) {
-    licenseKey = { licenseKey: row.script_key, keyType: row.script_key_type as ScriptKeyType };
+  // Each pair comes from one left join: both null when that key is gone.
+  if (row.license_key !== null && row.license_key_type !== null) {
+    licenseKey = { licenseKey: row.license_key, keyType: row.license_key_type };
+  } else if (row.script_key !== null && row.script_key_type !== null) {
+    licenseKey = { licenseKey: row.script_key, keyType: row.script_key_type };
   }
   return {
     id: row.id,
     hardwareId: row.hardware_id,
-    status: row.status as BindingStatus,
+    status: row.status,
     firstBindDate: new Date(row.first_bind_date).toISOString(),
     lastUsedDate: isoOrNull(row.last_used_date),
     deviceInfo: parseDeviceInfo(row.device_info),
@@ -84,4 +85,65 @@ export async function revokeBindingById(db: Db, id: number): Promise<boolean> {
     .where('status', '=', 'ACTIVE')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** A device bound to a script key, as the loader needs it. */
+export interface ScriptKeyBindingRow {
+  id: number;
+  hardware_id: string;
+  status: string;
+}
+
+/** Every device bound to the key, revoked ones included (the loader refuses those by name). */
+export async function listScriptKeyBindings(db: Db, scriptKeyId: number): Promise<ScriptKeyBindingRow[]> {
+  return db
+    .selectFrom('hardware_bindings')
+    .select(['id', 'hardware_id', 'status'])
+    .where('script_key_id', '=', scriptKeyId)
+    .execute();
+}
+
+export async function findScriptKeyBinding(
+  db: Db,
+  scriptKeyId: number,
+  hardwareId: string,
+): Promise<ScriptKeyBindingRow | undefined> {
+  return db
+    .selectFrom('hardware_bindings')
+    .select(['id', 'hardware_id', 'status'])
+    .where('script_key_id', '=', scriptKeyId)
+    .where('hardware_id', '=', hardwareId)
+    .executeTakeFirst();
+}
+
+export async function countActiveScriptKeyBindings(db: Db, scriptKeyId: number): Promise<number> {
+  const row = await db
+    .selectFrom('hardware_bindings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('script_key_id', '=', scriptKeyId)
+    .where('status', '=', 'ACTIVE')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Binds the device ACTIVE; returns the binding's id. The unique (key, device) index refuses a second row. */
+export async function insertScriptKeyBinding(
+  db: Db,
+  binding: { scriptKeyId: number; hardwareId: string; deviceInfo: DeviceInfo | null },
+  now: number,
+): Promise<number> {
+  const row = await db
+    .insertInto('hardware_bindings')
+    .values({
+      license_key_id: null,
+      script_key_id: binding.scriptKeyId,
+      hardware_id: binding.hardwareId,
+      status: 'ACTIVE',
+      device_info: binding.deviceInfo ? JSON.stringify(binding.deviceInfo) : null,
+      first_bind_date: now,
+      last_used_date: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

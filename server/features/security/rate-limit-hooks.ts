@@ -1,29 +1,37 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
-import type { RateLimitedCall } from '../../common/security.ts';
-import type { AppContext } from '../context.ts';
-import { loaderRefusalChunk } from '../features/scripts/loader-response.ts';
-import { limitedClient } from '../features/security/client-address.ts';
-import { RATE_LIMIT_HIT } from '../features/security/rate-limit-hits.store.ts';
-import {
-  MemoryRateLimitStore,
-  type RateLimitCount,
-  type RateLimitStore,
-} from '../features/security/rate-limit-store.ts';
+import type { RateLimitedCall } from '../../../common/security.ts';
+import type { AppContext } from '../../context.ts';
+import { limitedClient } from './client-address.ts';
+import { RATE_LIMIT_HIT } from './rate-limit-hits.store.ts';
+import { MemoryRateLimitStore, type RateLimitCount, type RateLimitStore } from './rate-limit-store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * The preHandler hooks that rate-limit one call per client IP and, where the call carries one,
-     * per key (redeem: the code; challenge and loader: the script key). Refused requests are
-     * audited as `rate_limit_hit`: one row per caller and window, `details.count` saying how many.
+     * The preHandler hooks that rate-limit one call per client IP and, where the route says the
+     * call carries one (`keyOf`), per key. Refused requests get 429 (`refuse` writes the body;
+     * JSON `{error}` by default) and are audited as `rate_limit_hit`: one row per caller and
+     * window, `details.count` saying how many.
      */
-    rateLimitHooks(call: RateLimitedCall): preHandlerHookHandler[];
+    rateLimitHooks(call: RateLimitedCall, options?: RateLimitOptions): preHandlerHookHandler[];
     /** The counters behind `rateLimitHooks`, for the rate-limit status screen. */
     rateLimitStore: RateLimitStore;
   }
 }
 
 type LimitScope = 'ip' | 'key';
+
+/** What a route tells its limit: where the call's key is, and how a refusal reads. */
+export interface RateLimitOptions {
+  /** The key the call counts against besides its IP (a code, a script key), or undefined for none. */
+  keyOf?: (request: FastifyRequest) => string | undefined;
+  /** Sends the 429's body (status and headers are set); JSON `{error: message}` when absent. */
+  refuse?: (reply: FastifyReply, message: string) => void;
+}
+
+const refuseWithJson = (reply: FastifyReply, message: string) => {
+  reply.send({ error: message });
+};
 
 /** The text a refused call answers with (JSON `{error}`, or printed by the loader's Lua). */
 export function tooManyRequestsText(seconds: number): string {
@@ -33,27 +41,18 @@ export function tooManyRequestsText(seconds: number): string {
 /** Longest key or hardware id worth counting or auditing; the routes refuse longer ones anyway. */
 const MAX_FIELD_LENGTH = 200;
 
-/** A non-empty string field of a parsed body or query, or undefined. */
-function textField(source: unknown, field: string): string | undefined {
+/**
+ * A non-empty string field of a parsed body or query, or undefined: how routes name their key for
+ * `keyOf`. Hooks run as preHandlers, after the route's schema, but the loader validates its query
+ * itself (its refusals must be Lua), so a field may be anything here: overlong ones are not counted.
+ */
+export function textField(source: unknown, field: string): string | undefined {
   if (typeof source !== 'object' || source === null) return undefined;
   const value = (source as Record<string, unknown>)[field];
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_FIELD_LENGTH
     ? value
     : undefined;
 }
-
-/**
- * Where each call carries its key. The hooks run as preHandlers, after the route's schema, so
- * redeem and challenge bodies are validated (and trimmed) already; the loader validates its query
- * itself (its refusals must be Lua), so its key may be anything here.
- */
-const KEY_OF: Record<RateLimitedCall, ((request: FastifyRequest) => string | undefined) | null> = {
-  login: null,
-  // Redemption upper-cases the code, so 'abc' and 'ABC' are one code and share one count.
-  redeem: (request) => textField(request.body, 'code')?.toUpperCase(),
-  challenge: (request) => textField(request.body, 'key'),
-  loader: (request) => textField(request.query, 'key'),
-};
 
 /** The IP a per-IP limit counts: IPv4 as it is, IPv6 per /64 (limitedClient). */
 function clientIdentifier(request: FastifyRequest): string {
@@ -89,8 +88,8 @@ export function registerRateLimits(app: FastifyInstance, ctx: AppContext): void 
     loader: ctx.config.RATE_LIMIT_LOADER,
   };
   app.decorate('rateLimitStore', store);
-  app.decorate('rateLimitHooks', (call: RateLimitedCall) => [
-    createLimitHook(app, ctx, store, call, limits[call]),
+  app.decorate('rateLimitHooks', (call: RateLimitedCall, options: RateLimitOptions = {}) => [
+    createLimitHook(app, ctx, store, call, limits[call], options),
   ]);
 }
 
@@ -115,11 +114,11 @@ function createLimitHook(
   store: RateLimitStore,
   call: RateLimitedCall,
   limit: number,
+  { keyOf, refuse: sendRefusal = refuseWithJson }: RateLimitOptions,
 ): preHandlerHookHandler {
   const windowMs = ctx.config.RATE_LIMIT_WINDOW_MS;
   const ipPrefix = `${call}:ip:`;
   const keyPrefix = `${call}:key:`;
-  const keyOf = KEY_OF[call];
 
   function refuse(
     request: FastifyRequest,
@@ -151,16 +150,7 @@ function createLimitHook(
       .header('x-ratelimit-limit', String(limit))
       .header('x-ratelimit-remaining', '0')
       .header('x-ratelimit-reset', String(seconds));
-    const message = tooManyRequestsText(seconds);
-    if (call === 'loader') {
-      // An executor runs whatever comes back, so the loader's refusal is Lua that prints the reason.
-      reply
-        .type('text/plain; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(loaderRefusalChunk(message));
-      return;
-    }
-    reply.send({ error: message });
+    sendRefusal(reply, tooManyRequestsText(seconds));
   }
 
   // Callback style: a reply sent here ends the request (done is not called then).

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FeatureOptions } from '../../context.ts';
-import { loaderBootstrapChunk } from '../script-access/lua-bootstrap.ts';
+import { LoaderQuerySchema } from '../scripts/script-params.ts';
+import { textField } from '../security/rate-limit-hooks.ts';
 import { Loader, type LoaderAnswer } from './loader.service.ts';
 import { loaderRefusalChunk } from './loader-response.ts';
-import { LoaderQuerySchema } from './script-params.ts';
+import { loaderBootstrapChunk } from './lua-bootstrap.ts';
 
 const UNAVAILABLE_TEXT = 'The loader is unavailable right now: try again in a moment';
 
@@ -42,7 +43,18 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
   const loader = new Loader(ctx, app.pendingWrites);
   app.addHook('onClose', async () => loader.close());
 
-  app.get('/api/script/loader', { preHandler: app.rateLimitHooks('loader') }, (request, reply) => {
+  const rateLimit = app.rateLimitHooks('loader', {
+    keyOf: (request) => textField(request.query, 'key'),
+    // An executor runs whatever comes back, so even a refusal for too many calls is Lua.
+    refuse: (reply, message) => {
+      reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(loaderRefusalChunk(message));
+    },
+  });
+
+  app.get('/api/script/loader', { preHandler: rateLimit }, (request, reply) => {
     reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store');
     // Validated here rather than by the route schema, whose refusal would be JSON.
     const query = LoaderQuerySchema.safeParse(request.query);

@@ -1,4 +1,4 @@
-import { luaStringLiteral } from '../scripts/loader-response.ts';
+import { luaStringLiteral } from './loader-response.ts';
 
 /**
  * What the loader answers a PREMIUM call that carries no hardware id: a few lines of Lua 5.1 that

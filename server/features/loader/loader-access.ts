@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
+import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
-import { onScriptKeyChanged } from './cache-events.ts';
+import { consumeChallengeNonce } from './challenge.store.ts';
 import { bindDeviceToScriptKey } from './device-binding.ts';
 import { type CachedScriptKey, readScriptKey, toCachedScriptKey } from './key-cache.ts';
 import { LoaderCache } from './loader-cache.ts';
-import { consumeChallengeNonce } from './script-access.store.ts';
 
 /** Why the loader refuses a PREMIUM script; each is printed in the executor. */
 export const ACCESS_TEXTS = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
+import { usageDay } from '../../db/usage-day.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
-import { usageDay } from '../licensing/usage-day.ts';
-import { publishScriptKeyChanged } from './cache-events.ts';
+import { publishScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import { ACCESS_TEXTS } from './loader-access.ts';
 import {
   auditRows,

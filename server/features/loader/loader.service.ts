@@ -1,11 +1,11 @@
 import type { ScriptAccessType } from '../../../common/scripts.ts';
 import type { AppContext } from '../../context.ts';
-import { onScriptChanged } from '../script-access/cache-events.ts';
-import { ACCESS_TEXTS, type AccessDecision, LoaderAccess } from '../script-access/loader-access.ts';
-import { LoaderCache } from '../script-access/loader-cache.ts';
+import { onScriptChanged } from '../scripts/script-events.ts';
+import { scriptNameKey } from '../scripts/script-names.ts';
+import { findScriptByFilename } from '../scripts/scripts.store.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
-import { scriptNameKey } from './script-names.ts';
-import { findScriptByFilename } from './scripts.store.ts';
+import { ACCESS_TEXTS, type AccessDecision, LoaderAccess } from './loader-access.ts';
+import { LoaderCache } from './loader-cache.ts';
 
 export const LOADER_TEXTS = {
   notFound: (script: string) => `Script not found: ${script}`,
@@ -44,7 +44,7 @@ async function readScript(ctx: AppContext, filename: string): Promise<CachedScri
   const row = await findScriptByFilename(ctx.db, filename);
   if (!row) return undefined;
   return {
-    accessType: row.access_type as ScriptAccessType,
+    accessType: row.access_type,
     isPublic: row.is_public === 1,
     answer: { kind: 'script', body: Buffer.from(row.content, 'utf8') },
   };

@@ -1,12 +1,12 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { ScriptKeyRow } from '../script-keys/script-keys.store.ts';
 import {
   countActiveScriptKeyBindings,
   findScriptKeyBinding,
   insertScriptKeyBinding,
-  lockScriptKey,
-} from './script-access.store.ts';
+} from '../bindings/bindings.store.ts';
+import type { ScriptKeyRow } from '../script-keys/script-keys.store.ts';
+import { lockScriptKey } from '../script-keys/script-keys.store.ts';
 
 /** What binding a device the loader had not seen with this key came to. */
 export type BindOutcome =

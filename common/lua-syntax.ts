@@ -128,13 +128,13 @@ function utf16Column(source: string, line: number, column: number): number {
   return before.length + 1 + Math.max(0, column - 1 - characters.length);
 }
 
+const MAX_MESSAGE_LENGTH = 200;
+
 /** One line, and not the whole of a long token the parser quotes. */
 function oneLine(message: string): string {
   const flat = message.replace(/\s+/g, ' ');
   return flat.length > MAX_MESSAGE_LENGTH ? `${flat.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : flat;
 }
-
-const MAX_MESSAGE_LENGTH = 200;
 
 /**
  * Lua's file loader skips a leading byte-order mark; full-moon refuses it. Parse without it and put

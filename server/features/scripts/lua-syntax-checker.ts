@@ -82,10 +82,14 @@ import(workerData.glueUrl).then((stylua) => {
 });
 `;
 
-let compiled: Promise<WebAssembly.Module> | null = null;
+// Node has WebAssembly; the server's type libraries (ES2023 and node) do not describe it. A compiled
+// module is opaque here: it only travels to the workers.
+declare const WebAssembly: { compile(bytes: Uint8Array<ArrayBuffer>): Promise<object> };
+
+let compiled: Promise<object> | null = null;
 
 /** StyLua's WebAssembly with its memory capped, compiled once (off this thread) for every worker. */
-function styluaModule(): Promise<WebAssembly.Module> {
+function styluaModule(): Promise<object> {
   compiled ??= readFile(WASM_PATH).then((bytes) =>
     WebAssembly.compile(withMemoryMaximum(bytes, MAX_MEMORY_BYTES / WASM_PAGE_BYTES)),
   );

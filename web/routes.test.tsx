@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/api.ts';
-import { json, mockFetch } from '@/test/render.tsx';
+import { EMPTY_DASHBOARD_STATS, json, mockFetch } from '@/test/render.tsx';
 import { appRoutes } from './routes.tsx';
 
 // The shell's socket is another suite's business.
@@ -13,20 +13,7 @@ vi.mock('@/lib/realtime.tsx', async (importOriginal) => ({
   RealtimeProvider: ({ children }: { children: ReactNode }) => children,
 }));
 
-const STATS = {
-  timestamp: '2026-11-22T10:00:00.000Z',
-  stats: {
-    totalKeys: 0,
-    activeKeys: 0,
-    expiredKeys: 0,
-    revokedKeys: 0,
-    totalBindings: 0,
-    activeBindings: 0,
-    todayUsage: 0,
-    weeklyUsage: 0,
-    monthlyUsage: 0,
-  },
-};
+const STATS = EMPTY_DASHBOARD_STATS;
 
 /** The app's own route table at `path`, as main.tsx mounts it. */
 function renderApp(path: string) {

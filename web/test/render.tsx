@@ -55,3 +55,19 @@ export function mockClipboard() {
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
   return writeText;
 }
+
+/** GET /api/admin/dashboard/stats for an empty system: what the admin shell's session check asks for. */
+export const EMPTY_DASHBOARD_STATS = {
+  timestamp: '2026-11-22T10:00:00.000Z',
+  stats: {
+    totalKeys: 0,
+    activeKeys: 0,
+    expiredKeys: 0,
+    revokedKeys: 0,
+    totalBindings: 0,
+    activeBindings: 0,
+    todayUsage: 0,
+    weeklyUsage: 0,
+    monthlyUsage: 0,
+  },
+};

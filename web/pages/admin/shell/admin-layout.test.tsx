@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { ReactNode } from 'react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, mockFetch } from '@/test/render.tsx';
+import { EMPTY_DASHBOARD_STATS, json, mockFetch } from '@/test/render.tsx';
 import { renderAt } from '../shared/test-utils.tsx';
 import AdminLayout from './admin-layout.tsx';
 import { ADMIN_NAV } from './admin-nav.ts';
@@ -17,20 +17,7 @@ vi.mock('@/lib/realtime.tsx', async (importOriginal) => ({
 }));
 
 const STATS_URL = '/api/admin/dashboard/stats';
-const STATS = {
-  timestamp: '2026-11-22T10:00:00.000Z',
-  stats: {
-    totalKeys: 0,
-    activeKeys: 0,
-    expiredKeys: 0,
-    revokedKeys: 0,
-    totalBindings: 0,
-    activeBindings: 0,
-    todayUsage: 0,
-    weeklyUsage: 0,
-    monthlyUsage: 0,
-  },
-};
+const STATS = EMPTY_DASHBOARD_STATS;
 
 afterEach(() => {
   vi.useRealTimers();

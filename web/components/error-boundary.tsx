@@ -199,7 +199,7 @@ function CriticalErrorScreen({ errorId }: { errorId: string | null }) {
           hint="Reload the application, or start again from the home page."
         />
         <div className="flex flex-wrap justify-center gap-3">
-          <Button onClick={reloadPage} className="bg-red-600 text-white hover:bg-red-500">
+          <Button onClick={reloadPage} className="bg-red-600 text-white hover:bg-red-700">
             <RefreshCw aria-hidden="true" />
             Reload Application
           </Button>

@@ -100,7 +100,7 @@ export function BuyerPage() {
                   Receive your premium license key within 24 hours.
                 </PurchaseStep>
               </ol>
-              <Button asChild size="lg" className="w-full bg-indigo-600 text-white hover:bg-indigo-500">
+              <Button asChild size="lg" className="w-full bg-indigo-600 text-white hover:bg-indigo-700">
                 <a href={COMMUNITY_INVITE_URL} target="_blank" rel="noopener noreferrer">
                   <MessageCircle aria-hidden="true" />
                   Join Community Chat

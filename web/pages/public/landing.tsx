@@ -110,7 +110,7 @@ function CommunityCard() {
         />
       </CardContent>
       <CardFooter className="mt-auto">
-        <Button asChild className="w-full bg-indigo-600 text-white hover:bg-indigo-500">
+        <Button asChild className="w-full bg-indigo-600 text-white hover:bg-indigo-700">
           <a href={COMMUNITY_INVITE_URL} target="_blank" rel="noopener noreferrer">
             Join Community
             <ExternalLink aria-hidden="true" />
@@ -159,7 +159,7 @@ function PremiumCard() {
         ) : slots.known && !slots.soldOut ? (
           <Button
             asChild
-            className="w-full bg-gradient-to-r from-yellow-500 to-orange-600 text-white shadow-lg shadow-orange-500/25 hover:from-yellow-400 hover:to-orange-500"
+            className="w-full bg-gradient-to-r from-yellow-500 to-orange-600 text-slate-950 shadow-lg shadow-orange-500/25 hover:from-yellow-400 hover:to-orange-500"
           >
             <Link to="/buyer">
               Buy Premium Access
@@ -199,7 +199,7 @@ function ScriptsCard() {
         />
       </CardContent>
       <CardFooter className="mt-auto">
-        <Button asChild className="w-full bg-emerald-600 text-white hover:bg-emerald-500">
+        <Button asChild className="w-full bg-emerald-700 text-white hover:bg-emerald-800">
           <Link to="/scripts">
             Get Scripts
             <ArrowRight aria-hidden="true" />

@@ -28,7 +28,8 @@ export interface RunningServer {
 
 /**
  * Where the built app is: `dist/` by default; `E2E_DIST` points the browser tests at another build
- * (so two builds can be tested side by side without overwriting each other).
+ * (so two builds can be tested side by side without overwriting each other). A build outside the
+ * checkout finds its packages through a link beside it: `ln -s "$PWD/node_modules" $E2E_DIST/`.
  */
 export const E2E_DIST = process.env.E2E_DIST ?? 'dist';
 

@@ -22,7 +22,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', environment: 'node', include: ['common/**/*.test.ts', 'bots/**/*.test.ts', 'tests/*.test.ts'] },
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['common/**/*.test.ts', 'bots/**/*.test.ts', 'tests/*.test.ts'],
+        },
       },
       {
         extends: true,

@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import {
-  type BindingStatus,
   type DeviceInfo,
   DeviceInfoSchema,
   type HardwareBinding,

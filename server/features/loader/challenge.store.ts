@@ -1,8 +1,4 @@
-import type { Selectable } from 'kysely';
-import type { DeviceInfo } from '../../../common/hardware-bindings.ts';
-import type { Db, DialectName } from '../../db/index.ts';
-import type { RedemptionKeysTable } from '../redemption/redemption.table.ts';
-import type { ScriptKeyRow } from '../script-keys/script-keys.store.ts';
+import type { Db } from '../../db/index.ts';
 
 /*
  * The challenge nonces the loader issues and spends. The redemption, script-key and binding queries

@@ -1,6 +1,5 @@
 import { REDEMPTION_TEXTS } from '../../../common/redemption.ts';
 import type { RedeemRequest, RedeemResponse } from '../../../common/script-access.ts';
-import type { ScriptKeyType } from '../../../common/script-keys.ts';
 import type { AppContext } from '../../context.ts';
 import { isSerializationFailure, isUniqueViolation } from '../../db/errors.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';

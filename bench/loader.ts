@@ -194,6 +194,7 @@ async function main(): Promise<number> {
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: join(dir, 'bench.db'),
+      BOT_TOKEN_FILE: join(dir, 'bot-token'),
       ADMIN_SECRET: adminSecret,
       REDIS_URL: '',
       LOG_LEVEL: 'warn',

@@ -34,8 +34,13 @@ const ConfigSchema = z.object({
   REDIS_URL: z.string().optional(),
   /** The administrator's secret. When unset, one is generated on first start, stored hashed and printed once. */
   ADMIN_SECRET: z.string().min(1).optional(),
-  /** Token scanner bots present on the socket and bot endpoints. */
-  BOT_TOKEN: z.string().min(1).optional(),
+  /** Token scanner bots present on the socket and bot endpoints. Unset: one is generated on first start. */
+  BOT_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
+  /** Where a generated bot token is written once (mode 0600), for the simulator on the same machine. */
+  BOT_TOKEN_FILE: z.string().default('./data/bot-token'),
   /** Directory with the Lua scripts shipped with the app (location 'project'); a missing one means none. */
   SCRIPTS_DIR: z.string().default('./scripts'),
   /** Directory with the built web app; served when present. */

@@ -8,7 +8,7 @@ import { prepareDatabase } from './startup.ts';
 const config = loadConfig();
 const { db, dialect } = createDb(config.DATABASE_URL);
 const ctx: AppContext = { config, db, dialect, bus: createBus(config.REDIS_URL), now: Date.now };
-const { generatedSecret } = await prepareDatabase(ctx);
+const { generatedSecret, botTokenFile } = await prepareDatabase(ctx);
 const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
 
 await app.listen({ port: config.PORT, host: config.HOST });
@@ -20,6 +20,11 @@ if (generatedSecret) {
   );
   console.log(`\n    Admin secret: ${generatedSecret}\n`);
   console.log('Sign in at /admin/login. Set ADMIN_SECRET to choose your own.\n');
+}
+if (botTokenFile) {
+  console.log(
+    `No BOT_TOKEN was set, so a bot token was generated and written to ${botTokenFile} (mode 0600).\n`,
+  );
 }
 
 let closing = false;

@@ -19,13 +19,16 @@ const FEATURE_LAYERS: Record<string, number> = {
   system: 3,
   scripts: 3,
   licensing: 3,
+  fleet: 3,
+  'server-pool': 4,
   redemption: 4,
   'script-keys': 5,
   bindings: 6,
   loader: 7,
-  dashboard: 8,
-  public: 8,
-  health: 8,
+  feed: 8,
+  dashboard: 9,
+  public: 9,
+  health: 9,
 };
 
 function sourceFiles(dir: string): string[] {

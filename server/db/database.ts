@@ -1,5 +1,6 @@
 import type { AdminCredentialsTable, AdminSessionsTable } from '../features/auth/auth.table.ts';
 import type { HardwareBindingsTable } from '../features/bindings/bindings.table.ts';
+import type { BotTokensTable } from '../features/fleet/bot-token.table.ts';
 import type { ErrorReportsTable } from '../features/health/health.table.ts';
 import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
 import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
@@ -29,4 +30,5 @@ export interface Database {
   scripts: ScriptsTable;
   script_versions: ScriptVersionsTable;
   error_reports: ErrorReportsTable;
+  bot_tokens: BotTokensTable;
 }

@@ -3,6 +3,7 @@ import { SESSION_COOKIE } from '../../common/auth.ts';
 import type { AppContext } from '../context.ts';
 import { isSessionValid } from '../features/auth/auth.service.ts';
 import { sha256 } from '../features/auth/secret.ts';
+import { botTokenOf, isBotToken } from '../features/fleet/bot-token.ts';
 import type { SocketIdentity } from './connection.ts';
 
 /** Recognises one kind of caller from the upgrade request, or returns null to let the next one try. */
@@ -22,10 +23,20 @@ export const adminSessionAuthenticator: SocketAuthenticator = async (ctx, reques
 };
 
 /**
- * Tried in order; the first to recognise the caller decides its kind. Bots (DESIGN: a bot token,
- * `BOT_TOKEN` or admin-issued) get their authenticator here, returning `{kind: 'bot', …}`.
+ * A scanner bot: a bot token in `Authorization: Bearer` or `?token=` (executors cannot set headers
+ * on a socket). A revoked token closes the socket at the next liveness sweep.
  */
-export const SOCKET_AUTHENTICATORS: SocketAuthenticator[] = [adminSessionAuthenticator];
+export const botTokenAuthenticator: SocketAuthenticator = async (ctx, request) => {
+  const token = botTokenOf(request);
+  if (!(await isBotToken(ctx, token))) return null;
+  return { kind: 'bot', stillValid: () => isBotToken(ctx, token) };
+};
+
+/** Tried in order; the first to recognise the caller decides its kind. */
+export const SOCKET_AUTHENTICATORS: SocketAuthenticator[] = [
+  adminSessionAuthenticator,
+  botTokenAuthenticator,
+];
 
 export async function authenticateSocket(
   ctx: AppContext,

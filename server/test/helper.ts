@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterEach, beforeEach } from 'vitest';
@@ -9,6 +11,9 @@ import type { AppContext } from '../context.ts';
 import { createDb, type DialectName } from '../db/index.ts';
 import { createLocalBus, createRedisBus } from '../realtime/bus.ts';
 import { prepareDatabase } from '../startup.ts';
+
+/** The bot token every test app accepts (its BOT_TOKEN). */
+export const TEST_BOT_TOKEN = 'test-bot-token';
 
 export const TEST_ADMIN_SECRET = 'test-admin-secret';
 
@@ -98,6 +103,9 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const config = loadConfig({
     ADMIN_SECRET: TEST_ADMIN_SECRET,
+    // A known bot token, so no test writes a generated one into ./data (BOT_TOKEN: '' generates one).
+    BOT_TOKEN: TEST_BOT_TOKEN,
+    BOT_TOKEN_FILE: join(tmpdir(), `scanline-test-bot-token-${randomBytes(6).toString('hex')}`),
     WEB_DIST: '/nonexistent',
     LOG_LEVEL: 'silent',
     ...env,

@@ -44,6 +44,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: join(dir, 'scanline.db'),
+      BOT_TOKEN_FILE: join(dir, 'bot-token'),
       ADMIN_SECRET: E2E_ADMIN_SECRET,
       LOG_LEVEL: 'warn',
       REDIS_URL: '',

@@ -5,6 +5,7 @@ import * as createScripts from './2026_11_22_000300_create_scripts.ts';
 import * as createRedemptionAndScriptKeys from './2026_11_22_000400_create_redemption_and_script_keys.ts';
 import * as auditLogsClient from './2026_11_23_000000_audit_logs_client.ts';
 import * as scriptsNameKeys from './2026_11_23_000100_scripts_name_keys.ts';
+import * as createBotTokens from './2026_11_23_000200_create_bot_tokens.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
@@ -15,4 +16,5 @@ export const migrations = {
   '2026_11_22_000400_create_redemption_and_script_keys': createRedemptionAndScriptKeys,
   '2026_11_23_000000_audit_logs_client': auditLogsClient,
   '2026_11_23_000100_scripts_name_keys': scriptsNameKeys,
+  '2026_11_23_000200_create_bot_tokens': createBotTokens,
 };

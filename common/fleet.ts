@@ -1,0 +1,247 @@
+import { z } from 'zod';
+
+/*
+ * The fleet's wire contract: what scanner bots send (on /ws or batched to POST /api/bot/events) and
+ * what dashboards and feed clients receive. Field names are the spec's (public-and-monitoring.md
+ * sections 3 and 7). Bots are trusted only as far as these schemas: every field is bounded.
+ */
+
+export const SCANNER_STATUSES = ['active', 'scanning', 'hopping', 'inactive', 'error'] as const;
+export type ScannerStatus = (typeof SCANNER_STATUSES)[number];
+
+export const HOP_REASONS = ['manual', 'auto_scan', 'server_full', 'error_recovery', 'performance'] as const;
+export type HopReason = (typeof HOP_REASONS)[number];
+
+/** A bot's stable identifier (its "Ghost_ID"). */
+export const GhostIdSchema = z
+  .string({ error: 'ghostId is required' })
+  .trim()
+  .min(1, 'ghostId must not be empty')
+  .max(64, 'ghostId must be at most 64 characters')
+  .regex(/^[\w.:-]+$/, 'ghostId may hold letters, digits, _ . : and - only');
+
+/** A game server instance (Roblox JobId, a GUID). */
+export const JobIdSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(64, 'must be at most 64 characters');
+
+/** A game (Roblox PlaceId): digits, sent as a number or a string, kept as a string. */
+export const PlaceIdSchema = z
+  .union([z.number().int().nonnegative(), z.string().trim()])
+  .transform(String)
+  .pipe(z.string().regex(/^\d{1,20}$/, 'must be a whole number'));
+
+const count = (max: number) =>
+  z.number().int('must be a whole number').min(0, 'must not be negative').max(max);
+
+/* ---------- bot -> server ---------- */
+
+export const HelloPayloadSchema = z.strictObject({
+  ghostId: GhostIdSchema,
+  version: z.string().trim().min(1).max(32),
+});
+
+export const BotHeartbeatPayloadSchema = z.object({}).passthrough();
+
+/** A bot's own status report; the server keeps the latest per bot. `uptime` is a percentage. */
+export const ScannerStatusReportSchema = z.strictObject({
+  status: z.enum(SCANNER_STATUSES),
+  scansPerMinute: z.number().min(0).max(100_000).optional(),
+  petsFound: count(10_000_000).optional(),
+  uptime: z.number().min(0).max(100).optional(),
+  currentJobId: JobIdSchema.nullable().optional(),
+});
+
+export const ServerHopReportSchema = z.strictObject({
+  fromJobId: JobIdSchema.nullable(),
+  toJobId: JobIdSchema,
+  fromPlaceId: PlaceIdSchema.nullable(),
+  toPlaceId: PlaceIdSchema,
+  success: z.boolean(),
+  latencyMs: count(600_000),
+  errorMessage: z.string().max(500).nullable().optional(),
+  hopReason: z.enum(HOP_REASONS),
+  attemptNumber: z.number().int().min(1).max(1000).default(1),
+  totalServersAttempted: z.number().int().min(1).max(1000).default(1),
+});
+
+export const PetDiscoveredReportSchema = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  type: z.string().trim().max(50).default(''),
+  /** The value text as the game shows it ('$12.5M/s'); parsed with parsePetValue. */
+  value: z.string().trim().max(32),
+  count: z.number().int().min(1).max(1000).default(1),
+  placeid: PlaceIdSchema,
+  jobid: JobIdSchema,
+});
+
+export const ConfigAckPayloadSchema = z.strictObject({
+  version: z.number().int().min(1),
+  ok: z.boolean(),
+  error: z.string().max(500).optional(),
+});
+
+/** Messages a bot may send, with their payload schemas. `hello` must come first on a socket. */
+export const BotMessageSchemas = {
+  hello: HelloPayloadSchema,
+  heartbeat: BotHeartbeatPayloadSchema,
+  scanner_status: ScannerStatusReportSchema,
+  server_hop: ServerHopReportSchema,
+  pet_discovered: PetDiscoveredReportSchema,
+  config_ack: ConfigAckPayloadSchema,
+} as const;
+export type BotMessageType = keyof typeof BotMessageSchemas;
+
+/** POST /api/bot/events: a batch of frames from one bot that cannot hold a socket. */
+export const MAX_BOT_EVENTS_PER_BATCH = 500;
+export const BotEventsRequestSchema = z.strictObject({
+  ghostId: GhostIdSchema,
+  events: z
+    .array(
+      z.object({
+        type: z.string().min(1).max(64),
+        payload: z.unknown().default({}),
+        id: z.string().max(100).optional(),
+        timestamp: z.union([z.number(), z.string().max(50)]).optional(),
+      }),
+    )
+    .min(1, 'events must hold at least one event')
+    .max(MAX_BOT_EVENTS_PER_BATCH, `events must hold at most ${MAX_BOT_EVENTS_PER_BATCH} events`),
+});
+
+/* ---------- server -> dashboards and feed clients ---------- */
+
+/** A hop as dashboards receive it (`server_hop`). `seq` is its position in the fleet's event stream. */
+export interface ServerHopEvent {
+  id: string;
+  seq: number;
+  botId: string;
+  scannerId: string;
+  fromJobId: string | null;
+  toJobId: string;
+  fromPlaceId: string | null;
+  toPlaceId: string;
+  success: boolean;
+  latencyMs: number;
+  errorMessage: string | null;
+  hopReason: HopReason;
+  /** ISO time the server received it. */
+  timestamp: string;
+  attemptNumber: number;
+  totalServersAttempted: number;
+}
+
+/** A pet discovery as stored and served (feed items; the dashboards' Pet Discoveries tab). */
+export interface PetDiscovery {
+  id: string;
+  seq: number;
+  name: string;
+  type: string;
+  value: string;
+  numericValue: number;
+  count: number;
+  timestamp: string;
+  placeid: string;
+  /** Null in the feed when the caller's tier does not get join data for this value. */
+  jobid: string | null;
+  scannerId: string;
+  botId: string;
+}
+
+/** `live_data` as the spec shapes it, plus the stream position and parsed value. */
+export interface LiveDataPayload {
+  eventType: 'pet_discovered';
+  seq: number;
+  id: string;
+  numericValue: number;
+  petData: {
+    name: string;
+    type: string;
+    value: string;
+    count: number;
+    timestamp: string;
+    placeid: string;
+    jobid: string | null;
+  };
+  scannerInfo: { scannerId: string; botId: string };
+}
+
+export interface Scanner {
+  id: string;
+  botId: string;
+  status: ScannerStatus;
+  scansPerMinute: number;
+  petsFound: number;
+  uptime: number;
+  /** Percentage of this bot's hops in the stats window that succeeded. */
+  hopSuccessRate: number;
+  currentJobId: string | null;
+  lastActivity: string;
+}
+
+export interface NetworkStats {
+  totalBots: number;
+  activeBots: number;
+  inactiveBots: number;
+  hoppingBots: number;
+  scanningBots: number;
+  errorBots: number;
+  totalScansPerMinute: number;
+  totalPetsFound: number;
+  averageUptime: number;
+  networkHealth: number;
+}
+
+/** Spec: 85 until the first scanner report arrives. */
+export const INITIAL_NETWORK_HEALTH = 85;
+
+/** Hops and discoveries of one minute, for the charts (the last hour). */
+export interface FleetMinute {
+  /** ISO start of the minute. */
+  minute: string;
+  hopsSucceeded: number;
+  hopsFailed: number;
+  discoveries: number;
+}
+
+/** `hop_stats`: the server's hop statistics (spec "Hop stats", plus the trends and buckets). */
+export interface HopStats {
+  totalHops: number;
+  successfulHops: number;
+  failedHops: number;
+  averageLatency: number;
+  hopsByReason: Record<HopReason, number>;
+  topHoppers: Array<{ botId: string; hops: number }>;
+  /** Success percentage over the last 15 and 30 minutes (null with no hops in the window). */
+  successRate15m: number | null;
+  successRate30m: number | null;
+  /** Spec: Improving when the 15-minute rate is at least the 30-minute rate. */
+  trend: 'Improving' | 'Declining';
+  lastHour: FleetMinute[];
+}
+
+/**
+ * What a dashboard gets on connect (and on a resume it cannot serve exactly): the current state
+ * and the latest events, oldest first. `reset` says the events since its cursor were not all kept,
+ * so it must replace what it shows rather than append.
+ */
+export interface FleetBackfillPayload {
+  reset: boolean;
+  /** The stream position the dashboard is now at. */
+  cursor: number;
+  scanners: Scanner[];
+  networkStats: NetworkStats;
+  hopStats: HopStats;
+  hops: ServerHopEvent[];
+  discoveries: PetDiscovery[];
+}
+
+/** GET /api/script/feed: discoveries after the cursor, oldest first; pass `cursor` as the next `since`. */
+export interface FeedResponse {
+  discoveries: PetDiscovery[];
+  cursor: number;
+  /** The caller's tier as the server applied it. */
+  tier: 'FREE' | 'PREMIUM';
+}

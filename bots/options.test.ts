@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_OPTIONS, ghostIds, OptionsError, parseOptions } from './options.ts';
+
+const noFile = () => {
+  throw new Error('ENOENT');
+};
+
+describe('simulator options', () => {
+  it('defaults to 70 bots against localhost:5000 with the token the server wrote', () => {
+    const options = parseOptions([], {}, (path) => {
+      expect(path).toBe('./data/bot-token');
+      return 'file-token\n';
+    });
+    expect(options).toMatchObject({
+      bots: 70,
+      url: 'http://localhost:5000',
+      token: 'file-token',
+      hopIntervalMs: DEFAULT_OPTIONS.hopIntervalMs,
+      failureRate: DEFAULT_OPTIONS.failureRate,
+    });
+  });
+
+  it('takes flags over environment variables', () => {
+    const options = parseOptions(
+      ['--bots', '5', '--hop-interval', '200', '--failure-rate', '0.5', '--url', 'http://127.0.0.1:4000/'],
+      { SIM_BOTS: '9', SIM_HOP_INTERVAL_MS: '999', BOT_TOKEN: 'env-token', SIM_DISCOVERY_RATE: '30' },
+      noFile,
+    );
+    expect(options).toMatchObject({
+      bots: 5,
+      hopIntervalMs: 200,
+      failureRate: 0.5,
+      discoveryRate: 30,
+      url: 'http://127.0.0.1:4000',
+      token: 'env-token',
+    });
+  });
+
+  it('reads the token file named by BOT_TOKEN_FILE, and says how to get a token when there is none', () => {
+    expect(parseOptions([], { BOT_TOKEN_FILE: '/x/tok' }, (p) => (p === '/x/tok' ? 't1' : ''))?.token).toBe(
+      't1',
+    );
+    expect(() => parseOptions([], {}, noFile)).toThrow(/pass --token, set BOT_TOKEN/);
+  });
+
+  it('refuses bad values, naming the option', () => {
+    const parse = (argv: string[]) => () => parseOptions(argv, { BOT_TOKEN: 't' }, noFile);
+    expect(parse(['--bots', '0'])).toThrow(OptionsError);
+    expect(parse(['--bots', 'many'])).toThrow(/--bots must be a whole number/);
+    expect(parse(['--failure-rate', '1.5'])).toThrow(/--failure-rate must be a number from 0 to 1/);
+    expect(parse(['--url', 'localhost'])).toThrow(/--url/);
+    expect(parse(['--url', 'ftp://x'])).toThrow(/--url must start with http/);
+    expect(parse(['--places', '12,abc'])).toThrow(/--places/);
+    expect(parse(['--nope'])).toThrow(OptionsError);
+    expect(parseOptions(['--help'], {}, noFile)).toBeNull();
+  });
+
+  it('gives bots stable, sortable ghost ids', () => {
+    expect(ghostIds(70).slice(0, 2)).toEqual(['ghost-01', 'ghost-02']);
+    expect(ghostIds(70).at(-1)).toBe('ghost-70');
+    expect(ghostIds(120)[0]).toBe('ghost-001');
+  });
+});

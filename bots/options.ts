@@ -1,0 +1,193 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+/*
+ * The simulator's options: flags first, then environment variables, then defaults. Every number is
+ * checked, and a bad one is refused with the option's name, before a single bot connects.
+ */
+
+export interface SimulatorOptions {
+  /** How many bots, ghost-01 … ghost-NN. */
+  bots: number;
+  /** Time between two hops of one bot (each bot's is jittered ±20%); a `config` frame's hopFrequencyMs replaces it. */
+  hopIntervalMs: number;
+  /** Finds per bot per minute on average. */
+  discoveryRate: number;
+  /** Share of hop attempts that fail (server full, teleport errors), 0 to 1. */
+  failureRate: number;
+  /** The server's base URL: http(s) for the API, ws(s) for /ws. */
+  url: string;
+  token: string;
+  /** How often the one-line status is printed; 0 prints nothing. */
+  statusIntervalMs: number;
+  /** Stop by itself after this many seconds; 0 runs until Ctrl-C. */
+  durationSeconds: number;
+  /** Game places the bots scan (Roblox PlaceIds). */
+  placeIds: string[];
+  ghostPrefix: string;
+}
+
+export const DEFAULT_OPTIONS = {
+  bots: 70,
+  hopIntervalMs: 5_000,
+  discoveryRate: 6,
+  failureRate: 0.1,
+  url: 'http://localhost:5000',
+  statusIntervalMs: 5_000,
+  durationSeconds: 0,
+  placeIds: ['109983668079237', '96342491571673', '128315398434398'],
+  ghostPrefix: 'ghost-',
+} as const;
+
+export const DEFAULT_TOKEN_FILE = './data/bot-token';
+
+export const USAGE = `Usage: npm run simulate -- [options]
+
+  --bots N             bots to run (env SIM_BOTS, default ${DEFAULT_OPTIONS.bots})
+  --hop-interval MS    time between hops per bot (env SIM_HOP_INTERVAL_MS, default ${DEFAULT_OPTIONS.hopIntervalMs})
+  --discovery-rate N   finds per bot per minute (env SIM_DISCOVERY_RATE, default ${DEFAULT_OPTIONS.discoveryRate})
+  --failure-rate P     share of failed hop attempts, 0-1 (env SIM_FAILURE_RATE, default ${DEFAULT_OPTIONS.failureRate})
+  --url URL            server (env SIM_URL, default ${DEFAULT_OPTIONS.url})
+  --token TOKEN        bot token (env BOT_TOKEN, else the file BOT_TOKEN_FILE or ${DEFAULT_TOKEN_FILE})
+  --status-interval MS status line period, 0 for none (default ${DEFAULT_OPTIONS.statusIntervalMs})
+  --duration S         stop after S seconds, 0 to run until Ctrl-C (default 0)
+  --places IDS         comma-separated place ids to scan
+  --help               this text`;
+
+export class OptionsError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function number(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  { min, max, integer }: { min: number; max: number; integer?: boolean },
+): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
+    throw new OptionsError(
+      `${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max} (got '${raw}')`,
+    );
+  }
+  return value;
+}
+
+/** The token: --token, else BOT_TOKEN, else the file the server wrote on its first start. */
+function resolveToken(flag: string | undefined, env: Env, readFile: (path: string) => string): string {
+  const explicit = flag ?? env.BOT_TOKEN;
+  if (explicit?.trim()) return explicit.trim();
+  const file = env.BOT_TOKEN_FILE || DEFAULT_TOKEN_FILE;
+  let content: string;
+  try {
+    content = readFile(file);
+  } catch {
+    throw new OptionsError(
+      `no bot token: pass --token, set BOT_TOKEN, or start the server once so it writes ${file}`,
+    );
+  }
+  const token = content.trim();
+  if (!token) throw new OptionsError(`${file} is empty: pass --token or set BOT_TOKEN`);
+  return token;
+}
+
+/** Reads options from argv (without node and the script) and the environment; null when --help. */
+export function parseOptions(
+  argv: readonly string[],
+  env: Env = process.env,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): SimulatorOptions | null {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        bots: { type: 'string' },
+        'hop-interval': { type: 'string' },
+        'discovery-rate': { type: 'string' },
+        'failure-rate': { type: 'string' },
+        url: { type: 'string' },
+        token: { type: 'string' },
+        'status-interval': { type: 'string' },
+        duration: { type: 'string' },
+        places: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new OptionsError((error as Error).message);
+  }
+  if (values.help) return null;
+  const flag = (name: string) => values[name] as string | undefined;
+
+  const rawUrl = flag('url') ?? env.SIM_URL ?? DEFAULT_OPTIONS.url;
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new OptionsError(`--url must be a URL such as http://localhost:5000 (got '${rawUrl}')`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol)) {
+    throw new OptionsError(`--url must start with http:// or https:// (got '${rawUrl}')`);
+  }
+
+  const rawPlaces = flag('places') ?? env.SIM_PLACES;
+  const placeIds = rawPlaces
+    ? rawPlaces
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean)
+    : [...DEFAULT_OPTIONS.placeIds];
+  const badPlace = placeIds.find((id) => !/^\d{1,20}$/.test(id));
+  if (placeIds.length === 0 || badPlace !== undefined) {
+    throw new OptionsError(`--places must be comma-separated whole numbers (got '${rawPlaces}')`);
+  }
+
+  return {
+    bots: number('--bots', flag('bots') ?? env.SIM_BOTS, DEFAULT_OPTIONS.bots, {
+      min: 1,
+      max: 999,
+      integer: true,
+    }),
+    hopIntervalMs: number(
+      '--hop-interval',
+      flag('hop-interval') ?? env.SIM_HOP_INTERVAL_MS,
+      DEFAULT_OPTIONS.hopIntervalMs,
+      { min: 50, max: 3_600_000, integer: true },
+    ),
+    discoveryRate: number(
+      '--discovery-rate',
+      flag('discovery-rate') ?? env.SIM_DISCOVERY_RATE,
+      DEFAULT_OPTIONS.discoveryRate,
+      { min: 0, max: 6_000 },
+    ),
+    failureRate: number(
+      '--failure-rate',
+      flag('failure-rate') ?? env.SIM_FAILURE_RATE,
+      DEFAULT_OPTIONS.failureRate,
+      { min: 0, max: 1 },
+    ),
+    url: url.origin + url.pathname.replace(/\/+$/, ''),
+    token: resolveToken(flag('token'), env, readFile),
+    statusIntervalMs: number('--status-interval', flag('status-interval'), DEFAULT_OPTIONS.statusIntervalMs, {
+      min: 0,
+      max: 3_600_000,
+      integer: true,
+    }),
+    durationSeconds: number('--duration', flag('duration'), DEFAULT_OPTIONS.durationSeconds, {
+      min: 0,
+      max: 31_536_000,
+    }),
+    placeIds,
+    ghostPrefix: DEFAULT_OPTIONS.ghostPrefix,
+  };
+}
+
+/** ghost-01 … ghost-70: stable ids, zero-padded to the fleet's size so they sort. */
+export function ghostIds(count: number, prefix: string = DEFAULT_OPTIONS.ghostPrefix): string[] {
+  const width = Math.max(2, String(count).length);
+  return Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(width, '0')}`);
+}

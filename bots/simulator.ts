@@ -1,0 +1,486 @@
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import type { HopReason, ScannerStatus } from '../common/fleet.ts';
+import type { SimulatorOptions } from './options.ts';
+import { ghostIds } from './options.ts';
+import { drawPet, type Random } from './pets.ts';
+
+/*
+ * A fleet of simulated scanner bots that speaks only the public protocol: /ws with a bot token
+ * (hello, heartbeat, scanner_status, server_hop, pet_discovered, config_ack) and the server pool's
+ * HTTP calls (servers, claim, release). It reacts to the server's `config`, `emergency_stop` and
+ * `emergency_resume` frames as a real bot would.
+ */
+
+export const SIMULATOR_VERSION = 'sim-1.0.0';
+const HEARTBEAT_MS = 10_000;
+const RECONNECT_BASE_MS = 1_000;
+const RECONNECT_MAX_MS = 30_000;
+/** A failed hop is retried at once on another server, up to this many attempts. */
+const MAX_ATTEMPTS = 3;
+
+/** What a failed hop says, by reason: messages as Roblox teleports and joins report them. */
+const FAILURES: Array<{ reason: HopReason; outcome: 'full' | 'error'; messages: string[] }> = [
+  {
+    reason: 'server_full',
+    outcome: 'full',
+    messages: [
+      'Teleport failed: the server is full (GameFull)',
+      'Requested experience is full. Please try again later. (Error Code: 772)',
+    ],
+  },
+  {
+    reason: 'error_recovery',
+    outcome: 'error',
+    messages: [
+      'Teleport failed: GameEnded (the server has shut down)',
+      'Lost connection to the game server, please reconnect (Error Code: 277)',
+      'Connection attempt failed. (Error Code: 279): ID17 timed out after 15 s',
+      'HTTP 429 (Too Many Requests) from TeleportService',
+      'Teleport failed: Unauthorized (Error Code: 773)',
+    ],
+  },
+];
+
+export interface SimulatorCounters {
+  connected: number;
+  hops: number;
+  failedHops: number;
+  discoveries: number;
+  /** Server error frames, refused HTTP calls and socket errors. */
+  errors: number;
+  lastError: string | null;
+  /** Claims the pool could not serve (it was empty). */
+  poolEmpty: number;
+}
+
+interface ClaimedServer {
+  jobId: string;
+  placeId: string;
+}
+
+type Log = (line: string) => void;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+const jitter = (ms: number, random: Random, spread = 0.2) => ms * (1 - spread + 2 * spread * random());
+
+/** One simulated bot: its socket (reconnected with backoff), its hop loop and its pool server. */
+class SimulatedBot {
+  socket: WebSocket | null = null;
+  current: ClaimedServer | null = null;
+  status: ScannerStatus = 'active';
+  petsFound = 0;
+  hopIntervalMs: number;
+  paused = false;
+  private reconnectAttempt = 0;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private wake = new AbortController();
+  private readonly startedAt = Date.now();
+  private scans = 0;
+  private hopsTried = 0;
+  private hopsOk = 0;
+
+  constructor(
+    readonly ghostId: string,
+    private readonly fleet: Simulator,
+  ) {
+    this.hopIntervalMs = fleet.options.hopIntervalMs;
+  }
+
+  get connected(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  connect(): void {
+    if (this.fleet.stopping) return;
+    const { options } = this.fleet;
+    const socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/ws`, {
+      headers: { authorization: `Bearer ${options.token}` },
+    });
+    this.socket = socket;
+    socket.on('open', () => {
+      this.reconnectAttempt = 0;
+      this.send('hello', { ghostId: this.ghostId, version: SIMULATOR_VERSION });
+      this.reportStatus(this.paused ? 'inactive' : this.current ? 'scanning' : 'active');
+      this.heartbeat = setInterval(() => this.send('heartbeat', {}), HEARTBEAT_MS);
+    });
+    socket.on('message', (data) => this.receive(String(data)));
+    socket.on('unexpected-response', (_request, response) => {
+      this.fleet.error(`${this.ghostId}: /ws answered ${response.statusCode} (is the bot token right?)`);
+      socket.terminate();
+    });
+    socket.on('error', (error) => this.fleet.error(`${this.ghostId}: ${error.message}`));
+    socket.on('close', () => {
+      clearInterval(this.heartbeat);
+      if (this.socket === socket) this.socket = null;
+      if (this.fleet.stopping) return;
+      // Backoff with jitter, so 70 bots do not knock on a restarting server at the same instant.
+      const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 1.5 ** this.reconnectAttempt);
+      this.reconnectAttempt += 1;
+      setTimeout(() => this.connect(), jitter(delay, this.fleet.random, 0.3)).unref();
+    });
+  }
+
+  send(type: string, payload: unknown): void {
+    if (!this.connected) return;
+    this.socket!.send(
+      JSON.stringify({ type, payload, id: randomUUID(), timestamp: new Date().toISOString() }),
+    );
+  }
+
+  private receive(text: string): void {
+    let frame: { type?: unknown; payload?: unknown };
+    try {
+      frame = JSON.parse(text) as typeof frame;
+    } catch {
+      return;
+    }
+    const payload = (frame.payload ?? {}) as Record<string, unknown>;
+    switch (frame.type) {
+      case 'config':
+        this.applyConfig(payload);
+        break;
+      case 'emergency_stop':
+        this.paused = true;
+        this.reportStatus('inactive');
+        this.wake.abort();
+        break;
+      case 'emergency_resume':
+        this.paused = false;
+        this.reportStatus(this.current ? 'scanning' : 'active');
+        this.wake.abort();
+        break;
+      case 'error':
+        this.fleet.error(`${this.ghostId}: server said ${String(payload.error)}`);
+        break;
+      default:
+        // heartbeat answers and anything newer than this simulator: nothing to do.
+        break;
+    }
+  }
+
+  /** A versioned configuration: the hop interval follows hopFrequencyMs; acknowledged either way. */
+  private applyConfig(payload: Record<string, unknown>): void {
+    const version = Number(payload.version);
+    const config = (payload.config ?? payload) as Record<string, unknown>;
+    const frequency = config.hopFrequencyMs;
+    let error: string | undefined;
+    if (frequency !== undefined) {
+      if (typeof frequency === 'number' && Number.isFinite(frequency) && frequency >= 50) {
+        this.hopIntervalMs = frequency;
+        this.wake.abort();
+      } else {
+        error = `hopFrequencyMs must be a number of at least 50 (got ${JSON.stringify(frequency)})`;
+      }
+    }
+    if (Number.isInteger(version) && version >= 1) {
+      this.send('config_ack', { version, ok: error === undefined, ...(error ? { error } : {}) });
+    }
+  }
+
+  reportStatus(status: ScannerStatus): void {
+    this.status = status;
+    const minutes = Math.max((Date.now() - this.startedAt) / 60_000, 1 / 60);
+    this.send('scanner_status', {
+      status,
+      scansPerMinute: Math.round((this.scans / minutes) * 10) / 10,
+      petsFound: this.petsFound,
+      // Share of hop attempts that landed: what "uptime" means for a bot that lives on hops.
+      uptime: this.hopsTried === 0 ? 100 : Math.round((this.hopsOk / this.hopsTried) * 1000) / 10,
+      currentJobId: this.current?.jobId ?? null,
+    });
+  }
+
+  /** Hops, then scans its server until the next hop; sleeps while paused. */
+  async run(signal: AbortSignal): Promise<void> {
+    // Spread the fleet's first hops over one interval.
+    await sleep(this.fleet.random() * this.hopIntervalMs, signal);
+    while (!signal.aborted) {
+      if (this.paused || !this.connected) {
+        await this.nap(signal, 500);
+        continue;
+      }
+      await this.hop(signal);
+      const until = Date.now() + jitter(this.hopIntervalMs, this.fleet.random);
+      while (!signal.aborted && !this.paused && Date.now() < until) {
+        const napped = await this.scan(signal, until);
+        if (!napped) break;
+      }
+    }
+  }
+
+  /** Sleeps until `ms` pass, the simulator stops, or a config/emergency frame wakes it. */
+  private async nap(signal: AbortSignal, ms: number): Promise<boolean> {
+    this.wake = new AbortController();
+    const both = AbortSignal.any([signal, this.wake.signal]);
+    await sleep(ms, both);
+    return !both.aborted;
+  }
+
+  /** One scan tick on the current server: maybe a find. False when woken early. */
+  private async scan(signal: AbortSignal, until: number): Promise<boolean> {
+    const tick = Math.min(1_000, until - Date.now());
+    if (tick <= 0) return false;
+    const napped = await this.nap(signal, tick);
+    if (!napped || !this.current) return napped;
+    this.scans += 1;
+    const findsPerTick = (this.fleet.options.discoveryRate / 60_000) * tick;
+    if (this.fleet.random() < findsPerTick) this.discover();
+    return true;
+  }
+
+  private discover(): void {
+    if (!this.current) return;
+    const pet = drawPet(this.fleet.random);
+    this.petsFound += pet.count;
+    this.fleet.counters.discoveries += 1;
+    this.send('pet_discovered', {
+      name: pet.name,
+      type: pet.type,
+      value: pet.value,
+      count: pet.count,
+      placeid: this.current.placeId,
+      jobid: this.current.jobId,
+    });
+  }
+
+  /** Claims a server and joins it, retrying on another one when the join fails. */
+  private async hop(signal: AbortSignal): Promise<void> {
+    const { fleet } = this;
+    this.reportStatus('hopping');
+    let reason: HopReason = pickReason(fleet.random);
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted; attempt++) {
+      const target = await fleet.claim(this.ghostId);
+      if (!target) break;
+      const latencyMs = Math.round(150 + fleet.random() ** 2 * 2_500);
+      const failed = fleet.random() < fleet.options.failureRate;
+      const failure = failed ? FAILURES[fleet.random() < 0.4 ? 0 : 1]! : null;
+      this.hopsTried += 1;
+      fleet.counters.hops += 1;
+      this.send('server_hop', {
+        fromJobId: this.current?.jobId ?? null,
+        toJobId: target.jobId,
+        fromPlaceId: this.current?.placeId ?? null,
+        toPlaceId: target.placeId,
+        success: !failure,
+        latencyMs,
+        errorMessage: failure ? pickFrom(failure.messages, fleet.random) : null,
+        hopReason: failure ? failure.reason : reason,
+        attemptNumber: attempt,
+        totalServersAttempted: attempt,
+      });
+      if (failure) {
+        fleet.counters.failedHops += 1;
+        await fleet.release(this.ghostId, target.jobId, failure.outcome);
+        reason = failure.reason;
+        continue;
+      }
+      this.hopsOk += 1;
+      const previous = this.current;
+      this.current = target;
+      if (previous) await fleet.release(this.ghostId, previous.jobId, 'ok');
+      break;
+    }
+    this.reportStatus(this.paused ? 'inactive' : this.current ? 'scanning' : 'error');
+  }
+
+  /** Leaves its server and closes its socket normally (1000). */
+  async shutdown(): Promise<void> {
+    if (this.current) {
+      const { jobId } = this.current;
+      this.current = null;
+      await this.fleet.release(this.ghostId, jobId, 'ok');
+    }
+    this.reportStatus('inactive');
+    clearInterval(this.heartbeat);
+    this.socket?.close(1000, 'Simulator stopped');
+  }
+}
+
+function pickFrom<T>(items: readonly T[], random: Random): T {
+  return items[Math.floor(random() * items.length)] as T;
+}
+
+/** Why a bot hops when nothing went wrong: mostly its scan schedule. */
+function pickReason(random: Random): HopReason {
+  const r = random();
+  if (r < 0.8) return 'auto_scan';
+  if (r < 0.95) return 'performance';
+  return 'manual';
+}
+
+/** The whole fleet: the bots, the pool stocking, the counters and the status line. */
+export class Simulator {
+  readonly counters: SimulatorCounters = {
+    connected: 0,
+    hops: 0,
+    failedHops: 0,
+    discoveries: 0,
+    errors: 0,
+    lastError: null,
+    poolEmpty: 0,
+  };
+  stopping = false;
+  readonly bots: SimulatedBot[];
+  private readonly abort = new AbortController();
+  private loops: Promise<void>[] = [];
+  private timers: NodeJS.Timeout[] = [];
+  private stocking: Promise<void> | null = null;
+  private lastPrinted = { at: Date.now(), hops: 0, discoveries: 0 };
+
+  constructor(
+    readonly options: SimulatorOptions,
+    readonly random: Random = Math.random,
+    private readonly log: Log = (line) => console.log(line),
+  ) {
+    this.bots = ghostIds(options.bots, options.ghostPrefix).map((id) => new SimulatedBot(id, this));
+  }
+
+  /** Stocks the pool, connects every bot and starts their hop loops. */
+  async start(): Promise<void> {
+    await this.stockPool(Math.max(this.bots.length * 2, 20));
+    for (const bot of this.bots) {
+      bot.connect();
+      this.loops.push(bot.run(this.abort.signal));
+    }
+    // Servers that failed are deleted from the pool: a few fresh ones arrive every 15 s, as a real
+    // fleet's server-list crawler would add them.
+    this.timers.push(setInterval(() => void this.stockPool(Math.ceil(this.bots.length / 4)), 15_000));
+    if (this.options.statusIntervalMs > 0) {
+      this.timers.push(setInterval(() => this.log(this.statusLine()), this.options.statusIntervalMs));
+    }
+  }
+
+  /** Stops hopping, releases every claimed server and closes every socket with 1000. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.abort.abort();
+    for (const timer of this.timers) clearInterval(timer);
+    await Promise.allSettled(this.loops);
+    await Promise.allSettled(this.bots.map((bot) => bot.shutdown()));
+  }
+
+  get connectedBots(): number {
+    return this.bots.filter((bot) => bot.connected).length;
+  }
+
+  statusLine(): string {
+    const now = Date.now();
+    const seconds = Math.max((now - this.lastPrinted.at) / 1000, 0.001);
+    const { hops, discoveries, errors, failedHops, poolEmpty, lastError } = this.counters;
+    const line =
+      `[simulate] ${this.connectedBots}/${this.bots.length} bots connected · ` +
+      `${((hops - this.lastPrinted.hops) / seconds).toFixed(1)} hops/s · ` +
+      `${((discoveries - this.lastPrinted.discoveries) / seconds).toFixed(2)} discoveries/s · ` +
+      `${hops} hops (${failedHops} failed), ${discoveries} finds · pool empty ${poolEmpty}× · ` +
+      `errors ${errors}${lastError ? ` (last: ${lastError})` : ''}`;
+    this.lastPrinted = { at: now, hops, discoveries };
+    return line;
+  }
+
+  error(message: string): void {
+    this.counters.errors += 1;
+    this.counters.lastError = message.slice(0, 160);
+  }
+
+  private async api(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
+    const response = await fetch(`${this.options.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return { status: response.status, json };
+  }
+
+  /** Adds `count` fresh game servers over the configured places. Concurrent calls share one. */
+  stockPool(count: number): Promise<void> {
+    this.stocking ??= (async () => {
+      const servers = Array.from({ length: count }, () => {
+        return {
+          placeId: pickFrom(this.options.placeIds, this.random),
+          jobId: randomUUID(),
+          playing: Math.floor(this.random() * 45),
+          maxPlayers: 50,
+        };
+      });
+      try {
+        const { status, json } = await this.api('/api/server-pool/servers', { servers });
+        if (status >= 300) this.error(`adding servers: ${status} ${describe(json)}`);
+      } catch (error) {
+        this.error(`adding servers: ${(error as Error).message}`);
+      }
+    })().finally(() => {
+      this.stocking = null;
+    });
+    return this.stocking;
+  }
+
+  /** One server from the pool for this bot, or null (the pool is empty or the call failed). */
+  async claim(ghostId: string): Promise<ClaimedServer | null> {
+    for (let tries = 0; tries < 2; tries++) {
+      try {
+        const { status, json } = await this.api('/api/server-pool/claim', { ghostId });
+        const server = serverOf(json);
+        if (status < 300 && server) return server;
+        if (status >= 500 || status === 401 || status === 400) {
+          this.error(`claim: ${status} ${describe(json)}`);
+          return null;
+        }
+      } catch (error) {
+        this.error(`claim: ${(error as Error).message}`);
+        return null;
+      }
+      // Nothing available: stock the pool and try once more.
+      this.counters.poolEmpty += 1;
+      await this.stockPool(Math.max(this.bots.length, 10));
+    }
+    return null;
+  }
+
+  async release(ghostId: string, jobId: string, outcome: 'ok' | 'full' | 'error'): Promise<void> {
+    try {
+      const { status, json } = await this.api('/api/server-pool/release', { ghostId, jobId, outcome });
+      if (status >= 300 && status !== 404) this.error(`release: ${status} ${describe(json)}`);
+    } catch (error) {
+      this.error(`release: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The claimed server from a claim answer: `{server: {jobId, placeId}}` or the fields at the top. */
+function serverOf(json: unknown): ClaimedServer | null {
+  if (!json || typeof json !== 'object') return null;
+  const record = json as Record<string, unknown>;
+  const server = (record.server && typeof record.server === 'object' ? record.server : record) as Record<
+    string,
+    unknown
+  >;
+  if (typeof server.jobId !== 'string' || server.placeId === undefined || server.placeId === null)
+    return null;
+  return { jobId: server.jobId, placeId: String(server.placeId) };
+}
+
+function describe(json: unknown): string {
+  if (json && typeof json === 'object' && 'error' in json) return String((json as { error: unknown }).error);
+  return JSON.stringify(json)?.slice(0, 120) ?? '';
+}

@@ -24,6 +24,7 @@ import { PendingWrites } from './features/security/pending-writes.ts';
 import { registerRateLimits } from './features/security/rate-limit-hooks.ts';
 import { rateLimitsRoutes } from './features/security/rate-limits.routes.ts';
 import { securityRoutes } from './features/security/security.routes.ts';
+import { serverPoolRoutes } from './features/server-pool/server-pool.routes.ts';
 import { systemRoutes } from './features/system/system.routes.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
@@ -100,6 +101,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     scriptsRoutes,
     loaderRoutes,
     healthRoutes,
+    serverPoolRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

@@ -100,6 +100,16 @@ const ConfigSchema = z.object({
     .int('must be a whole number of days')
     .min(1, 'must be at least 1')
     .default(90),
+  /**
+   * A server a bot claimed from the pool goes back to available when that bot neither releases it
+   * nor heartbeats (a pool call or a fleet message) for this many seconds.
+   */
+  POOL_LEASE_SECONDS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of seconds')
+    .min(5, 'must be at least 5')
+    .max(86_400, 'must be at most 86400 (a day)')
+    .default(120),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -12,6 +12,11 @@ import type {
   ScriptVersionsTable,
 } from '../features/scripts/scripts.table.ts';
 import type { AuditLogsTable } from '../features/security/security.table.ts';
+import type {
+  PoolBotsTable,
+  PoolFailuresTable,
+  PoolServersTable,
+} from '../features/server-pool/server-pool.table.ts';
 import type { SystemConfigurationTable } from '../features/system/system.table.ts';
 
 /** Every table, joined from the features that own them. */
@@ -31,4 +36,7 @@ export interface Database {
   script_versions: ScriptVersionsTable;
   error_reports: ErrorReportsTable;
   bot_tokens: BotTokensTable;
+  pool_servers: PoolServersTable;
+  pool_failures: PoolFailuresTable;
+  pool_bots: PoolBotsTable;
 }

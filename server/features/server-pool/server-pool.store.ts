@@ -1,0 +1,345 @@
+import { type Selectable, sql } from 'kysely';
+import type {
+  FlaggedBot,
+  NewPoolServer,
+  PoolServer,
+  QuarantinedServer,
+  ServerPoolStats,
+} from '../../../common/server-pool.ts';
+import { countWhere } from '../../db/aggregates.ts';
+import type { Db, DialectName } from '../../db/index.ts';
+import { isoOrNull } from '../../db/times.ts';
+import type { PoolServersTable } from './server-pool.table.ts';
+
+export type PoolServerRow = Selectable<PoolServersTable>;
+
+export function poolServerRowToPoolServer(row: PoolServerRow): PoolServer {
+  return {
+    jobId: row.job_id,
+    placeId: row.place_id,
+    playing: row.playing,
+    maxPlayers: row.max_players,
+    status: row.status,
+    assignedTo: row.assigned_to,
+    assignedAt: isoOrNull(row.assigned_at),
+    deletedReason: row.deleted_reason,
+  };
+}
+
+/**
+ * Adds the servers; a job id already in the pool is left as it is, unless it was deleted (full, an
+ * error) and not quarantined: then it is available again, as the game offers it again. Returns how
+ * many became available.
+ */
+export async function insertPoolServers(db: Db, servers: NewPoolServer[], now: number): Promise<number> {
+  const rows = await db
+    .insertInto('pool_servers')
+    .values(
+      servers.map((s) => ({
+        job_id: s.jobId,
+        place_id: s.placeId,
+        playing: s.playing ?? null,
+        max_players: s.maxPlayers ?? null,
+        status: 'available' as const,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .column('job_id')
+        .doUpdateSet((eb) => ({
+          place_id: eb.ref('excluded.place_id'),
+          playing: eb.ref('excluded.playing'),
+          max_players: eb.ref('excluded.max_players'),
+          status: 'available',
+          deleted_reason: null,
+          deleted_at: null,
+          updated_at: now,
+        }))
+        .where('pool_servers.status', '=', 'deleted')
+        .where('pool_servers.quarantined_at', 'is', null),
+    )
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/**
+ * Hands the least recently used available server (of `placeId`, when given) to `ghostId`, or
+ * undefined when none is left. One statement whose `status = 'available'` condition is the guard:
+ * SQLite runs writes one at a time, and on PostgreSQL `for update skip locked` makes concurrent
+ * claimers pass over a row another one is taking instead of waiting for it and then finding it gone,
+ * so of any number of simultaneous claims each server goes to exactly one.
+ */
+export async function claimAvailableServer(
+  db: Db,
+  dialect: DialectName,
+  ghostId: string,
+  placeId: string | undefined,
+  now: number,
+): Promise<PoolServerRow | undefined> {
+  let candidate = db
+    .selectFrom('pool_servers')
+    .select('id')
+    .where('status', '=', 'available')
+    .orderBy('updated_at')
+    .orderBy('id')
+    .limit(1);
+  if (placeId !== undefined) candidate = candidate.where('place_id', '=', placeId);
+  if (dialect === 'postgres') candidate = candidate.forUpdate().skipLocked();
+  return db
+    .updateTable('pool_servers')
+    .set({ status: 'assigned', assigned_to: ghostId, assigned_at: now, updated_at: now })
+    .where('id', '=', candidate)
+    .where('status', '=', 'available')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findPoolServerByJobId(db: Db, jobId: string): Promise<PoolServerRow | undefined> {
+  return db.selectFrom('pool_servers').selectAll().where('job_id', '=', jobId).executeTakeFirst();
+}
+
+/**
+ * Ends `ghostId`'s hold on the server: back to available, or deleted with `deletedReason`. Undefined
+ * when the server is not assigned to that bot (released already, its lease expired, another bot's).
+ */
+export async function releaseAssignedServer(
+  db: Db,
+  jobId: string,
+  ghostId: string,
+  next: { status: 'available' } | { status: 'deleted'; deletedReason: string },
+  now: number,
+): Promise<PoolServerRow | undefined> {
+  return db
+    .updateTable('pool_servers')
+    .set({
+      status: next.status,
+      assigned_to: null,
+      assigned_at: null,
+      deleted_reason: next.status === 'deleted' ? next.deletedReason : null,
+      deleted_at: next.status === 'deleted' ? now : null,
+      updated_at: now,
+    })
+    .where('job_id', '=', jobId)
+    .where('status', '=', 'assigned')
+    .where('assigned_to', '=', ghostId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function markServerQuarantined(
+  db: Db,
+  jobId: string,
+  reason: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('pool_servers')
+    .set({
+      status: 'deleted',
+      assigned_to: null,
+      assigned_at: null,
+      deleted_reason: reason,
+      deleted_at: now,
+      quarantined_at: now,
+      updated_at: now,
+    })
+    .where('job_id', '=', jobId)
+    .execute();
+}
+
+export async function insertPoolFailure(
+  db: Db,
+  failure: { jobId: string; ghostId: string; reason: string },
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('pool_failures')
+    .values({ job_id: failure.jobId, ghost_id: failure.ghostId, reason: failure.reason, failed_at: now })
+    .execute();
+}
+
+/** The different bots that failed on the server since `since`. */
+export async function botsFailedOnServerSince(db: Db, jobId: string, since: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pool_failures')
+    .select('ghost_id')
+    .distinct()
+    .where('job_id', '=', jobId)
+    .where('failed_at', '>=', since)
+    .execute();
+  return rows.map((r) => r.ghost_id);
+}
+
+/** How many different servers the bot failed on after `since` (its last good release). */
+export async function countServersFailedByBotAfter(db: Db, ghostId: string, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('pool_failures')
+    .select((eb) => eb.fn.count<number>('job_id').distinct().as('n'))
+    .where('ghost_id', '=', ghostId)
+    .where('failed_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Records a pool call by the bot (what keeps its leases alive); creates its row on first sight. */
+export async function touchPoolBot(db: Db, ghostId: string, now: number): Promise<void> {
+  await db
+    .insertInto('pool_bots')
+    .values({ ghost_id: ghostId, last_seen_at: now })
+    .onConflict((oc) => oc.column('ghost_id').doUpdateSet({ last_seen_at: now }))
+    .execute();
+}
+
+export async function findPoolBot(db: Db, ghostId: string) {
+  return db.selectFrom('pool_bots').selectAll().where('ghost_id', '=', ghostId).executeTakeFirst();
+}
+
+/** A good release: the bot's failure streak starts over and a flag on it is lifted. */
+export async function recordBotSuccess(db: Db, ghostId: string, now: number): Promise<void> {
+  await db
+    .updateTable('pool_bots')
+    .set({ last_ok_at: now, failed_servers: 0, flagged_at: null })
+    .where('ghost_id', '=', ghostId)
+    .execute();
+}
+
+/** Stores the bot's streak and flags it (keeping the first flag time) once `flag` says so. */
+export async function recordBotFailureStreak(
+  db: Db,
+  ghostId: string,
+  failedServers: number,
+  flag: boolean,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('pool_bots')
+    .set((eb) => ({
+      failed_servers: failedServers,
+      ...(flag ? { flagged_at: eb.fn.coalesce('flagged_at', eb.val(now)) } : {}),
+    }))
+    .where('ghost_id', '=', ghostId)
+    .execute();
+}
+
+/**
+ * Assigned servers whose bot has made no pool call since `cutoff` and was assigned before it: the
+ * leases that may have run out (the fleet's heartbeats are asked next, by the service).
+ */
+export async function findLeasesIdleSince(db: Db, cutoff: number, limit: number) {
+  return db
+    .selectFrom('pool_servers')
+    .leftJoin('pool_bots', 'pool_bots.ghost_id', 'pool_servers.assigned_to')
+    .select([
+      'pool_servers.id',
+      'pool_servers.job_id',
+      'pool_servers.assigned_to',
+      'pool_servers.assigned_at',
+    ])
+    .where('pool_servers.status', '=', 'assigned')
+    .where('pool_servers.assigned_at', '<', cutoff)
+    .where((eb) =>
+      eb.or([eb('pool_bots.last_seen_at', 'is', null), eb('pool_bots.last_seen_at', '<', cutoff)]),
+    )
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Puts the servers back as available, each only if it is still held by the same bot under the same
+ * claim (a release or a fresh claim in between wins). Returns how many went back.
+ */
+export async function returnExpiredLeases(
+  db: Db,
+  leases: { id: number; assigned_to: string | null; assigned_at: number | null }[],
+  now: number,
+): Promise<number> {
+  let returned = 0;
+  for (const lease of leases) {
+    if (lease.assigned_to === null || lease.assigned_at === null) continue;
+    const result = await db
+      .updateTable('pool_servers')
+      .set({ status: 'available', assigned_to: null, assigned_at: null, updated_at: now })
+      .where('id', '=', lease.id)
+      .where('status', '=', 'assigned')
+      .where('assigned_to', '=', lease.assigned_to)
+      .where('assigned_at', '=', lease.assigned_at)
+      .executeTakeFirst();
+    returned += Number(result.numUpdatedRows);
+  }
+  return returned;
+}
+
+/** Deletes failures, and deleted (not quarantined) servers, older than `before`. */
+export async function prunePoolHistory(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('pool_failures').where('failed_at', '<', before).execute();
+  await db
+    .deleteFrom('pool_servers')
+    .where('status', '=', 'deleted')
+    .where('quarantined_at', 'is', null)
+    .where('deleted_at', '<', before)
+    .execute();
+}
+
+/** The spec's figures, counted in one pass. */
+export async function countPoolServers(
+  db: Db,
+): Promise<Omit<ServerPoolStats, 'quarantined' | 'flaggedBots'>> {
+  const row = await db
+    .selectFrom('pool_servers')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      countWhere(eb('status', '=', 'available')).as('available'),
+      countWhere(eb('status', '=', 'assigned')).as('assigned'),
+      countWhere(eb('status', '=', 'deleted')).as('deleted'),
+      // count(distinct) skips nulls: only assigned servers carry a bot.
+      sql<number>`count(distinct ${eb.ref('assigned_to')})`.as('active_bots'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    total: Number(row.total),
+    byStatus: {
+      available: String(Number(row.available)),
+      assigned: String(Number(row.assigned)),
+      deleted: String(Number(row.deleted)),
+    },
+    activeBots: Number(row.active_bots),
+  };
+}
+
+/** Quarantined servers, newest first. */
+export async function listQuarantinedServers(db: Db, limit: number): Promise<QuarantinedServer[]> {
+  const rows = await db
+    .selectFrom('pool_servers')
+    .select(['job_id', 'place_id', 'deleted_reason', 'quarantined_at'])
+    .where('quarantined_at', 'is not', null)
+    .orderBy('quarantined_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    jobId: r.job_id,
+    placeId: r.place_id,
+    reason: r.deleted_reason ?? '',
+    quarantinedAt: new Date(r.quarantined_at ?? 0).toISOString(),
+  }));
+}
+
+/** Flagged bots, newest flag first. */
+export async function listFlaggedBots(db: Db, limit: number): Promise<FlaggedBot[]> {
+  const rows = await db
+    .selectFrom('pool_bots')
+    .select(['ghost_id', 'failed_servers', 'flagged_at'])
+    .where('flagged_at', 'is not', null)
+    .orderBy('flagged_at', 'desc')
+    .orderBy('ghost_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    ghostId: r.ghost_id,
+    failedServers: r.failed_servers,
+    flaggedAt: new Date(r.flagged_at ?? 0).toISOString(),
+  }));
+}

@@ -1,0 +1,375 @@
+import type { InjectOptions } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SERVER_POOL_TEXTS } from '../../../common/server-pool.ts';
+import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp, useTestApp } from '../../test/helper.ts';
+import { FLAG_BOT_AFTER_FAILED_SERVERS, QUARANTINE_WINDOW_MS } from './server-pool.service.ts';
+
+const BOT = { authorization: `Bearer ${TEST_BOT_TOKEN}` };
+const PLACE = '109983668079237';
+
+/** A bot's pool call: the bot token, no Origin (bots are not browsers). */
+function botCall(t: TestApp, url: string, payload: unknown, headers: Record<string, string> = BOT) {
+  return t.injectBare({ method: 'POST', url: `/api/server-pool/${url}`, payload, headers } as InjectOptions);
+}
+
+const jobIds = (n: number, prefix = 'job') => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+
+async function addServers(t: TestApp, ids: string[], placeId = PLACE) {
+  const res = await botCall(t, 'servers', { servers: ids.map((jobId) => ({ placeId, jobId })) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { added: number; ignored: number };
+}
+
+async function claim(t: TestApp, ghostId: string, placeId?: string) {
+  return botCall(t, 'claim', placeId === undefined ? { ghostId } : { ghostId, placeId });
+}
+
+async function release(t: TestApp, ghostId: string, jobId: string, outcome: string, reason?: string) {
+  return botCall(t, 'release', { ghostId, jobId, outcome, ...(reason ? { reason } : {}) });
+}
+
+async function stats(t: TestApp, cookie: string) {
+  const res = await t.app.inject({ method: 'GET', url: '/api/server-pool/stats', headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().stats;
+}
+
+/** Claims with the ghost and fails on the server it got; returns that server's job id. */
+async function claimAndFail(t: TestApp, ghostId: string, reason = 'Teleport failed') {
+  const claimed = await claim(t, ghostId);
+  expect(claimed.statusCode, claimed.body).toBe(200);
+  const { jobId } = claimed.json().server;
+  const released = await release(t, ghostId, jobId, 'error', reason);
+  expect(released.statusCode, released.body).toBe(200);
+  return jobId as string;
+}
+
+function countStatuses(responses: { statusCode: number }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of responses) counts[r.statusCode] = (counts[r.statusCode] ?? 0) + 1;
+  return counts;
+}
+
+/** 200 bots claim at once over 100 servers (spread over the given apps): 100 distinct servers, 100 refusals. */
+async function raceClaims(apps: TestApp[], cookie: string) {
+  const [t] = apps;
+  await addServers(t, jobIds(100));
+  const responses = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => claim(apps[i % apps.length], `ghost-${i}`)),
+  );
+  expect(countStatuses(responses)).toEqual({ 200: 100, 404: 100 });
+  const won = responses.filter((r) => r.statusCode === 200).map((r) => r.json().server);
+  expect(new Set(won.map((s) => s.jobId)).size).toBe(100);
+  expect(new Set(won.map((s) => s.assignedTo)).size).toBe(100);
+  for (const refusal of responses.filter((r) => r.statusCode === 404)) {
+    expect(refusal.json()).toEqual({ error: SERVER_POOL_TEXTS.noneAvailable });
+  }
+  const rows = await t.ctx.db.selectFrom('pool_servers').select(['assigned_to', 'status']).execute();
+  expect(rows.every((r) => r.status === 'assigned')).toBe(true);
+  expect((await stats(t, cookie)).activeBots).toBe(100);
+}
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: server pool`, () => {
+    const t = useTestApp(dialect, { signIn: true });
+
+    it('answers the stats in the spec shape: numeric strings by status, unique bots holding servers', async () => {
+      expect(await stats(t, t.cookie)).toEqual({
+        total: 0,
+        byStatus: { available: '0', assigned: '0', deleted: '0' },
+        activeBots: 0,
+        quarantined: [],
+        flaggedBots: [],
+      });
+      await addServers(t, jobIds(6));
+      const first = await claim(t, 'ghost-a');
+      await claim(t, 'ghost-a');
+      await claim(t, 'ghost-b');
+      const notTheirs = await release(t, 'ghost-b', (await claim(t, 'ghost-c')).json().server.jobId, 'full');
+      expect(notTheirs.statusCode).toBe(409);
+      expect(first.statusCode).toBe(200);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/server-pool/stats',
+        headers: { cookie: t.cookie },
+      });
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(await stats(t, t.cookie)).toMatchObject({
+        total: 6,
+        byStatus: { available: '2', assigned: '4', deleted: '0' },
+        activeBots: 3,
+      });
+    });
+
+    it('refuses the stats without an admin session, and bot calls without the bot token', async () => {
+      const noSession = await t.app.inject({ method: 'GET', url: '/api/server-pool/stats' });
+      expect(noSession.statusCode).toBe(401);
+      expect(noSession.json()).toEqual({ error: 'Authentication required' });
+      const forged = await t.app.inject({
+        method: 'GET',
+        url: '/api/server-pool/stats',
+        headers: { cookie: 'scanline_session=forged' },
+      });
+      expect(forged.statusCode).toBe(401);
+      // The bot token is no admin session.
+      const botAsAdmin = await t.app.inject({ method: 'GET', url: '/api/server-pool/stats', headers: BOT });
+      expect(botAsAdmin.statusCode).toBe(401);
+
+      const body = { servers: [{ placeId: PLACE, jobId: 'job-x' }] };
+      const none = await botCall(t, 'servers', body, {});
+      expect(none.statusCode).toBe(401);
+      expect(none.json().error).toMatch(/Bot token required/);
+      const wrong = await botCall(t, 'claim', { ghostId: 'ghost-a' }, { authorization: 'Bearer nope' });
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.json()).toEqual({ error: 'Invalid bot token' });
+      // An admin session is no bot token either.
+      const adminAsBot = await t.app.inject({
+        method: 'POST',
+        url: '/api/server-pool/release',
+        headers: { cookie: t.cookie },
+        payload: { ghostId: 'ghost-a', jobId: 'job-x', outcome: 'ok' },
+      });
+      expect(adminAsBot.statusCode).toBe(401);
+      expect((await stats(t, t.cookie)).total).toBe(0);
+    });
+
+    it('refuses bad input with a 400 naming the field', async () => {
+      const cases: [string, unknown, RegExp][] = [
+        ['servers', {}, /servers/],
+        ['servers', { servers: [] }, /at least one server/],
+        ['servers', { servers: [{ placeId: 'abc', jobId: 'j' }] }, /placeId.*whole number|whole number/],
+        ['servers', { servers: [{ placeId: PLACE }] }, /jobId/],
+        [
+          'servers',
+          { servers: [{ placeId: PLACE, jobId: 'j', playing: -1 }] },
+          /playing must not be negative/,
+        ],
+        ['servers', { servers: jobIds(501).map((jobId) => ({ placeId: PLACE, jobId })) }, /at most 500/],
+        ['claim', {}, /ghostId/],
+        ['claim', { ghostId: 'bad ghost!' }, /ghostId may hold/],
+        ['claim', { ghostId: 'g', placeId: 'x1' }, /placeId|whole number/],
+        ['release', { ghostId: 'g', jobId: 'j' }, /outcome/],
+        [
+          'release',
+          { ghostId: 'g', jobId: 'j', outcome: 'maybe' },
+          /outcome must be 'ok', 'full' or 'error'/,
+        ],
+        ['release', { ghostId: 'g', jobId: 'j', outcome: 'ok', reason: 'x'.repeat(501) }, /reason/],
+      ];
+      for (const [url, payload, error] of cases) {
+        const res = await botCall(t, url, payload);
+        expect(res.statusCode, `${url} ${JSON.stringify(payload).slice(0, 80)}`).toBe(400);
+        expect(res.json().error, url).toMatch(error);
+      }
+      const notJson = await t.injectBare({
+        method: 'POST',
+        url: '/api/server-pool/claim',
+        headers: { ...BOT, 'content-type': 'application/json' },
+        payload: '{"ghostId":',
+      });
+      expect(notJson.statusCode).toBe(400);
+      expect(notJson.json()).toHaveProperty('error');
+    });
+
+    it('adds servers once: a repeated job id is ignored, in one call or the next', async () => {
+      expect(await addServers(t, ['a', 'b', 'a'])).toEqual({ added: 2, ignored: 1 });
+      expect(await addServers(t, ['b', 'c'])).toEqual({ added: 1, ignored: 1 });
+      const single = await botCall(t, 'servers', {
+        servers: [{ placeId: Number(PLACE.slice(0, 10)), jobId: 'd', playing: 3, maxPlayers: 8 }],
+      });
+      expect(single.json()).toEqual({ added: 1, ignored: 0 });
+      expect((await stats(t, t.cookie)).byStatus.available).toBe('4');
+    });
+
+    it('hands a server to one bot and takes it back as the outcome says', async () => {
+      await addServers(t, ['job-ok', 'job-full', 'job-error']);
+      // Claims take the least recently used server: a released one waits behind those never used.
+      t.clock.advance(1000);
+      const claimed = await claim(t, 'ghost-1');
+      expect(claimed.statusCode).toBe(200);
+      expect(claimed.json()).toMatchObject({
+        server: { jobId: 'job-ok', placeId: PLACE, status: 'assigned', assignedTo: 'ghost-1' },
+        leaseSeconds: 120,
+      });
+
+      // Only the bot holding it may release it.
+      const other = await release(t, 'ghost-2', 'job-ok', 'ok');
+      expect(other.statusCode).toBe(409);
+      expect(other.json()).toEqual({ error: SERVER_POOL_TEXTS.notHolder('job-ok', 'ghost-2') });
+      const unknown = await release(t, 'ghost-1', 'job-nowhere', 'ok');
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toEqual({ error: SERVER_POOL_TEXTS.unknownServer('job-nowhere') });
+
+      const ok = await release(t, 'ghost-1', 'job-ok', 'ok');
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json().server).toMatchObject({ status: 'available', assignedTo: null });
+      const twice = await release(t, 'ghost-1', 'job-ok', 'ok');
+      expect(twice.statusCode).toBe(409);
+
+      expect((await claim(t, 'ghost-2')).json().server.jobId).toBe('job-full');
+      const full = await release(t, 'ghost-2', 'job-full', 'full');
+      expect(full.json().server).toMatchObject({ status: 'deleted', deletedReason: 'Server full' });
+
+      expect((await claim(t, 'ghost-3')).json().server.jobId).toBe('job-error');
+      const error = await release(t, 'ghost-3', 'job-error', 'error', 'Teleport failed: 773');
+      expect(error.json().server).toMatchObject({ status: 'deleted', deletedReason: 'Teleport failed: 773' });
+
+      expect(await stats(t, t.cookie)).toMatchObject({
+        total: 3,
+        byStatus: { available: '1', assigned: '0', deleted: '2' },
+        activeBots: 0,
+      });
+      // The released server is handed out again; a place with none left is refused by name.
+      expect((await claim(t, 'ghost-4')).json().server.jobId).toBe('job-ok');
+      const none = await claim(t, 'ghost-5', '42');
+      expect(none.statusCode).toBe(404);
+      expect(none.json()).toEqual({ error: SERVER_POOL_TEXTS.noneAvailableForPlace('42') });
+    });
+
+    it('claims within a place when asked', async () => {
+      await addServers(t, ['other-1'], '1');
+      await addServers(t, ['mine-1'], '2');
+      const res = await claim(t, 'ghost-1', '2');
+      expect(res.json().server).toMatchObject({ jobId: 'mine-1', placeId: '2' });
+    });
+
+    it('hands 100 servers to 200 concurrent claims: 100 distinct servers, 100 refusals', async () => {
+      await raceClaims([t], t.cookie);
+    });
+
+    it('takes a server back when its bot neither releases nor calls within the lease', async () => {
+      await addServers(t, ['job-1', 'job-2']);
+      expect((await claim(t, 'ghost-quiet')).json().server.jobId).toBe('job-1');
+      expect((await claim(t, 'ghost-busy')).json().server.jobId).toBe('job-2');
+      t.clock.advance(100_000);
+      // Any pool call keeps a bot's leases alive, a refused one too.
+      await addServers(t, ['job-3']);
+      expect((await release(t, 'ghost-busy', 'job-none', 'ok')).statusCode).toBe(404);
+      t.clock.advance(1000);
+      expect((await claim(t, 'ghost-busy')).json().server.jobId).toBe('job-3');
+      t.clock.advance(29_000);
+
+      // ghost-quiet: 130 s without a word. The pool is empty, so this claim takes its lease back.
+      const taken = await claim(t, 'ghost-new');
+      expect(taken.statusCode).toBe(200);
+      expect(taken.json().server.jobId).toBe('job-1');
+      const late = await release(t, 'ghost-quiet', 'job-1', 'ok');
+      expect(late.statusCode).toBe(409);
+      expect(await stats(t, t.cookie)).toMatchObject({
+        byStatus: { available: '0', assigned: '3', deleted: '0' },
+        activeBots: 2,
+      });
+      // ghost-busy was heard from 30 s ago: its servers stay its own.
+      const none = await claim(t, 'ghost-other');
+      expect(none.statusCode).toBe(404);
+    });
+
+    it('quarantines a server on which 3 different bots fail within 10 minutes', async () => {
+      await addServers(t, ['bad-job']);
+      for (const [i, ghost] of ['ghost-1', 'ghost-2'].entries()) {
+        expect(await claimAndFail(t, ghost, `Teleport failed ${i}`)).toBe('bad-job');
+        t.clock.advance(4 * 60_000);
+        // Offered again by the game's server list: a plain error does not keep it out.
+        expect(await addServers(t, ['bad-job'])).toEqual({ added: 1, ignored: 0 });
+      }
+      expect((await stats(t, t.cookie)).quarantined).toEqual([]);
+      expect(await claimAndFail(t, 'ghost-3', 'Teleport failed 2')).toBe('bad-job');
+
+      const pool = await stats(t, t.cookie);
+      expect(pool.byStatus).toEqual({ available: '0', assigned: '0', deleted: '1' });
+      expect(pool.quarantined).toEqual([
+        {
+          jobId: 'bad-job',
+          placeId: PLACE,
+          reason: 'Quarantined: 3 bots failed on it within 10 minutes (last: Teleport failed 2)',
+          quarantinedAt: new Date(t.clock.now()).toISOString(),
+        },
+      ]);
+      const audit = await t.ctx.db
+        .selectFrom('audit_logs')
+        .selectAll()
+        .where('event_type', '=', 'server_quarantined')
+        .execute();
+      expect(audit).toHaveLength(1);
+      expect(JSON.parse(audit[0].details)).toMatchObject({ jobId: 'bad-job', bots: expect.any(Array) });
+      // A quarantined server stays out, even when offered again.
+      expect(await addServers(t, ['bad-job'])).toEqual({ added: 0, ignored: 1 });
+      expect((await claim(t, 'ghost-4')).statusCode).toBe(404);
+    });
+
+    it('does not quarantine when the failures are spread over more than 10 minutes, or from one bot', async () => {
+      await addServers(t, ['job-a']);
+      await claimAndFail(t, 'ghost-1');
+      t.clock.advance(QUARANTINE_WINDOW_MS / 2 + 1000);
+      await addServers(t, ['job-a']);
+      await claimAndFail(t, 'ghost-2');
+      t.clock.advance(QUARANTINE_WINDOW_MS / 2 + 1000);
+      await addServers(t, ['job-a']);
+      await claimAndFail(t, 'ghost-3');
+      // ghost-1's failure is over 10 minutes old: only 2 bots in the window.
+      for (let i = 0; i < 3; i++) {
+        await addServers(t, ['job-a']);
+        await claimAndFail(t, 'ghost-3');
+      }
+      expect((await stats(t, t.cookie)).quarantined).toEqual([]);
+    });
+
+    it('flags a bot that fails on 10 different servers in a row; a good release lifts it', async () => {
+      const ids = jobIds(FLAG_BOT_AFTER_FAILED_SERVERS + 1);
+      await addServers(t, ids);
+      for (let i = 0; i < FLAG_BOT_AFTER_FAILED_SERVERS - 1; i++) await claimAndFail(t, 'ghost-bad');
+      // A full server is not the bot's failure: it neither counts nor breaks the streak.
+      await addServers(t, ['full-job']);
+      const fullClaim = await claim(t, 'ghost-bad');
+      await release(t, 'ghost-bad', fullClaim.json().server.jobId, 'full');
+      expect((await stats(t, t.cookie)).flaggedBots).toEqual([]);
+
+      await claimAndFail(t, 'ghost-bad');
+      expect((await stats(t, t.cookie)).flaggedBots).toEqual([
+        { ghostId: 'ghost-bad', failedServers: 10, flaggedAt: new Date(t.clock.now()).toISOString() },
+      ]);
+      const audit = await t.ctx.db
+        .selectFrom('audit_logs')
+        .select('details')
+        .where('event_type', '=', 'bot_flagged')
+        .execute();
+      expect(audit.map((r) => JSON.parse(r.details))).toEqual([
+        expect.objectContaining({ ghostId: 'ghost-bad', failedServers: 10 }),
+      ]);
+
+      await addServers(t, ['good-job']);
+      const good = await claim(t, 'ghost-bad');
+      await release(t, 'ghost-bad', good.json().server.jobId, 'ok');
+      expect((await stats(t, t.cookie)).flaggedBots).toEqual([]);
+    });
+
+    it('does not flag a bot whose 10 failures in a row were on fewer different servers', async () => {
+      await addServers(t, ['same-1', 'same-2']);
+      for (let i = 0; i < 10; i++) {
+        const jobId = await claimAndFail(t, 'ghost-1');
+        await addServers(t, [jobId]);
+        t.clock.advance(QUARANTINE_WINDOW_MS);
+      }
+      expect((await stats(t, t.cookie)).flaggedBots).toEqual([]);
+    });
+  });
+}
+
+if (DIALECTS.includes('postgres')) {
+  describe('postgres: claims spread over two instances on one database', () => {
+    let first: TestApp;
+    let second: TestApp;
+    beforeEach(async () => {
+      first = await buildTestApp('postgres');
+      second = await buildTestApp('postgres', {}, { joinSchemaOf: first });
+    });
+    afterEach(async () => {
+      await second?.close();
+      await first?.close();
+    });
+
+    it('hands 100 servers to 200 concurrent claims on two instances: 100 distinct servers, 100 refusals', async () => {
+      await raceClaims([first, second], await first.adminCookie());
+    });
+  });
+}

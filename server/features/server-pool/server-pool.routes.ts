@@ -22,7 +22,8 @@ import {
 
 export const serverPoolRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   const fleet: PoolFleetLink = NO_FLEET_LINK;
-  const botOnly = { preHandler: requireBotToken(ctx) };
+  // onRequest, before the body is validated: a caller without the token learns nothing about the fields.
+  const botOnly = { onRequest: requireBotToken(ctx) };
 
   // The spec's path is outside /api/admin, where the admin guard does not look: guarded here.
   app.get('/api/server-pool/stats', { onRequest: requireAdminSession(ctx) }, async (_request, reply) => {

@@ -12,6 +12,7 @@ import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
+import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
 import { loaderRoutes } from './features/loader/loader.routes.ts';
@@ -84,6 +85,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerAdminGuard(app, ctx);
   app.decorate('pendingWrites', new PendingWrites(ctx.db));
   app.addHook('onClose', () => app.pendingWrites.flush());
+  // Before the features: the feed and the server pool use app.fleet.
+  registerFleet(app, ctx);
   registerRateLimits(app, ctx);
 
   for (const feature of [
@@ -92,6 +95,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     dashboardRoutes,
     systemRoutes,
     licensingRoutes,
+    fleetRoutes,
     bindingsRoutes,
     redemptionRoutes,
     scriptKeysRoutes,

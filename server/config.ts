@@ -110,6 +110,18 @@ const ConfigSchema = z.object({
     .min(5, 'must be at least 5')
     .max(86_400, 'must be at most 86400 (a day)')
     .default(120),
+  /** Fleet hops and discoveries older than this many days are deleted (hourly, and at start). */
+  FLEET_RETENTION_DAYS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .default(7),
+  /** A bot that has sent nothing (any message counts) for this long is shown `inactive`. */
+  FLEET_INACTIVE_AFTER_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of milliseconds')
+    .min(1000, 'must be at least 1000 (one second)')
+    .default(30_000),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -1,6 +1,11 @@
 import type { AdminCredentialsTable, AdminSessionsTable } from '../features/auth/auth.table.ts';
 import type { HardwareBindingsTable } from '../features/bindings/bindings.table.ts';
 import type { BotTokensTable } from '../features/fleet/bot-token.table.ts';
+import type {
+  FleetDiscoveriesTable,
+  FleetHopsTable,
+  FleetScannersTable,
+} from '../features/fleet/fleet.table.ts';
 import type { ErrorReportsTable } from '../features/health/health.table.ts';
 import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
 import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
@@ -39,4 +44,7 @@ export interface Database {
   pool_servers: PoolServersTable;
   pool_failures: PoolFailuresTable;
   pool_bots: PoolBotsTable;
+  fleet_hops: FleetHopsTable;
+  fleet_discoveries: FleetDiscoveriesTable;
+  fleet_scanners: FleetScannersTable;
 }

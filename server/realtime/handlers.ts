@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import { BotMessageSchemas, type BotMessageType } from '../../common/fleet.ts';
 import { ClientMessageSchemas } from '../../common/realtime.ts';
 import type { AppContext } from '../context.ts';
+import { FLEET_TEXTS, fleetOf } from '../features/fleet/fleet.service.ts';
 import type { ClientKind, RealtimeConnection } from './connection.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import { encodeFrame } from './frames.ts';
@@ -86,13 +88,44 @@ const adminProtocol: ClientProtocol = {
 };
 
 /**
- * Scanner bots. Nothing authenticates as a bot yet (see authenticate.ts); the bot protocol issue
- * adds hello, scanner_status, server_hop, pet_discovered and config_ack here.
+ * One bot message type: `hello` names the socket's bot (its Ghost_ID); anything else before it is
+ * refused with 'Say hello first'. Each is handed to the fleet, which answers errors (a full fleet).
  */
+function botHandler(type: BotMessageType): MessageHandler {
+  return defineHandler(BotMessageSchemas[type], async (payload, { ctx, connection }) => {
+    const fleet = fleetOf(ctx);
+    if (!fleet) throw new Error('the app has no fleet');
+    const ghostId = type === 'hello' ? (payload as { ghostId: string }).ghostId : connection.identity.ghostId;
+    if (ghostId === undefined) {
+      connection.send('error', { error: FLEET_TEXTS.sayHello });
+      return;
+    }
+    const named = connection.identity.ghostId;
+    if (type === 'hello' && named !== undefined && named !== ghostId) {
+      connection.send('error', { error: `This socket is already ${named}; open another one for ${ghostId}` });
+      return;
+    }
+    const result = await fleet.accept(ghostId, type, payload as never);
+    if (!result.ok) {
+      connection.send('error', { error: result.error });
+      return;
+    }
+    if (type === 'hello') {
+      connection.identity.ghostId = ghostId;
+      connection.send('hello', { ghostId, serverTime: ctx.now() });
+    } else if (type === 'heartbeat') {
+      connection.send('heartbeat', { serverTime: ctx.now() });
+    }
+  });
+}
+
+/** Scanner bots (bot token): the fleet's bot protocol (common/fleet.ts). */
 const botProtocol: ClientProtocol = {
   channel: 'bots',
   replaceable: new Set(),
-  handlers: { heartbeat },
+  handlers: Object.fromEntries(
+    (Object.keys(BotMessageSchemas) as BotMessageType[]).map((type) => [type, botHandler(type)]),
+  ),
 };
 
 export const PROTOCOLS: Readonly<Record<ClientKind, ClientProtocol>> = {

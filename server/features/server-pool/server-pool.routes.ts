@@ -22,8 +22,7 @@ import {
 
 export const serverPoolRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   const fleet: PoolFleetLink = NO_FLEET_LINK;
-  // onRequest, before the body is validated: a caller without the token learns nothing about the fields.
-  const botOnly = { onRequest: requireBotToken(ctx) };
+  const botOnly = { preHandler: requireBotToken(ctx) };
 
   // The spec's path is outside /api/admin, where the admin guard does not look: guarded here.
   app.get('/api/server-pool/stats', { onRequest: requireAdminSession(ctx) }, async (_request, reply) => {

@@ -122,11 +122,6 @@ for (const dialect of DIALECTS) {
       const wrong = await botCall(t, 'claim', { ghostId: 'ghost-a' }, { authorization: 'Bearer nope' });
       expect(wrong.statusCode).toBe(401);
       expect(wrong.json()).toEqual({ error: 'Invalid bot token' });
-      // The token is checked before the body: a caller without it learns nothing about the fields.
-      for (const url of ['servers', 'claim', 'release']) {
-        const bad = await botCall(t, url, { nonsense: true }, {});
-        expect(bad.statusCode, url).toBe(401);
-      }
       // An admin session is no bot token either.
       const adminAsBot = await t.app.inject({
         method: 'POST',

@@ -1,0 +1,374 @@
+import {
+  type FleetMinute,
+  HOP_REASONS,
+  type HopReason,
+  type HopStats,
+  INITIAL_NETWORK_HEALTH,
+  type NetworkStats,
+  type PetDiscovery,
+  type Scanner,
+  type ScannerStatus,
+  type ServerHopEvent,
+} from '../../../common/fleet.ts';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** Spec section 9: the scanner list is capped at 100. */
+export const MAX_SCANNERS = 100;
+/** Events (hops and discoveries) kept in memory for dashboards that reconnect with ?since=. */
+export const EVENT_RING_SIZE = 5000;
+/** Discoveries kept in memory for the feed's cursor reads. */
+export const DISCOVERY_RING_SIZE = 5000;
+/** What a dashboard's backfill holds of each. */
+export const BACKFILL_HOPS = 200;
+export const BACKFILL_DISCOVERIES = 200;
+const TOP_HOPPERS = 10;
+
+/** A scanner as the server keeps it (the wire `Scanner` is derived from it at read time). */
+export interface ScannerRecord {
+  ghostId: string;
+  /** The last status the bot reported (or `error` the server flagged); `inactive` is derived from silence. */
+  status: ScannerStatus;
+  scansPerMinute: number;
+  petsFound: number;
+  uptime: number;
+  currentJobId: string | null;
+  version: string | null;
+  errorReason: string | null;
+  lastActivity: number;
+  firstSeen: number;
+}
+
+export type FleetEvent =
+  | { kind: 'hop'; hop: ServerHopEvent }
+  | { kind: 'discovery'; discovery: PetDiscovery };
+
+interface RecentHop {
+  at: number;
+  success: boolean;
+  botId: string;
+}
+
+/** Keeps the newest `size` items of a list ordered by `seq`, and the seq below which some were dropped. */
+class SeqRing<T extends { seq: number }> {
+  items: T[] = [];
+  /** Every item with seq > floor is held. */
+  floor = 0;
+
+  constructor(private readonly size: number) {}
+
+  add(item: T): void {
+    // Items arrive in seq order, except when two instances' events cross on the bus.
+    let i = this.items.length;
+    while (i > 0 && (this.items[i - 1]?.seq ?? 0) > item.seq) i--;
+    if (this.items[i - 1]?.seq === item.seq) return;
+    this.items.splice(i, 0, item);
+    if (this.items.length > this.size) {
+      const dropped = this.items.splice(0, this.items.length - this.size);
+      this.floor = Math.max(this.floor, dropped.at(-1)?.seq ?? 0);
+    }
+  }
+
+  /** Items with seq > since, oldest first; null when some of them were dropped. */
+  after(since: number): T[] | null {
+    if (since < this.floor) return null;
+    let lo = 0;
+    let hi = this.items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.items[mid]?.seq ?? 0) <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.items.slice(lo);
+  }
+
+  latest(n: number): T[] {
+    return this.items.slice(-n);
+  }
+
+  /** Drops items older than `before` (retention); they count as dropped for `after`. */
+  dropWhere(old: (item: T) => boolean): void {
+    const kept = this.items.filter((item) => !old(item));
+    for (const item of this.items) if (old(item)) this.floor = Math.max(this.floor, item.seq);
+    this.items = kept;
+  }
+}
+
+/** Totals of the hops kept in the database (seeded from it at start, then counted in memory). */
+export interface HopTotals {
+  totalHops: number;
+  successfulHops: number;
+  latencySum: number;
+  byReason: Record<HopReason, number>;
+  byBot: Map<string, number>;
+}
+
+export function emptyHopTotals(): HopTotals {
+  return {
+    totalHops: 0,
+    successfulHops: 0,
+    latencySum: 0,
+    byReason: Object.fromEntries(HOP_REASONS.map((r) => [r, 0])) as Record<HopReason, number>,
+    byBot: new Map(),
+  };
+}
+
+const percent = (part: number, whole: number) => Math.round((part / whole) * 1000) / 10;
+
+/**
+ * The fleet as this instance knows it: scanners, the recent event stream, and hop statistics. Every
+ * instance applies the same events from the bus, so they agree; nothing here touches the database.
+ */
+export class FleetState {
+  readonly scanners = new Map<string, ScannerRecord>();
+  readonly events = new SeqRing<FleetEvent & { seq: number }>(EVENT_RING_SIZE);
+  readonly discoveries = new SeqRing<PetDiscovery>(DISCOVERY_RING_SIZE);
+  readonly hops = new SeqRing<ServerHopEvent>(BACKFILL_HOPS);
+  totals: HopTotals = emptyHopTotals();
+  /** Hops and discovery times of the last hour, oldest first, for rates and the per-minute chart. */
+  private recentHops: RecentHop[] = [];
+  private recentDiscoveries: number[] = [];
+  /** The highest seq applied. */
+  head = 0;
+
+  constructor(private readonly inactiveAfterMs: number) {}
+
+  /** What the database holds at start: scanners, the latest events, the last hour, and totals. */
+  seed(data: {
+    scanners: ScannerRecord[];
+    hops: ServerHopEvent[];
+    discoveries: PetDiscovery[];
+    lastHourHops: ServerHopEvent[];
+    lastHourFinds: number[];
+    totals: HopTotals;
+  }): void {
+    for (const s of data.scanners) this.scanners.set(s.ghostId, s);
+    const events: Array<FleetEvent & { seq: number }> = [
+      ...data.hops.map((hop) => ({ kind: 'hop' as const, hop, seq: hop.seq })),
+      ...data.discoveries.map((discovery) => ({ kind: 'discovery' as const, discovery, seq: discovery.seq })),
+    ].sort((a, b) => a.seq - b.seq);
+    // Only the newest EVENT_RING_SIZE of both together are known to be complete.
+    const kept = events.slice(-EVENT_RING_SIZE);
+    for (const e of kept) this.events.add(e);
+    if (events.length > kept.length) this.events.floor = (kept[0]?.seq ?? 1) - 1;
+    for (const d of data.discoveries) this.discoveries.add(d);
+    if (data.discoveries.length >= DISCOVERY_RING_SIZE)
+      this.discoveries.floor = (data.discoveries[0]?.seq ?? 1) - 1;
+    for (const h of data.hops) this.hops.add(h);
+    this.recentHops = data.lastHourHops.map((h) => ({
+      at: Date.parse(h.timestamp),
+      success: h.success,
+      botId: h.botId,
+    }));
+    this.recentDiscoveries = [...data.lastHourFinds];
+    this.totals = data.totals;
+    this.head = Math.max(events.at(-1)?.seq ?? 0, this.head);
+  }
+
+  applyHop(hop: ServerHopEvent): void {
+    const at = Date.parse(hop.timestamp);
+    this.head = Math.max(this.head, hop.seq);
+    this.events.add({ kind: 'hop', hop, seq: hop.seq });
+    this.hops.add(hop);
+    const t = this.totals;
+    t.totalHops++;
+    if (hop.success) t.successfulHops++;
+    t.latencySum += hop.latencyMs;
+    t.byReason[hop.hopReason]++;
+    t.byBot.set(hop.botId, (t.byBot.get(hop.botId) ?? 0) + 1);
+    insertByTime(this.recentHops, { at, success: hop.success, botId: hop.botId });
+    const scanner = this.scanners.get(hop.botId);
+    if (scanner) {
+      scanner.lastActivity = Math.max(scanner.lastActivity, at);
+      if (hop.success) {
+        scanner.currentJobId = hop.toJobId;
+        // A bot that hops again is working: the server's error flag is lifted.
+        if (scanner.status === 'error') {
+          scanner.status = 'active';
+          scanner.errorReason = null;
+        }
+      }
+    }
+  }
+
+  applyDiscovery(discovery: PetDiscovery): void {
+    const at = Date.parse(discovery.timestamp);
+    this.head = Math.max(this.head, discovery.seq);
+    this.events.add({ kind: 'discovery', discovery, seq: discovery.seq });
+    this.discoveries.add(discovery);
+    insertByTime(this.recentDiscoveries, at);
+    const scanner = this.scanners.get(discovery.botId);
+    if (scanner) scanner.lastActivity = Math.max(scanner.lastActivity, at);
+  }
+
+  applyScanner(record: ScannerRecord): void {
+    const known = this.scanners.get(record.ghostId);
+    // A touch that crossed a newer report on the bus must not move lastActivity back.
+    this.scanners.set(record.ghostId, {
+      ...record,
+      lastActivity: Math.max(record.lastActivity, known?.lastActivity ?? 0),
+    });
+  }
+
+  touch(ghostId: string, at: number): void {
+    const scanner = this.scanners.get(ghostId);
+    if (scanner) scanner.lastActivity = Math.max(scanner.lastActivity, at);
+  }
+
+  /** The status dashboards see: a silent bot is `inactive` (unless the server flagged it `error`). */
+  effectiveStatus(scanner: ScannerRecord, now: number): ScannerStatus {
+    if (scanner.status === 'error') return 'error';
+    return now - scanner.lastActivity > this.inactiveAfterMs ? 'inactive' : scanner.status;
+  }
+
+  scannerList(now: number): Scanner[] {
+    this.forgetOldRecent(now);
+    const byBot = new Map<string, { hops: number; ok: number }>();
+    for (const h of this.recentHops) {
+      const b = byBot.get(h.botId) ?? { hops: 0, ok: 0 };
+      b.hops++;
+      if (h.success) b.ok++;
+      byBot.set(h.botId, b);
+    }
+    return [...this.scanners.values()]
+      .sort((a, b) => a.firstSeen - b.firstSeen || a.ghostId.localeCompare(b.ghostId))
+      .map((s) => {
+        const hops = byBot.get(s.ghostId);
+        return {
+          id: s.ghostId,
+          botId: s.ghostId,
+          status: this.effectiveStatus(s, now),
+          scansPerMinute: s.scansPerMinute,
+          petsFound: s.petsFound,
+          uptime: s.uptime,
+          // The last hour's hops; 100 for a bot that has not hopped in it (nothing failed).
+          hopSuccessRate: hops ? percent(hops.ok, hops.hops) : 100,
+          currentJobId: s.currentJobId,
+          lastActivity: new Date(s.lastActivity).toISOString(),
+        };
+      });
+  }
+
+  /** Spec section 4: counts by status, sums, the mean uptime, and health as active over total. */
+  networkStats(now: number): NetworkStats {
+    const counts: Record<ScannerStatus, number> = {
+      active: 0,
+      scanning: 0,
+      hopping: 0,
+      inactive: 0,
+      error: 0,
+    };
+    let scans = 0;
+    let pets = 0;
+    let uptime = 0;
+    for (const s of this.scanners.values()) {
+      counts[this.effectiveStatus(s, now)]++;
+      scans += s.scansPerMinute;
+      pets += s.petsFound;
+      uptime += s.uptime;
+    }
+    const total = this.scanners.size;
+    const activeBots = counts.active + counts.scanning;
+    return {
+      totalBots: total,
+      activeBots,
+      inactiveBots: counts.inactive,
+      hoppingBots: counts.hopping,
+      scanningBots: counts.scanning,
+      errorBots: counts.error,
+      totalScansPerMinute: scans,
+      totalPetsFound: pets,
+      averageUptime: total > 0 ? uptime / total : 0,
+      networkHealth: total > 0 ? Math.round((activeBots / total) * 100) : INITIAL_NETWORK_HEALTH,
+    };
+  }
+
+  hopStats(now: number): HopStats {
+    this.forgetOldRecent(now);
+    const t = this.totals;
+    const rate = (windowMs: number): number | null => {
+      let hops = 0;
+      let ok = 0;
+      for (let i = this.recentHops.length - 1; i >= 0; i--) {
+        const h = this.recentHops[i];
+        if (!h || h.at <= now - windowMs) break;
+        if (h.at > now) continue;
+        hops++;
+        if (h.success) ok++;
+      }
+      return hops > 0 ? percent(ok, hops) : null;
+    };
+    const successRate15m = rate(15 * MINUTE_MS);
+    const successRate30m = rate(30 * MINUTE_MS);
+    const topHoppers = [...t.byBot]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, TOP_HOPPERS)
+      .map(([botId, hops]) => ({ botId, hops }));
+    return {
+      totalHops: t.totalHops,
+      successfulHops: t.successfulHops,
+      failedHops: t.totalHops - t.successfulHops,
+      averageLatency: t.totalHops > 0 ? Math.round(t.latencySum / t.totalHops) : 0,
+      hopsByReason: { ...t.byReason },
+      topHoppers,
+      successRate15m,
+      successRate30m,
+      // Spec: Improving when the 15-minute rate is at least the 30-minute one (no hops counts as 0).
+      trend: (successRate15m ?? 0) >= (successRate30m ?? 0) ? 'Improving' : 'Declining',
+      lastHour: this.lastHour(now),
+    };
+  }
+
+  /** Sixty one-minute buckets ending with the current minute. */
+  private lastHour(now: number): FleetMinute[] {
+    const current = now - (now % MINUTE_MS);
+    const first = current - 59 * MINUTE_MS;
+    const buckets: FleetMinute[] = Array.from({ length: 60 }, (_, i) => ({
+      minute: new Date(first + i * MINUTE_MS).toISOString(),
+      hopsSucceeded: 0,
+      hopsFailed: 0,
+      discoveries: 0,
+    }));
+    const bucketOf = (at: number) =>
+      at >= first && at < current + MINUTE_MS ? buckets[Math.floor((at - first) / MINUTE_MS)] : undefined;
+    for (const h of this.recentHops) {
+      const b = bucketOf(h.at);
+      if (!b) continue;
+      if (h.success) b.hopsSucceeded++;
+      else b.hopsFailed++;
+    }
+    for (const at of this.recentDiscoveries) {
+      const b = bucketOf(at);
+      if (b) b.discoveries++;
+    }
+    return buckets;
+  }
+
+  private forgetOldRecent(now: number): void {
+    const cutoff = now - HOUR_MS;
+    let i = 0;
+    while (i < this.recentHops.length && (this.recentHops[i]?.at ?? 0) < cutoff) i++;
+    if (i > 0) this.recentHops.splice(0, i);
+    let j = 0;
+    while (j < this.recentDiscoveries.length && (this.recentDiscoveries[j] ?? 0) < cutoff) j++;
+    if (j > 0) this.recentDiscoveries.splice(0, j);
+  }
+
+  /** Retention: forgets events older than `before` (the database deletes them too). */
+  dropBefore(before: number): void {
+    this.events.dropWhere(
+      (e) => Date.parse(e.kind === 'hop' ? e.hop.timestamp : e.discovery.timestamp) < before,
+    );
+    this.discoveries.dropWhere((d) => Date.parse(d.timestamp) < before);
+    this.hops.dropWhere((h) => Date.parse(h.timestamp) < before);
+  }
+}
+
+/** Inserts keeping the list in time order (arrivals are nearly always the newest). */
+function insertByTime<T extends number | { at: number }>(list: T[], item: T): void {
+  const at = (x: T) => (typeof x === 'number' ? x : x.at);
+  let i = list.length;
+  while (i > 0 && at(list[i - 1] as T) > at(item)) i--;
+  list.splice(i, 0, item);
+}

@@ -1,0 +1,107 @@
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { BotEventsRequestSchema, BotMessageSchemas, type BotMessageType } from '../../../common/fleet.ts';
+import type { AppContext, FeatureOptions } from '../../context.ts';
+import { describeIssue } from '../../realtime/frames.ts';
+import { requireBotToken } from './bot-token.ts';
+import { FLEET_SWEEP_EVERY_MS, FLEET_TEXTS, Fleet } from './fleet.service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The fleet core: live state, the event stream (`fleet.discoveries` for the feed), bot messages. */
+    fleet: Fleet;
+  }
+}
+
+/**
+ * Creates the app's fleet on the root instance (so every feature sees `app.fleet`): it loads what
+ * the database holds when the app is ready, and writes what is queued when it closes.
+ */
+export function registerFleet(app: FastifyInstance, ctx: AppContext): Fleet {
+  const fleet = new Fleet(ctx, app.log);
+  app.decorate('fleet', fleet);
+  app.addHook('onReady', () => fleet.start());
+  app.addHook('onClose', () => fleet.close());
+  scheduleFleetRetention(app, fleet);
+  return fleet;
+}
+
+/** Prunes hops and discoveries past FLEET_RETENTION_DAYS when the app is ready and every hour after. */
+function scheduleFleetRetention(app: FastifyInstance, fleet: Fleet): void {
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = () => {
+    sweeping = sweeping.then(async () => {
+      if (closed) return;
+      try {
+        const deleted = await fleet.prune(() => closed);
+        if (deleted > 0) app.log.info({ deleted }, 'fleet events past their retention deleted');
+      } catch (error) {
+        app.log.error({ err: error }, 'fleet retention sweep failed');
+      }
+    });
+  };
+  app.addHook('onReady', async () => {
+    sweep();
+    timer = setInterval(sweep, FLEET_SWEEP_EVERY_MS).unref();
+  });
+  app.addHook('onClose', async () => {
+    closed = true;
+    clearInterval(timer);
+    await sweeping;
+  });
+}
+
+type CheckedEvent = { type: BotMessageType; payload: unknown };
+
+/** Validates every event of a batch; the first bad one is named by its index and field. */
+function checkEvents(
+  events: z.infer<typeof BotEventsRequestSchema>['events'],
+): { ok: true; events: CheckedEvent[] } | { ok: false; error: string } {
+  const checked: CheckedEvent[] = [];
+  for (const [index, event] of events.entries()) {
+    if (!Object.hasOwn(BotMessageSchemas, event.type)) {
+      return { ok: false, error: `events.${index}.type: Unknown bot message type: ${event.type}` };
+    }
+    const type = event.type as BotMessageType;
+    const parsed = BotMessageSchemas[type].safeParse(event.payload);
+    if (!parsed.success) {
+      return { ok: false, error: `events.${index}.payload.${describeIssue(parsed.error)}` };
+    }
+    checked.push({ type, payload: parsed.data });
+  }
+  return { ok: true, events: checked };
+}
+
+/**
+ * POST /api/bot/events: a batch of bot messages from a bot that cannot hold a socket. The whole
+ * batch is validated before any of it is applied, so a bad event leaves nothing half-written.
+ */
+export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  app.post(
+    '/api/bot/events',
+    {
+      // onRequest, before the body is validated: a caller without the token learns nothing else.
+      onRequest: requireBotToken(ctx),
+      schema: { body: BotEventsRequestSchema },
+    },
+    async (request, reply) => {
+      const { ghostId } = request.body;
+      const checked = checkEvents(request.body.events);
+      if (!checked.ok) return reply.status(400).send({ error: checked.error });
+      if (!app.fleet.hasRoomFor(ghostId)) return reply.status(409).send({ error: FLEET_TEXTS.full });
+      const results = [];
+      for (const [index, event] of checked.events.entries()) {
+        const result = await app.fleet.accept(ghostId, event.type, event.payload as never);
+        if (!result.ok)
+          return reply.status(result.status).send({ error: `events.${index}: ${result.error}` });
+        const { ok: _ok, ...rest } = result;
+        const id = request.body.events[index]?.id;
+        results.push({ index, ...(id === undefined ? {} : { id }), ...rest });
+      }
+      return { accepted: results.length, results };
+    },
+  );
+};

@@ -1,0 +1,611 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { z } from 'zod';
+import type {
+  BotMessageSchemas,
+  BotMessageType,
+  FleetBackfillPayload,
+  PetDiscovery,
+  ServerHopEvent,
+} from '../../../common/fleet.ts';
+import { parsePetValue } from '../../../common/pet-value.ts';
+import type { AppContext } from '../../context.ts';
+import {
+  deleteFleetEventsBefore,
+  loadDiscoveryTimesSince,
+  loadHopsSince,
+  loadHopTotals,
+  loadRecentEvents,
+  loadScanners,
+  maxFleetSeq,
+  writeFleetBatch,
+} from './fleet.store.ts';
+import {
+  BACKFILL_DISCOVERIES,
+  BACKFILL_HOPS,
+  EVENT_RING_SIZE,
+  type FleetEvent,
+  FleetState,
+  MAX_SCANNERS,
+  type ScannerRecord,
+} from './fleet-state.ts';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Bus channel carrying fleet changes between instances (each applies them to its own state). */
+export const FLEET_CHANNEL = 'fleet';
+/** Spec-free choice: the same pet (name + job id) reported again within this long is one discovery. */
+export const DISCOVERY_DEDUPE_MS = MINUTE_MS;
+/** Queued rows are written at most this long after they were accepted, or at once past FLUSH_AT_ROWS. */
+export const FLUSH_EVERY_MS = 250;
+const FLUSH_AT_ROWS = 500;
+const MAX_WRITE_ATTEMPTS = 5;
+/** Dashboards get state updates (scanners, stats) at most this often. */
+const STATE_EVERY_MS = 250;
+/** How often silence is checked, so a bot turning inactive reaches dashboards without any event. */
+const INACTIVE_CHECK_EVERY_MS = 1000;
+export const FLEET_SWEEP_EVERY_MS = HOUR_MS;
+const DELETE_BATCH = 1000;
+
+export const FLEET_TEXTS = {
+  full: `The fleet is full: at most ${MAX_SCANNERS} scanners`,
+  sayHello: 'Say hello first',
+} as const;
+
+export type FleetEventWithSeq = FleetEvent & { seq: number };
+
+type Payload<T extends BotMessageType> = z.infer<(typeof BotMessageSchemas)[T]>;
+
+/** What one accepted bot message did. */
+export type BotMessageResult =
+  | { ok: true; seq?: number; duplicate?: true }
+  | { ok: false; status: number; error: string };
+
+/** The feed's view of the stream (fleet-common.md). */
+export interface DiscoveryStream {
+  /** Discoveries with seq > since, oldest first, at most `limit`; reset=true when `since` is older than what is kept (then the newest `limit`). */
+  discoveriesAfter(
+    since: number,
+    limit: number,
+  ): Promise<{ discoveries: PetDiscovery[]; cursor: number; reset: boolean }>;
+  /** Every new discovery, on any instance (through the bus), in seq order. Returns unsubscribe. */
+  onDiscovery(handler: (discovery: PetDiscovery) => void): () => void;
+}
+
+type BusFleetMessage =
+  | { kind: 'hop'; hop: ServerHopEvent }
+  | { kind: 'discovery'; discovery: PetDiscovery }
+  | { kind: 'scanner'; scanner: ScannerRecord }
+  | { kind: 'touch'; ghostId: string; at: number }
+  | { kind: 'pruned'; before: number };
+
+/** Positions in the stream: in memory (seeded from the database), or shared through Redis INCR. */
+interface SeqCounter {
+  next(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Remembers which pets were reported lately, here or (through Redis) on any instance. */
+interface RecentPets {
+  /** True when this is the first report of `key` in the window (and claims it). */
+  claim(key: string, now: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const SEQ_KEY = 'scanline:fleet:seq';
+const PET_KEY_PREFIX = 'scanline:fleet:pet:';
+
+function createSeqCounter(redis: Redis | undefined, seed: number): Promise<SeqCounter> | SeqCounter {
+  if (!redis) {
+    let seq = seed;
+    return { next: async () => ++seq, close: async () => {} };
+  }
+  // Raise the shared counter to at least what this database holds (a fresh Redis after a restart).
+  return redis
+    .eval(
+      "local c = tonumber(redis.call('GET', KEYS[1]) or '0') if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end return 1",
+      1,
+      SEQ_KEY,
+      String(seed),
+    )
+    .then(() => ({ next: () => redis.incr(SEQ_KEY), close: async () => {} }));
+}
+
+function createRecentPets(redis: Redis | undefined): RecentPets {
+  if (redis) {
+    return {
+      claim: async (key) =>
+        (await redis.set(PET_KEY_PREFIX + key, '1', 'PX', DISCOVERY_DEDUPE_MS, 'NX')) === 'OK',
+      close: async () => {},
+    };
+  }
+  // Insertion order is claim order, so expired entries are at the front.
+  const seen = new Map<string, number>();
+  return {
+    claim: async (key, now) => {
+      for (const [k, expires] of seen) {
+        if (expires > now) break;
+        seen.delete(k);
+      }
+      if ((seen.get(key) ?? 0) > now) return false;
+      seen.delete(key);
+      seen.set(key, now + DISCOVERY_DEDUPE_MS);
+      return true;
+    },
+    close: async () => {},
+  };
+}
+
+interface Batch {
+  hops: ServerHopEvent[];
+  discoveries: PetDiscovery[];
+  scanners: ScannerRecord[];
+}
+
+const fleets = new WeakMap<AppContext, Fleet>();
+
+/** The app's fleet (every app has one, created by buildApp). */
+export function fleetOf(ctx: AppContext): Fleet | undefined {
+  return fleets.get(ctx);
+}
+
+/**
+ * Flags a bot `error` with a reason, on every instance (the server pool calls it when a bot fails
+ * on server after server). It stays `error` until the bot hops successfully or says hello again.
+ */
+export async function markBotError(ctx: AppContext, ghostId: string, reason: string): Promise<void> {
+  await fleetOf(ctx)?.markBotError(ghostId, reason);
+}
+
+/** When the bot last sent anything (epoch ms), or null for a bot the fleet does not know. */
+export function lastActivityOf(ctx: AppContext, ghostId: string): number | null {
+  return fleetOf(ctx)?.lastActivityOf(ghostId) ?? null;
+}
+
+/**
+ * The fleet core: accepts bot messages, gives each hop and discovery its stream position (`seq`),
+ * publishes every change on the bus (each instance applies it to its FleetState, then tells its
+ * dashboards and feed listeners), and writes hops, discoveries and scanners in batches.
+ */
+export class Fleet {
+  readonly state: FleetState;
+  readonly discoveries: DiscoveryStream;
+  private readonly redis: Redis | undefined;
+  private counter: SeqCounter | undefined;
+  private readonly recentPets: RecentPets;
+  private readonly eventListeners = new Set<(event: FleetEventWithSeq) => void>();
+  private readonly stateListeners = new Set<() => void>();
+  private readonly unsubscribes: Array<() => void> = [];
+  private queued: Batch = { hops: [], discoveries: [], scanners: [] };
+  private dirtyScanners = new Set<string>();
+  private retries: Array<{ batch: Batch; attempts: number }> = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private stateTimer: NodeJS.Timeout | undefined;
+  private inactiveTimer: NodeJS.Timeout | undefined;
+  private statusSignature = '';
+  private closed = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.state = new FleetState(ctx.config.FLEET_INACTIVE_AFTER_MS);
+    this.redis = ctx.config.REDIS_URL
+      ? new Redis(ctx.config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 })
+      : undefined;
+    this.recentPets = createRecentPets(this.redis);
+    this.discoveries = {
+      discoveriesAfter: async (since, limit) => this.discoveriesAfter(since, limit),
+      onDiscovery: (handler) =>
+        this.onEvent((event) => {
+          if (event.kind === 'discovery') handler(event.discovery);
+        }),
+    };
+    fleets.set(ctx, this);
+  }
+
+  /** Loads what the database knows and joins the bus. */
+  async start(): Promise<void> {
+    const { db } = this.ctx;
+    const now = this.ctx.now();
+    const [scanners, recent, lastHourHops, lastHourFinds, totals, seed] = await Promise.all([
+      loadScanners(db),
+      loadRecentEvents(db, EVENT_RING_SIZE),
+      loadHopsSince(db, now - HOUR_MS),
+      loadDiscoveryTimesSince(db, now - HOUR_MS),
+      loadHopTotals(db),
+      maxFleetSeq(db),
+    ]);
+    this.state.seed({ scanners, ...recent, lastHourHops, lastHourFinds, totals });
+    this.counter = await createSeqCounter(this.redis, seed);
+    this.unsubscribes.push(this.ctx.bus.subscribe(FLEET_CHANNEL, (message) => this.apply(message)));
+    this.statusSignature = this.statusesNow();
+    this.inactiveTimer = setInterval(() => this.checkSilence(), INACTIVE_CHECK_EVERY_MS).unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    clearInterval(this.inactiveTimer);
+    clearTimeout(this.stateTimer);
+    await this.flush().catch((err: unknown) => this.log.error({ err }, 'fleet writes lost at shutdown'));
+    await this.counter?.close();
+    await this.recentPets.close();
+    if (this.redis) await this.redis.quit().catch(() => {});
+  }
+
+  /* ---------- bot messages ---------- */
+
+  /** Whether `ghostId` may join (a known bot always may; a new one while there is room). */
+  hasRoomFor(ghostId: string): boolean {
+    return this.state.scanners.has(ghostId) || this.state.scanners.size < MAX_SCANNERS;
+  }
+
+  /** Applies one validated bot message. A bot the fleet does not know yet joins (when there is room). */
+  async accept<T extends BotMessageType>(
+    ghostId: string,
+    type: T,
+    payload: Payload<T>,
+  ): Promise<BotMessageResult> {
+    const now = this.ctx.now();
+    if (type === 'hello') {
+      const { version } = payload as Payload<'hello'>;
+      return this.hello(ghostId, version, now);
+    }
+    if (!this.state.scanners.has(ghostId)) {
+      const joined = await this.hello(ghostId, null, now);
+      if (!joined.ok) return joined;
+    }
+    switch (type) {
+      case 'scanner_status':
+        return this.statusReport(ghostId, payload as Payload<'scanner_status'>, now);
+      case 'server_hop':
+        return this.hop(ghostId, payload as Payload<'server_hop'>, now);
+      case 'pet_discovered':
+        return this.discovery(ghostId, payload as Payload<'pet_discovered'>, now);
+      case 'config_ack': {
+        const ack = payload as Payload<'config_ack'>;
+        if (!ack.ok)
+          this.log.warn({ ghostId, version: ack.version, error: ack.error }, 'bot refused a configuration');
+        return this.touch(ghostId, now);
+      }
+      default:
+        return this.touch(ghostId, now);
+    }
+  }
+
+  private async hello(ghostId: string, version: string | null, now: number): Promise<BotMessageResult> {
+    if (!this.hasRoomFor(ghostId)) return { ok: false, status: 409, error: FLEET_TEXTS.full };
+    const known = this.state.scanners.get(ghostId);
+    const scanner: ScannerRecord = {
+      ghostId,
+      status: 'active',
+      scansPerMinute: known?.scansPerMinute ?? 0,
+      petsFound: known?.petsFound ?? 0,
+      uptime: known?.uptime ?? 100,
+      currentJobId: known?.currentJobId ?? null,
+      version: version ?? known?.version ?? null,
+      // A bot saying hello again starts over: the server's error flag is lifted.
+      errorReason: null,
+      lastActivity: now,
+      firstSeen: known?.firstSeen ?? now,
+    };
+    await this.publishScanner(scanner);
+    return { ok: true };
+  }
+
+  private async statusReport(
+    ghostId: string,
+    report: Payload<'scanner_status'>,
+    now: number,
+  ): Promise<BotMessageResult> {
+    const known = this.state.scanners.get(ghostId);
+    if (!known) return { ok: false, status: 409, error: FLEET_TEXTS.sayHello };
+    // An error the server flagged stays until the bot hops successfully or says hello again; an
+    // error the bot reports itself is taken as is.
+    const flagged = known.status === 'error' && known.errorReason !== null;
+    const scanner: ScannerRecord = {
+      ...known,
+      status: flagged ? 'error' : report.status,
+      errorReason: flagged ? known.errorReason : null,
+      scansPerMinute: report.scansPerMinute ?? known.scansPerMinute,
+      petsFound: report.petsFound ?? known.petsFound,
+      uptime: report.uptime ?? known.uptime,
+      currentJobId: report.currentJobId === undefined ? known.currentJobId : report.currentJobId,
+      lastActivity: now,
+    };
+    await this.publishScanner(scanner);
+    return { ok: true };
+  }
+
+  private async hop(ghostId: string, report: Payload<'server_hop'>, now: number): Promise<BotMessageResult> {
+    const seq = await this.nextSeq();
+    const hop: ServerHopEvent = {
+      id: randomUUID(),
+      seq,
+      botId: ghostId,
+      scannerId: ghostId,
+      fromJobId: report.fromJobId,
+      toJobId: report.toJobId,
+      fromPlaceId: report.fromPlaceId,
+      toPlaceId: report.toPlaceId,
+      success: report.success,
+      latencyMs: report.latencyMs,
+      errorMessage: report.errorMessage ?? null,
+      hopReason: report.hopReason,
+      timestamp: new Date(now).toISOString(),
+      attemptNumber: report.attemptNumber,
+      totalServersAttempted: report.totalServersAttempted,
+    };
+    await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'hop', hop } satisfies BusFleetMessage);
+    this.queued.hops.push(hop);
+    this.dirtyScanners.add(ghostId);
+    this.scheduleFlush();
+    return { ok: true, seq };
+  }
+
+  private async discovery(
+    ghostId: string,
+    report: Payload<'pet_discovered'>,
+    now: number,
+  ): Promise<BotMessageResult> {
+    // Several bots in one server see the same pet: the first report within a minute is the one kept.
+    const first = await this.recentPets.claim(JSON.stringify([report.name, report.jobid]), now);
+    if (!first) {
+      await this.touch(ghostId, now);
+      return { ok: true, duplicate: true };
+    }
+    const seq = await this.nextSeq();
+    const discovery: PetDiscovery = {
+      id: randomUUID(),
+      seq,
+      name: report.name,
+      type: report.type,
+      value: report.value,
+      numericValue: parsePetValue(report.value),
+      count: report.count,
+      timestamp: new Date(now).toISOString(),
+      placeid: report.placeid,
+      jobid: report.jobid,
+      scannerId: ghostId,
+      botId: ghostId,
+    };
+    await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'discovery', discovery } satisfies BusFleetMessage);
+    this.queued.discoveries.push(discovery);
+    this.dirtyScanners.add(ghostId);
+    this.scheduleFlush();
+    return { ok: true, seq };
+  }
+
+  private async touch(ghostId: string, now: number): Promise<BotMessageResult> {
+    await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'touch', ghostId, at: now } satisfies BusFleetMessage);
+    this.dirtyScanners.add(ghostId);
+    this.scheduleFlush();
+    return { ok: true };
+  }
+
+  private async publishScanner(scanner: ScannerRecord): Promise<void> {
+    await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'scanner', scanner } satisfies BusFleetMessage);
+    this.dirtyScanners.add(scanner.ghostId);
+    this.scheduleFlush();
+  }
+
+  private nextSeq(): Promise<number> {
+    if (!this.counter) throw new Error('the fleet has not started');
+    return this.counter.next();
+  }
+
+  /* ---------- what other features call ---------- */
+
+  async markBotError(ghostId: string, reason: string): Promise<void> {
+    const now = this.ctx.now();
+    const known = this.state.scanners.get(ghostId);
+    if (!known && !this.hasRoomFor(ghostId)) return;
+    await this.publishScanner({
+      ghostId,
+      status: 'error',
+      scansPerMinute: known?.scansPerMinute ?? 0,
+      petsFound: known?.petsFound ?? 0,
+      uptime: known?.uptime ?? 0,
+      currentJobId: known?.currentJobId ?? null,
+      version: known?.version ?? null,
+      errorReason: reason.slice(0, 500),
+      lastActivity: known?.lastActivity ?? now,
+      firstSeen: known?.firstSeen ?? now,
+    });
+  }
+
+  lastActivityOf(ghostId: string): number | null {
+    return this.state.scanners.get(ghostId)?.lastActivity ?? null;
+  }
+
+  /** Every hop and discovery as this instance applies it (from any instance), after the state has it. */
+  onEvent(listener: (event: FleetEventWithSeq) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** Called at most every STATE_EVERY_MS after scanners or statistics changed. */
+  onStateChange(listener: () => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  /** The whole picture for a dashboard: scanners, stats and the latest events. */
+  backfill(reset: boolean): FleetBackfillPayload {
+    const now = this.ctx.now();
+    return {
+      reset,
+      cursor: this.state.head,
+      scanners: this.state.scannerList(now),
+      networkStats: this.state.networkStats(now),
+      hopStats: this.state.hopStats(now),
+      hops: this.state.hops.latest(BACKFILL_HOPS),
+      discoveries: this.state.discoveries.latest(BACKFILL_DISCOVERIES),
+    };
+  }
+
+  /** The events after `since`, oldest first; null when some of them are no longer kept (or `since` is ahead). */
+  eventsAfter(since: number): FleetEventWithSeq[] | null {
+    if (since > this.state.head) return null;
+    return this.state.events.after(since);
+  }
+
+  private async discoveriesAfter(
+    since: number,
+    limit: number,
+  ): Promise<{ discoveries: PetDiscovery[]; cursor: number; reset: boolean }> {
+    const ring = this.state.discoveries;
+    const after = since <= this.state.head ? ring.after(since) : null;
+    if (after === null) {
+      const discoveries = ring.latest(limit);
+      return { discoveries, cursor: discoveries.at(-1)?.seq ?? this.state.head, reset: true };
+    }
+    const discoveries = after.slice(0, limit);
+    return { discoveries, cursor: discoveries.at(-1)?.seq ?? Math.max(since, 0), reset: false };
+  }
+
+  /* ---------- applying changes (every instance) ---------- */
+
+  private apply(message: unknown): void {
+    const m = message as BusFleetMessage;
+    switch (m?.kind) {
+      case 'hop':
+        this.state.applyHop(m.hop);
+        this.emit({ kind: 'hop', hop: m.hop, seq: m.hop.seq });
+        break;
+      case 'discovery':
+        this.state.applyDiscovery(m.discovery);
+        this.emit({ kind: 'discovery', discovery: m.discovery, seq: m.discovery.seq });
+        break;
+      case 'scanner':
+        this.state.applyScanner(m.scanner);
+        break;
+      case 'touch':
+        this.state.touch(m.ghostId, m.at);
+        break;
+      case 'pruned':
+        this.state.dropBefore(m.before);
+        // Totals cover what is kept: counted again from what is left (the pruning instance has).
+        void loadHopTotals(this.ctx.db).then(
+          (totals) => {
+            this.state.totals = totals;
+          },
+          (err: unknown) => this.log.warn({ err }, 'could not recount fleet hop totals'),
+        );
+        break;
+      default:
+        this.log.warn('ignoring a fleet bus message of an unknown kind');
+        return;
+    }
+    this.stateChanged();
+  }
+
+  private emit(event: FleetEventWithSeq): void {
+    for (const listener of this.eventListeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.log.error({ err }, 'a fleet event listener failed');
+      }
+    }
+  }
+
+  private stateChanged(): void {
+    if (this.stateTimer || this.closed) return;
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = undefined;
+      this.statusSignature = this.statusesNow();
+      for (const listener of this.stateListeners) {
+        try {
+          listener();
+        } catch (err) {
+          this.log.error({ err }, 'a fleet state listener failed');
+        }
+      }
+    }, STATE_EVERY_MS).unref();
+  }
+
+  private statusesNow(): string {
+    const now = this.ctx.now();
+    return [...this.state.scanners.values()].map((s) => this.state.effectiveStatus(s, now)).join(',');
+  }
+
+  /** A bot that fell silent changes no data: this notices it turning inactive. */
+  private checkSilence(): void {
+    if (this.statusesNow() !== this.statusSignature) this.stateChanged();
+  }
+
+  /* ---------- persistence ---------- */
+
+  private scheduleFlush(): void {
+    if (this.queued.hops.length + this.queued.discoveries.length >= FLUSH_AT_ROWS) {
+      void this.flush().catch((err: unknown) => this.log.error({ err }, 'fleet writes failed'));
+      return;
+    }
+    this.flushTimer ??= setTimeout(() => {
+      this.flush().catch((err: unknown) => this.log.error({ err }, 'fleet writes failed'));
+    }, FLUSH_EVERY_MS).unref();
+  }
+
+  /** Writes everything queued so far; resolves once it is in the database. */
+  flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const scanners = [...this.dirtyScanners].flatMap((id) => {
+      const s = this.state.scanners.get(id);
+      return s ? [{ ...s }] : [];
+    });
+    const batch: Batch = { ...this.queued, scanners };
+    this.queued = { hops: [], discoveries: [], scanners: [] };
+    this.dirtyScanners = new Set();
+    const write = this.flushing.catch(() => {}).then(() => this.writeWithRetries(batch));
+    this.flushing = write;
+    return write;
+  }
+
+  /** Like PendingWrites: a failed batch is kept for the next flush, given up after MAX_WRITE_ATTEMPTS. */
+  private async writeWithRetries(batch: Batch): Promise<void> {
+    const queue = [...this.retries, { batch, attempts: 0 }];
+    this.retries = [];
+    let failure: unknown;
+    for (const entry of queue) {
+      const { hops, discoveries, scanners } = entry.batch;
+      if (hops.length + discoveries.length + scanners.length === 0) continue;
+      try {
+        await writeFleetBatch(this.ctx.db, entry.batch);
+      } catch (error) {
+        failure ??= error;
+        const attempts = entry.attempts + 1;
+        if (attempts < MAX_WRITE_ATTEMPTS) this.retries.push({ batch: entry.batch, attempts });
+        else this.log.error({ err: error, attempts }, 'fleet writes given up');
+      }
+    }
+    if (this.retries.length > 0 && !this.closed) this.scheduleFlush();
+    if (failure !== undefined) throw failure;
+  }
+
+  /**
+   * Deletes hops and discoveries older than FLEET_RETENTION_DAYS, batch by batch, and tells every
+   * instance to forget them too; returns how many rows went.
+   */
+  async prune(stopped: () => boolean = () => false): Promise<number> {
+    await this.flush();
+    const before = this.ctx.now() - this.ctx.config.FLEET_RETENTION_DAYS * DAY_MS;
+    let deleted = 0;
+    for (;;) {
+      const batch = await deleteFleetEventsBefore(this.ctx.db, before, DELETE_BATCH);
+      deleted += batch;
+      if (batch < DELETE_BATCH || stopped()) break;
+      await new Promise((r) => setImmediate(r));
+    }
+    if (deleted > 0) {
+      await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'pruned', before } satisfies BusFleetMessage);
+    }
+    return deleted;
+  }
+}

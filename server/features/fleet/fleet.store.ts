@@ -1,0 +1,260 @@
+import {
+  HOP_REASONS,
+  type HopReason,
+  type PetDiscovery,
+  type ServerHopEvent,
+} from '../../../common/fleet.ts';
+import type { Db } from '../../db/index.ts';
+import { emptyHopTotals, type HopTotals, type ScannerRecord } from './fleet-state.ts';
+
+/** PostgreSQL takes at most 65535 parameters per statement; 15 per hop row. */
+const INSERT_CHUNK = 1000;
+
+const hopRow = (h: ServerHopEvent) => ({
+  seq: h.seq,
+  event_id: h.id,
+  bot_id: h.botId,
+  from_job_id: h.fromJobId,
+  to_job_id: h.toJobId,
+  from_place_id: h.fromPlaceId,
+  to_place_id: h.toPlaceId,
+  success: h.success ? 1 : 0,
+  latency_ms: h.latencyMs,
+  error_message: h.errorMessage,
+  hop_reason: h.hopReason,
+  attempt_number: h.attemptNumber,
+  total_servers_attempted: h.totalServersAttempted,
+  created_at: Date.parse(h.timestamp),
+});
+
+const discoveryRow = (d: PetDiscovery) => ({
+  seq: d.seq,
+  event_id: d.id,
+  bot_id: d.botId,
+  name: d.name,
+  type: d.type,
+  value: d.value,
+  numeric_value: d.numericValue,
+  count: d.count,
+  placeid: d.placeid,
+  jobid: d.jobid ?? '',
+  created_at: Date.parse(d.timestamp),
+});
+
+const scannerRow = (s: ScannerRecord) => ({
+  ghost_id: s.ghostId,
+  status: s.status,
+  scans_per_minute: s.scansPerMinute,
+  pets_found: s.petsFound,
+  uptime: s.uptime,
+  current_job_id: s.currentJobId,
+  version: s.version,
+  error_reason: s.errorReason,
+  last_activity: s.lastActivity,
+  first_seen: s.firstSeen,
+});
+
+/** Writes one batch in one transaction. Rows already written (a retried batch) are skipped. */
+export async function writeFleetBatch(
+  db: Db,
+  batch: { hops: ServerHopEvent[]; discoveries: PetDiscovery[]; scanners: ScannerRecord[] },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < batch.hops.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto('fleet_hops')
+        .values(batch.hops.slice(i, i + INSERT_CHUNK).map(hopRow))
+        .onConflict((oc) => oc.column('seq').doNothing())
+        .execute();
+    }
+    for (let i = 0; i < batch.discoveries.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto('fleet_discoveries')
+        .values(batch.discoveries.slice(i, i + INSERT_CHUNK).map(discoveryRow))
+        .onConflict((oc) => oc.column('seq').doNothing())
+        .execute();
+    }
+    // In id order, so two instances writing at once lock rows in the same order.
+    for (const s of [...batch.scanners].sort((a, b) => a.ghostId.localeCompare(b.ghostId))) {
+      const row = scannerRow(s);
+      const { ghost_id: _id, first_seen: _first, ...update } = row;
+      await trx
+        .insertInto('fleet_scanners')
+        .values(row)
+        .onConflict((oc) => oc.column('ghost_id').doUpdateSet(update))
+        .execute();
+    }
+  });
+}
+
+export async function maxFleetSeq(db: Db): Promise<number> {
+  const [hops, discoveries] = await Promise.all([
+    db
+      .selectFrom('fleet_hops')
+      .select((eb) => eb.fn.max('seq').as('m'))
+      .executeTakeFirst(),
+    db
+      .selectFrom('fleet_discoveries')
+      .select((eb) => eb.fn.max('seq').as('m'))
+      .executeTakeFirst(),
+  ]);
+  return Math.max(Number(hops?.m ?? 0), Number(discoveries?.m ?? 0));
+}
+
+export async function loadScanners(db: Db): Promise<ScannerRecord[]> {
+  const rows = await db.selectFrom('fleet_scanners').selectAll().execute();
+  return rows.map((r) => ({
+    ghostId: r.ghost_id,
+    status: r.status as ScannerRecord['status'],
+    scansPerMinute: Number(r.scans_per_minute),
+    petsFound: Number(r.pets_found),
+    uptime: Number(r.uptime),
+    currentJobId: r.current_job_id,
+    version: r.version,
+    errorReason: r.error_reason,
+    lastActivity: Number(r.last_activity),
+    firstSeen: Number(r.first_seen),
+  }));
+}
+
+export function hopFromRow(r: {
+  seq: number;
+  event_id: string;
+  bot_id: string;
+  from_job_id: string | null;
+  to_job_id: string;
+  from_place_id: string | null;
+  to_place_id: string;
+  success: number;
+  latency_ms: number;
+  error_message: string | null;
+  hop_reason: string;
+  attempt_number: number;
+  total_servers_attempted: number;
+  created_at: number;
+}): ServerHopEvent {
+  return {
+    id: r.event_id,
+    seq: Number(r.seq),
+    botId: r.bot_id,
+    scannerId: r.bot_id,
+    fromJobId: r.from_job_id,
+    toJobId: r.to_job_id,
+    fromPlaceId: r.from_place_id,
+    toPlaceId: r.to_place_id,
+    success: Number(r.success) === 1,
+    latencyMs: Number(r.latency_ms),
+    errorMessage: r.error_message,
+    hopReason: r.hop_reason as HopReason,
+    timestamp: new Date(Number(r.created_at)).toISOString(),
+    attemptNumber: Number(r.attempt_number),
+    totalServersAttempted: Number(r.total_servers_attempted),
+  };
+}
+
+export function discoveryFromRow(r: {
+  seq: number;
+  event_id: string;
+  bot_id: string;
+  name: string;
+  type: string;
+  value: string;
+  numeric_value: number;
+  count: number;
+  placeid: string;
+  jobid: string;
+  created_at: number;
+}): PetDiscovery {
+  return {
+    id: r.event_id,
+    seq: Number(r.seq),
+    name: r.name,
+    type: r.type,
+    value: r.value,
+    numericValue: Number(r.numeric_value),
+    count: Number(r.count),
+    timestamp: new Date(Number(r.created_at)).toISOString(),
+    placeid: r.placeid,
+    jobid: r.jobid,
+    scannerId: r.bot_id,
+    botId: r.bot_id,
+  };
+}
+
+/** The newest `limit` hops and discoveries with created_at >= since, oldest first. */
+export async function loadRecentEvents(
+  db: Db,
+  limit: number,
+): Promise<{ hops: ServerHopEvent[]; discoveries: PetDiscovery[] }> {
+  const [hops, discoveries] = await Promise.all([
+    db.selectFrom('fleet_hops').selectAll().orderBy('seq', 'desc').limit(limit).execute(),
+    db.selectFrom('fleet_discoveries').selectAll().orderBy('seq', 'desc').limit(limit).execute(),
+  ]);
+  return { hops: hops.reverse().map(hopFromRow), discoveries: discoveries.reverse().map(discoveryFromRow) };
+}
+
+/** Hops of the last hour (for rates and the chart), oldest first. */
+export async function loadHopsSince(db: Db, since: number): Promise<ServerHopEvent[]> {
+  const rows = await db
+    .selectFrom('fleet_hops')
+    .selectAll()
+    .where('created_at', '>=', since)
+    .orderBy('seq')
+    .execute();
+  return rows.map(hopFromRow);
+}
+
+export async function loadDiscoveryTimesSince(db: Db, since: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('fleet_discoveries')
+    .select('created_at')
+    .where('created_at', '>=', since)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => Number(r.created_at));
+}
+
+/** Totals over every hop kept: counted by SQL once at start and after each retention sweep. */
+export async function loadHopTotals(db: Db): Promise<HopTotals> {
+  const totals = emptyHopTotals();
+  const byReason = await db
+    .selectFrom('fleet_hops')
+    .select((eb) => [
+      'hop_reason',
+      'success',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('latency_ms').as('latency'),
+    ])
+    .groupBy(['hop_reason', 'success'])
+    .execute();
+  for (const r of byReason) {
+    const n = Number(r.n);
+    totals.totalHops += n;
+    if (Number(r.success) === 1) totals.successfulHops += n;
+    totals.latencySum += Number(r.latency ?? 0);
+    if ((HOP_REASONS as readonly string[]).includes(r.hop_reason))
+      totals.byReason[r.hop_reason as HopReason] += n;
+  }
+  const byBot = await db
+    .selectFrom('fleet_hops')
+    .select((eb) => ['bot_id', eb.fn.countAll<number>().as('n')])
+    .groupBy('bot_id')
+    .execute();
+  for (const r of byBot) totals.byBot.set(r.bot_id, Number(r.n));
+  return totals;
+}
+
+/** Deletes up to `limit` hops and discoveries older than `before`; returns how many of each went. */
+export async function deleteFleetEventsBefore(db: Db, before: number, limit: number): Promise<number> {
+  let deleted = 0;
+  for (const table of ['fleet_hops', 'fleet_discoveries'] as const) {
+    const result = await db
+      .deleteFrom(table)
+      .where('seq', 'in', (eb) =>
+        eb.selectFrom(table).select('seq').where('created_at', '<', before).limit(limit),
+      )
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
+}

@@ -9,11 +9,11 @@ import {
 import type { AppContext, FeatureOptions } from '../../context.ts';
 import { isSessionValid } from '../auth/auth.service.ts';
 import { requireBotToken } from '../fleet/bot-token.ts';
+import { lastActivityOf, markBotError } from '../fleet/fleet.service.ts';
 import {
   addPoolServers,
   claimServer,
   getServerPoolStats,
-  NO_FLEET_LINK,
   type PoolFleetLink,
   prunePool,
   releaseServer,
@@ -21,8 +21,13 @@ import {
 } from './server-pool.service.ts';
 
 export const serverPoolRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
-  const fleet: PoolFleetLink = NO_FLEET_LINK;
-  const botOnly = { preHandler: requireBotToken(ctx) };
+  // A bot that heartbeats to the fleet keeps its lease; one that fails everywhere shows as error there.
+  const fleet: PoolFleetLink = {
+    lastActivity: (ghostId) => lastActivityOf(ctx, ghostId) ?? undefined,
+    markBotError: (ghostId, reason) => markBotError(ctx, ghostId, reason),
+  };
+  // onRequest, before the body is validated: a caller without the token learns nothing about the fields.
+  const botOnly = { onRequest: requireBotToken(ctx) };
 
   // The spec's path is outside /api/admin, where the admin guard does not look: guarded here.
   app.get('/api/server-pool/stats', { onRequest: requireAdminSession(ctx) }, async (_request, reply) => {

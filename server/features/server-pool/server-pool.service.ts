@@ -52,7 +52,8 @@ const SWEEP_BATCH = 1000;
 /**
  * What the pool needs from the fleet core: when a bot was last heard from (its socket or batched
  * messages), so a bot that heartbeats keeps its lease without pool calls, and a way to show a bot
- * the pool gave up on as `error`. Without one, only pool calls count as a bot's activity.
+ * the pool gave up on as `error`. The routes pass the fleet's; without one (benches, a bare service
+ * call) only pool calls count as a bot's activity.
  */
 export interface PoolFleetLink {
   lastActivity(ghostId: string): number | undefined | Promise<number | undefined>;

@@ -122,6 +122,11 @@ for (const dialect of DIALECTS) {
       const wrong = await botCall(t, 'claim', { ghostId: 'ghost-a' }, { authorization: 'Bearer nope' });
       expect(wrong.statusCode).toBe(401);
       expect(wrong.json()).toEqual({ error: 'Invalid bot token' });
+      // The token is checked before the body: a caller without it learns nothing about the fields.
+      for (const url of ['servers', 'claim', 'release']) {
+        const bad = await botCall(t, url, { nonsense: true }, {});
+        expect(bad.statusCode, url).toBe(401);
+      }
       // An admin session is no bot token either.
       const adminAsBot = await t.app.inject({
         method: 'POST',
@@ -264,6 +269,23 @@ for (const dialect of DIALECTS) {
       expect(none.statusCode).toBe(404);
     });
 
+    it('keeps the lease of a bot that heartbeats to the fleet instead of calling the pool', async () => {
+      await addServers(t, ['job-1']);
+      expect((await claim(t, 'ghost-1')).statusCode).toBe(200);
+      t.clock.advance(100_000);
+      const heartbeat = await t.injectBare({
+        method: 'POST',
+        url: '/api/bot/events',
+        headers: BOT,
+        payload: { ghostId: 'ghost-1', events: [{ type: 'heartbeat' }] },
+      });
+      expect(heartbeat.statusCode, heartbeat.body).toBe(200);
+      t.clock.advance(100_000);
+      expect((await claim(t, 'ghost-2')).statusCode).toBe(404);
+      t.clock.advance(21_000);
+      expect((await claim(t, 'ghost-2')).json().server.jobId).toBe('job-1');
+    });
+
     it('quarantines a server on which 3 different bots fail within 10 minutes', async () => {
       await addServers(t, ['bad-job']);
       for (const [i, ghost] of ['ghost-1', 'ghost-2'].entries()) {
@@ -336,6 +358,9 @@ for (const dialect of DIALECTS) {
       expect(audit.map((r) => JSON.parse(r.details))).toEqual([
         expect.objectContaining({ ghostId: 'ghost-bad', failedServers: 10 }),
       ]);
+      // The live monitoring shows it as an error scanner.
+      const scanner = t.app.fleet.backfill(false).scanners.find((s) => s.botId === 'ghost-bad');
+      expect(scanner?.status).toBe('error');
 
       await addServers(t, ['good-job']);
       const good = await claim(t, 'ghost-bad');

@@ -59,7 +59,7 @@ export interface AuditLogListResponse {
 }
 
 /** Which limited call a limit guards. */
-export const RATE_LIMITED_CALLS = ['login', 'redeem', 'challenge', 'loader'] as const;
+export const RATE_LIMITED_CALLS = ['login', 'redeem', 'challenge', 'loader', 'feed'] as const;
 export type RateLimitedCall = (typeof RATE_LIMITED_CALLS)[number];
 
 export interface RateLimitStatus {

@@ -10,8 +10,8 @@
 ]]
 
 local SITE = (getgenv and getgenv().SCANLINE_URL) or "http://localhost:5000"
-local FREE_LIMIT = 10000000 -- finds at 10M/s and up are premium
-local POLL_SECONDS = 3
+-- The server holds a poll open up to this many seconds until a find arrives (long-poll).
+local POLL_WAIT = 20
 local MAX_ROWS = 8
 
 local HttpService = game:GetService("HttpService")
@@ -99,9 +99,15 @@ end
 
 local status, rows = buildPanel()
 local finds = {}
-local lastSeen = 0
+-- Where this script is in the feed: the server's cursor, sent back as `since` on the next poll.
+local cursor = 0
 
 local function joinServer(find)
+  -- The server sends join data for finds from 5M/s to premium keys only.
+  if not find.jobid then
+    status.Text = "Joining finds from 5M/s is premium"
+    return
+  end
   local ok = pcall(function()
     TeleportService:TeleportToPlaceInstance(tonumber(find.placeid), find.jobid, Players.LocalPlayer)
   end)
@@ -113,7 +119,8 @@ local function render()
     local find = finds[i]
     row.Visible = find ~= nil
     if find then
-      row.Text = string.format("  %s  %s", find.name or "?", formatValue(find.numericValue or 0))
+      local value = find.value or formatValue(tonumber(find.numericValue) or 0)
+      row.Text = string.format("  %s  %s%s", find.name or "?", value, find.jobid and "" or "  (premium join)")
     end
   end
 end
@@ -124,25 +131,22 @@ for i, row in ipairs(rows) do
   end)
 end
 
--- Newest finds first; the free tier only ever shows finds below FREE_LIMIT.
+-- Newest finds first. The server decides what the free tier sees (finds below 10M/s).
 local function addFinds(discoveries)
   for _, find in ipairs(discoveries) do
-    local value = tonumber(find.numericValue) or 0
-    if value < FREE_LIMIT then
-      table.insert(finds, 1, find)
-      if finds[MAX_ROWS + 1] then table.remove(finds) end
-    end
-    lastSeen = math.max(lastSeen, tonumber(find.timestamp) or 0)
+    table.insert(finds, 1, find)
+    if finds[MAX_ROWS + 1] then table.remove(finds) end
   end
 end
 
-while task.wait(POLL_SECONDS) do
-  local data = decodeJson(httpGet(SITE .. "/api/script/feed?tier=free&since=" .. tostring(lastSeen)))
+while task.wait(1) do
+  local data = decodeJson(httpGet(SITE .. "/api/script/feed?since=" .. tostring(cursor) .. "&wait=" .. POLL_WAIT))
   if data and type(data.discoveries) == "table" then
     addFinds(data.discoveries)
+    cursor = tonumber(data.cursor) or cursor
     status.Text = string.format("Live - %d finds below 10M/s", #finds)
     render()
   else
-    status.Text = "Feed unavailable, retrying..."
+    status.Text = (data and data.error) or "Feed unavailable, retrying..."
   end
 end

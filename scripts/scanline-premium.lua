@@ -14,7 +14,8 @@
 local SITE = (getgenv and getgenv().SCANLINE_URL) or "http://localhost:5000"
 local KEY_FILE = "scanline-key.txt"
 local AUTO_JOIN_FROM = 5000000
-local POLL_SECONDS = 2
+-- The server holds a poll open up to this many seconds until a find arrives (long-poll).
+local POLL_WAIT = 20
 local MAX_ROWS = 10
 
 local HttpService = game:GetService("HttpService")
@@ -55,13 +56,6 @@ local function decodeJson(body)
   local ok, data = pcall(function() return HttpService:JSONDecode(body) end)
   if ok then return data end
   return nil
-end
-
-local function formatValue(value)
-  if value >= 1e9 then return string.format("$%.1fB/s", value / 1e9) end
-  if value >= 1e6 then return string.format("$%.1fM/s", value / 1e6) end
-  if value >= 1e3 then return string.format("$%.1fK/s", value / 1e3) end
-  return string.format("$%d/s", value)
 end
 
 local function label(parent, text, y, color)
@@ -130,29 +124,34 @@ for i = 1, MAX_ROWS do
 end
 
 local key, hwid = scriptKey(), hardwareId()
-local lastSeen, primed = 0, false
-while task.wait(POLL_SECONDS) do
-  local data = decodeJson(httpGet(SITE .. "/api/script/feed?tier=premium&key=" .. HttpService:UrlEncode(key)
-    .. "&hwid=" .. HttpService:UrlEncode(hwid) .. "&since=" .. tostring(lastSeen)))
+-- Where this script is in the feed: the server's cursor, sent back as `since` on the next poll.
+local cursor, primed = 0, false
+local feedUrl = SITE .. "/api/script/feed?key=" .. HttpService:UrlEncode(key)
+  .. "&hwid=" .. HttpService:UrlEncode(hwid) .. "&wait=" .. POLL_WAIT .. "&since="
+while task.wait(1) do
+  local data = decodeJson(httpGet(feedUrl .. tostring(cursor)))
   if data and type(data.discoveries) == "table" then
     local joined = false
     for _, find in ipairs(data.discoveries) do
-      lastSeen = math.max(lastSeen, tonumber(find.timestamp) or 0)
       table.insert(finds, 1, find)
       if finds[MAX_ROWS + 1] then table.remove(finds) end
       -- One join per batch, and never into the backlog the first poll brings.
-      if autoJoin and primed and not joined and (tonumber(find.numericValue) or 0) >= AUTO_JOIN_FROM then
+      if autoJoin and primed and not joined and find.jobid and (tonumber(find.numericValue) or 0) >= AUTO_JOIN_FROM then
         joined = true
         joinServer(find)
       end
     end
+    cursor = tonumber(data.cursor) or cursor
     primed = true
     for i, row in ipairs(rows) do
       local find = finds[i]
       row.Visible = find ~= nil
-      if find then row.Text = string.format("  %s  %s", find.name or "?", formatValue(tonumber(find.numericValue) or 0)) end
+      if find then
+        row.Text = string.format("  %s  %s%s", find.name or "?", find.value or "?", find.jobid and "  [join]" or "")
+      end
     end
-    status.Text = string.format("Live - every find (%d shown)", #finds)
+    status.Text = data.tier == "PREMIUM" and string.format("Live - every find (%d shown)", #finds)
+      or "Free tier: this key does not unlock premium finds"
   else
     status.Text = (data and data.error) or "Feed unavailable, retrying..."
   end

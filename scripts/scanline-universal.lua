@@ -13,8 +13,8 @@
 local SITE = (getgenv and getgenv().SCANLINE_URL) or "http://localhost:5000"
 local PREMIUM_SCRIPT = "scanline-premium.lua"
 local KEY_FILE = "scanline-key.txt"
-local FREE_LIMIT = 10000000
-local POLL_SECONDS = 3
+-- The server holds a poll open up to this many seconds until a find arrives (long-poll).
+local POLL_WAIT = 20
 
 local HttpService = game:GetService("HttpService")
 
@@ -139,19 +139,18 @@ if isfile and readfile and isfile(KEY_FILE) then
   end
 end
 
-local lastSeen = 0
-while task.wait(POLL_SECONDS) do
-  local status, text = http("GET", SITE .. "/api/script/feed?tier=free&since=" .. tostring(lastSeen))
-  local data = status == 200 and decodeJson(text)
-  if data and type(data.discoveries) == "table" then
-    for _, find in ipairs(data.discoveries) do
-      lastSeen = math.max(lastSeen, tonumber(find.timestamp) or 0)
-      if (tonumber(find.numericValue) or 0) < FREE_LIMIT then
-        latest.Text = string.format("%s - %s", find.name or "?", find.value or "?")
-      end
-    end
+-- The free feed (the server decides what it holds: finds below 10M/s). `cursor` is where this
+-- script is in it, sent back as `since` on the next poll.
+local cursor = 0
+while task.wait(1) do
+  local status, text = http("GET", SITE .. "/api/script/feed?since=" .. tostring(cursor) .. "&wait=" .. POLL_WAIT)
+  local data = decodeJson(text)
+  if status == 200 and data and type(data.discoveries) == "table" then
+    local find = data.discoveries[#data.discoveries]
+    if find then latest.Text = string.format("%s - %s", find.name or "?", find.value or "?") end
+    cursor = tonumber(data.cursor) or cursor
     feedStatus.Text = "Live - free finds below 10M/s"
   else
-    feedStatus.Text = "Feed unavailable, retrying..."
+    feedStatus.Text = (data and data.error) or "Feed unavailable, retrying..."
   end
 end

@@ -12,6 +12,7 @@ import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
+import { feedRoutes } from './features/feed/feed.routes.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
@@ -104,6 +105,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     rateLimitsRoutes,
     scriptsRoutes,
     loaderRoutes,
+    feedRoutes,
     healthRoutes,
     serverPoolRoutes,
   ]) {

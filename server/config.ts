@@ -69,6 +69,11 @@ const ConfigSchema = z.object({
   RATE_LIMIT_CHALLENGE: rateLimit(30),
   /** Loader calls per IP and per script key per window: a user's executor calls it at each script start. */
   RATE_LIMIT_LOADER: rateLimit(120),
+  /**
+   * Discovery feed calls (GET /api/script/feed, /ws/feed upgrades) per IP and per script key per
+   * window: a long-polling script calls about twice a minute, one polling every second 60 times.
+   */
+  RATE_LIMIT_FEED: rateLimit(120),
   /** The window all the limits above count in, in milliseconds (one minute). */
   RATE_LIMIT_WINDOW_MS: z.coerce
     .number({ error: 'must be a number' })
@@ -100,16 +105,6 @@ const ConfigSchema = z.object({
     .int('must be a whole number of days')
     .min(1, 'must be at least 1')
     .default(90),
-  /**
-   * A server a bot claimed from the pool goes back to available when that bot neither releases it
-   * nor heartbeats (a pool call or a fleet message) for this many seconds.
-   */
-  POOL_LEASE_SECONDS: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number of seconds')
-    .min(5, 'must be at least 5')
-    .max(86_400, 'must be at most 86400 (a day)')
-    .default(120),
   /** Fleet hops and discoveries older than this many days are deleted (hourly, and at start). */
   FLEET_RETENTION_DAYS: z.coerce
     .number({ error: 'must be a number' })
@@ -122,6 +117,16 @@ const ConfigSchema = z.object({
     .int('must be a whole number of milliseconds')
     .min(1000, 'must be at least 1000 (one second)')
     .default(30_000),
+  /**
+   * A server a bot claimed from the pool goes back to available when that bot neither releases it
+   * nor heartbeats (a pool call or a fleet message) for this many seconds.
+   */
+  POOL_LEASE_SECONDS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of seconds')
+    .min(5, 'must be at least 5')
+    .max(86_400, 'must be at most 86400 (a day)')
+    .default(120),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -86,6 +86,7 @@ export function registerRateLimits(app: FastifyInstance, ctx: AppContext): void 
     redeem: ctx.config.RATE_LIMIT_REDEEM,
     challenge: ctx.config.RATE_LIMIT_CHALLENGE,
     loader: ctx.config.RATE_LIMIT_LOADER,
+    feed: ctx.config.RATE_LIMIT_FEED,
   };
   app.decorate('rateLimitStore', store);
   app.decorate('rateLimitHooks', (call: RateLimitedCall, options: RateLimitOptions = {}) => [

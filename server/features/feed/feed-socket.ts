@@ -1,0 +1,134 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { PetDiscovery } from '../../../common/fleet.ts';
+import type { AppContext } from '../../context.ts';
+import { CLOSE_CODES } from '../../realtime/connection.ts';
+import { encodeFrame } from '../../realtime/frames.ts';
+import type { DiscoveryStream } from '../fleet/fleet.service.ts';
+import { discoveryForTier, type Feed, type FeedTier } from './feed.service.ts';
+
+/** Unread output a feed socket may hold; a client further behind is closed (it reconnects with since=). */
+export const MAX_FEED_BUFFERED_BYTES = 1024 * 1024;
+/** Close code for a client too slow to read what it is sent. */
+export const SLOW_CLIENT_CLOSE = 4008;
+
+export interface FeedSocketRequest {
+  key?: string;
+  hwid?: string;
+  /** Resume: send what came after this cursor first. Absent: only finds from now on. */
+  since?: number;
+  ip: string;
+}
+
+/**
+ * One executor's feed socket: `{type: 'discovery', payload}` frames for every find its tier may see,
+ * in stream order, after a `ready` frame `{tier, cursor}` once the key is checked (and, with since=,
+ * the missed finds sent). A refused key gets an `error` frame, then the socket is closed. The tier is
+ * checked again whenever the key changes (switched off, device revoked: the socket closes).
+ */
+export class FeedSocket {
+  private tier: FeedTier | undefined;
+  /** Finds that arrived before the tier was known and the backlog sent. */
+  private held: PetDiscovery[] | undefined = [];
+  private cursor = 0;
+  private closed = false;
+  private readonly unsubscribe: () => void;
+  isAlive = true;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly request: FeedSocketRequest,
+    private readonly feed: Feed,
+    stream: DiscoveryStream,
+    private readonly ctx: AppContext,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    // Subscribed before anything is awaited, so nothing accepted meanwhile is missed.
+    this.unsubscribe = stream.onDiscovery((discovery) => {
+      if (this.held) this.held.push(discovery);
+      else this.deliver(discovery);
+    });
+    void this.start(stream).catch((err: unknown) => {
+      this.log.error({ err }, 'feed socket failed to start');
+      this.refuse('The feed is unavailable right now: try again in a moment', CLOSE_CODES.goingAway);
+    });
+  }
+
+  get key(): string | undefined {
+    return this.request.key;
+  }
+
+  private async start(stream: DiscoveryStream): Promise<void> {
+    const access = await this.feed.tierOf(this.request);
+    if (this.closed) return;
+    if (access.kind === 'refused') return this.refuse(access.error);
+    this.tier = access.tier;
+    if (this.request.since !== undefined) {
+      // A resume: page through what the client missed, then what arrived while it was read.
+      let since = this.request.since;
+      for (;;) {
+        const page = await stream.discoveriesAfter(since, 500);
+        if (this.closed) return;
+        for (const discovery of page.discoveries) this.deliver(discovery);
+        if (page.discoveries.length < 500 || page.cursor <= since) break;
+        since = page.cursor;
+      }
+    }
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const discovery of held) this.deliver(discovery);
+    // From here on every find the tier may see is sent: the client knows its tier and position.
+    this.send('ready', { tier: this.tier, cursor: this.cursor });
+  }
+
+  /** Sends a find the tier may see, once, in order; a resume's overlap with live finds is skipped. */
+  private deliver(discovery: PetDiscovery): void {
+    if (this.closed || this.tier === undefined || discovery.seq <= this.cursor) return;
+    this.cursor = discovery.seq;
+    const shown = discoveryForTier(discovery, this.tier);
+    if (!shown) return;
+    if (this.socket.bufferedAmount > MAX_FEED_BUFFERED_BYTES) {
+      this.refuse('Too far behind: reconnect with since= your last seq', SLOW_CLIENT_CLOSE);
+      return;
+    }
+    this.send('discovery', shown);
+  }
+
+  private send(type: string, payload: unknown): void {
+    if (this.socket.readyState === this.socket.OPEN)
+      this.socket.send(encodeFrame(type, payload, this.ctx.now()).text);
+  }
+
+  /** The key changed (or its expiry may have passed): check it again, closing the socket if refused. */
+  async recheck(): Promise<void> {
+    if (this.closed || this.tier !== 'PREMIUM') return;
+    const access = await this.feed.tierOf(this.request);
+    if (access.kind === 'refused') this.refuse(access.error);
+    else this.tier = access.tier;
+  }
+
+  ping(): void {
+    if (!this.closed) this.socket.ping();
+  }
+
+  terminate(): void {
+    this.socket.terminate();
+    this.dispose();
+  }
+
+  refuse(error: string, code: number = CLOSE_CODES.policyViolation): void {
+    if (this.closed) return;
+    if (this.socket.readyState === this.socket.OPEN) {
+      this.socket.send(encodeFrame('error', { error }, this.ctx.now()).text);
+      this.socket.close(code, error.slice(0, 120));
+    }
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.held = undefined;
+    this.unsubscribe();
+  }
+}

@@ -1,0 +1,141 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { FeedResponse } from '../../../common/fleet.ts';
+import type { FeatureOptions } from '../../context.ts';
+import { describeIssue, encodeFrame } from '../../realtime/frames.ts';
+import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
+import { textField } from '../security/rate-limit-hooks.ts';
+import { Feed, MAX_FEED_WAIT_SECONDS } from './feed.service.ts';
+import { FeedSocket } from './feed-socket.ts';
+
+export const FEED_SOCKET_PATH = '/ws/feed';
+/** A ws ping this often; a feed socket that has not answered the previous one is dropped. */
+const FEED_PING_INTERVAL_MS = 30_000;
+
+const optionalText = (field: string) =>
+  z
+    .string({ error: `${field} must be given once` })
+    .min(1, `${field} must not be empty`)
+    .max(200, `${field} must be at most 200 characters`)
+    .optional();
+
+const cursorField = z.coerce
+  .number({ error: 'since must be a number (the cursor of the previous answer)' })
+  .int('since must be a whole number')
+  .min(0, 'since must be 0 or more');
+
+const FeedQuerySchema = z.object({
+  since: cursorField.default(0),
+  key: optionalText('key'),
+  hwid: optionalText('hwid'),
+  wait: z.coerce
+    .number({ error: 'wait must be a number of seconds' })
+    .int('wait must be a whole number of seconds')
+    .min(0, `wait must be between 0 and ${MAX_FEED_WAIT_SECONDS} seconds`)
+    .max(MAX_FEED_WAIT_SECONDS, `wait must be between 0 and ${MAX_FEED_WAIT_SECONDS} seconds`)
+    .default(0),
+});
+
+const FeedSocketQuerySchema = z.object({
+  since: cursorField.optional(),
+  key: optionalText('key'),
+  hwid: optionalText('hwid'),
+});
+
+/** The X-Hardware-Id header, when the query has no hwid (as the loader reads it). */
+function hardwareIdOf(request: FastifyRequest, fromQuery: string | undefined): string | undefined {
+  if (fromQuery !== undefined) return fromQuery;
+  const header = request.headers['x-hardware-id'];
+  return typeof header === 'string' && header.length > 0 && header.length <= 200 ? header : undefined;
+}
+
+/**
+ * The discovery feed script users run: GET /api/script/feed (a cursor, optionally long-polled) and
+ * the socket /ws/feed. The tier comes from the key, checked as the loader checks it; what a tier may
+ * see is decided here, never by the script.
+ */
+export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  const feed = new Feed(ctx, app.pendingWrites, () => app.fleet.discoveries);
+  const sockets = new Set<FeedSocket>();
+  const rateLimit = app.rateLimitHooks('feed', { keyOf: (request) => textField(request.query, 'key') });
+
+  // A key switched off, deleted or with a device revoked: its open sockets are checked again now.
+  const unsubscribe = onScriptKeyChanged(ctx, (scriptKey) => {
+    for (const socket of sockets) if (socket.key === scriptKey) void socket.recheck();
+  });
+
+  // Liveness (a ws ping; no pong since the last one: dropped) and expiry: keys are checked again.
+  const sweep = setInterval(() => {
+    for (const socket of sockets) {
+      if (!socket.isAlive) {
+        socket.terminate();
+        continue;
+      }
+      socket.isAlive = false;
+      socket.ping();
+      void socket.recheck();
+    }
+  }, FEED_PING_INTERVAL_MS);
+  sweep.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    unsubscribe();
+    for (const socket of sockets) socket.dispose();
+    feed.close();
+  });
+
+  app.get(
+    '/api/script/feed',
+    { schema: { querystring: FeedQuerySchema }, preHandler: rateLimit },
+    async (request, reply): Promise<FeedResponse | undefined> => {
+      reply.header('cache-control', 'no-store');
+      const { since, key, wait } = request.query;
+      const access = await feed.tierOf({
+        key,
+        hwid: hardwareIdOf(request, request.query.hwid),
+        ip: request.ip,
+      });
+      if (access.kind === 'refused') {
+        reply.status(access.status).send({ error: access.error });
+        return;
+      }
+      // The client hanging up ends its long-poll rather than holding a subscription for 25 s.
+      const left = new AbortController();
+      const onClose = () => left.abort();
+      request.raw.once('close', onClose);
+      try {
+        return await feed.read(since, access.tier, wait * 1000, left.signal);
+      } finally {
+        request.raw.off('close', onClose);
+      }
+    },
+  );
+
+  app.get(FEED_SOCKET_PATH, { websocket: true, preHandler: rateLimit }, (socket, request) => {
+    const query = FeedSocketQuerySchema.safeParse(request.query);
+    if (!query.success) {
+      socket.send(encodeFrame('error', { error: describeIssue(query.error) }, ctx.now()).text);
+      socket.close(1008, 'Bad feed request');
+      return;
+    }
+    const { key, hwid, since } = query.data;
+    const feedSocket = new FeedSocket(
+      socket,
+      { key, hwid: hardwareIdOf(request, hwid), since, ip: request.ip ?? 'inject' },
+      feed,
+      app.fleet.discoveries,
+      ctx,
+      request.log,
+    );
+    sockets.add(feedSocket);
+    socket.on('pong', () => {
+      feedSocket.isAlive = true;
+    });
+    socket.on('close', () => {
+      sockets.delete(feedSocket);
+      feedSocket.dispose();
+    });
+  });
+};

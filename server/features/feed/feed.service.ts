@@ -1,0 +1,143 @@
+import type { FeedResponse, PetDiscovery } from '../../../common/fleet.ts';
+import { FEED_TIER_LIMITS } from '../../../common/pet-value.ts';
+import type { AppContext } from '../../context.ts';
+import type { DiscoveryStream } from '../fleet/fleet.service.ts';
+import { ACCESS_TEXTS, LoaderAccess } from '../loader/loader-access.ts';
+import type { PendingWrites } from '../security/pending-writes.ts';
+
+export type FeedTier = FeedResponse['tier'];
+
+/** Discoveries one answer holds at most; a client behind by more pages through with the cursor. */
+export const FEED_PAGE_SIZE = 100;
+/** The longest a long-poll may wait, in seconds (below common proxy idle timeouts of 30 s). */
+export const MAX_FEED_WAIT_SECONDS = 25;
+
+export const FEED_TEXTS = {
+  hwidRequired: 'hwid is required with a key: pass &hwid= (or the X-Hardware-Id header)',
+} as const;
+
+export type FeedAccess =
+  | { kind: 'granted'; tier: FeedTier }
+  | { kind: 'refused'; status: 400 | 401 | 403; error: string };
+
+const FREE: FeedAccess = { kind: 'granted', tier: 'FREE' };
+const PREMIUM: FeedAccess = { kind: 'granted', tier: 'PREMIUM' };
+
+/**
+ * What a caller of the tier may see of a discovery: FREE callers nothing at 10M/s and up, and no
+ * join data (jobid) at 5M/s and up; PREMIUM everything. Enforced here, never left to the script.
+ */
+export function discoveryForTier(discovery: PetDiscovery, tier: FeedTier): PetDiscovery | undefined {
+  if (tier === 'PREMIUM') return discovery;
+  if (discovery.numericValue >= FEED_TIER_LIMITS.freeMaxValue) return undefined;
+  if (discovery.numericValue >= FEED_TIER_LIMITS.freeJoinDataBelow) return { ...discovery, jobid: null };
+  return discovery;
+}
+
+function visibleTo(discoveries: PetDiscovery[], tier: FeedTier): PetDiscovery[] {
+  const visible: PetDiscovery[] = [];
+  for (const discovery of discoveries) {
+    const shown = discoveryForTier(discovery, tier);
+    if (shown) visible.push(shown);
+  }
+  return visible;
+}
+
+/**
+ * The discovery feed: who gets which tier (the loader's key and device checks, so a key opens the
+ * feed exactly when it would open a premium script), and reads of the stream after a cursor, waiting
+ * for the next find when asked to.
+ */
+export class Feed {
+  private readonly access: LoaderAccess;
+  /** Long-polls in progress, ended at once when the app closes. */
+  private readonly waiting = new Set<() => void>();
+
+  constructor(
+    ctx: AppContext,
+    pending: PendingWrites,
+    private readonly stream: () => DiscoveryStream,
+  ) {
+    this.access = new LoaderAccess(ctx, pending);
+  }
+
+  close(): void {
+    for (const finish of [...this.waiting]) finish();
+    this.access.close();
+  }
+
+  /**
+   * The tier of a caller. No key: FREE. A key must be usable (known, active, unexpired) and, unless
+   * it is a FREE key, used from a device bound to it (bound on first use, up to its limit); a FREE
+   * key gives what no key gives, so it binds nothing.
+   */
+  async tierOf(request: { key?: string; hwid?: string; ip: string }): Promise<FeedAccess> {
+    if (request.key === undefined) return FREE;
+    const decision = await this.access.check({ script: 'feed', ...request });
+    if (decision.kind === 'granted') return PREMIUM;
+    // The loader would answer a bootstrap here; the feed's callers read their device id themselves.
+    if (decision.kind === 'bootstrap')
+      return { kind: 'refused', status: 400, error: FEED_TEXTS.hwidRequired };
+    return this.refusedOrFree(decision.status, decision.message);
+  }
+
+  private refusedOrFree(status: 401 | 403, message: string): FeedAccess {
+    // The loader refuses FREE keys premium scripts; the feed serves them the free tier.
+    if (message === ACCESS_TEXTS.freeKey) return FREE;
+    return { kind: 'refused', status, error: message };
+  }
+
+  /**
+   * Discoveries after `since` the tier may see, oldest first, and the cursor to ask from next. With
+   * `waitMs`, an answer that would be empty waits until a visible find arrives (answered at once),
+   * the time is up, `signal` aborts (the client left) or the app closes.
+   */
+  async read(since: number, tier: FeedTier, waitMs: number, signal?: AbortSignal): Promise<FeedResponse> {
+    const stream = this.stream();
+    if (waitMs <= 0) return this.page(stream, since, tier);
+
+    // Subscribed before reading, so a find accepted between the read and the wait is not missed.
+    const arrived: PetDiscovery[] = [];
+    let wake = () => {};
+    let over = false;
+    const unsubscribe = stream.onDiscovery((discovery) => {
+      arrived.push(discovery);
+      wake();
+    });
+    // The time is up, the client left or the app closes: answer with what there is.
+    const finish = () => {
+      over = true;
+      wake();
+    };
+    const timer = setTimeout(finish, waitMs);
+    signal?.addEventListener('abort', finish, { once: true });
+    this.waiting.add(finish);
+    try {
+      const first = await this.page(stream, since, tier);
+      if (first.discoveries.length > 0) return first;
+      let cursor = first.cursor;
+      for (;;) {
+        const fresh = arrived.splice(0).filter((d) => d.seq > cursor);
+        if (fresh.length > 0) {
+          cursor = Math.max(cursor, ...fresh.map((d) => d.seq));
+          const visible = visibleTo(fresh, tier);
+          if (visible.length > 0) return { discoveries: visible, cursor, tier };
+        }
+        if (over || signal?.aborted) return { discoveries: [], cursor, tier };
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', finish);
+      this.waiting.delete(finish);
+      unsubscribe();
+    }
+  }
+
+  private async page(stream: DiscoveryStream, since: number, tier: FeedTier): Promise<FeedResponse> {
+    const { discoveries, cursor } = await stream.discoveriesAfter(since, FEED_PAGE_SIZE);
+    return { discoveries: visibleTo(discoveries, tier), cursor, tier };
+  }
+}

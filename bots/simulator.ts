@@ -61,19 +61,6 @@ interface ClaimedServer {
 
 type Log = (line: string) => void;
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 const jitter = (ms: number, random: Random, spread = 0.2) => ms * (1 - spread + 2 * spread * random());
 
 /** One simulated bot: its socket (reconnected with backoff), its hop loop and its pool server. */
@@ -86,7 +73,8 @@ class SimulatedBot {
   paused = false;
   private reconnectAttempt = 0;
   private heartbeat: NodeJS.Timeout | undefined;
-  private wake = new AbortController();
+  /** Ends the current nap early (a config or emergency frame, or the simulator stopping). */
+  private wakeUp: (() => void) | null = null;
   private readonly startedAt = Date.now();
   private scans = 0;
   private hopsTried = 0;
@@ -155,12 +143,12 @@ class SimulatedBot {
       case 'emergency_stop':
         this.paused = true;
         this.reportStatus('inactive');
-        this.wake.abort();
+        this.wake();
         break;
       case 'emergency_resume':
         this.paused = false;
         this.reportStatus(this.current ? 'scanning' : 'active');
-        this.wake.abort();
+        this.wake();
         break;
       case 'error':
         this.fleet.error(`${this.ghostId}: server said ${String(payload.error)}`);
@@ -180,7 +168,7 @@ class SimulatedBot {
     if (frequency !== undefined) {
       if (typeof frequency === 'number' && Number.isFinite(frequency) && frequency >= 50) {
         this.hopIntervalMs = frequency;
-        this.wake.abort();
+        this.wake();
       } else {
         error = `hopFrequencyMs must be a number of at least 50 (got ${JSON.stringify(frequency)})`;
       }
@@ -203,37 +191,50 @@ class SimulatedBot {
     });
   }
 
-  /** Hops, then scans its server until the next hop; sleeps while paused. */
-  async run(signal: AbortSignal): Promise<void> {
+  /** Hops, then scans its server until the next hop; sleeps while paused. Ends when the simulator stops. */
+  async run(): Promise<void> {
+    const { fleet } = this;
     // Spread the fleet's first hops over one interval.
-    await sleep(this.fleet.random() * this.hopIntervalMs, signal);
-    while (!signal.aborted) {
+    await this.nap(fleet.random() * this.hopIntervalMs);
+    while (!fleet.stopping) {
       if (this.paused || !this.connected) {
-        await this.nap(signal, 500);
+        await this.nap(500);
         continue;
       }
-      await this.hop(signal);
-      const until = Date.now() + jitter(this.hopIntervalMs, this.fleet.random);
-      while (!signal.aborted && !this.paused && Date.now() < until) {
-        const napped = await this.scan(signal, until);
+      await this.hop();
+      const until = Date.now() + jitter(this.hopIntervalMs, fleet.random);
+      while (!fleet.stopping && !this.paused && Date.now() < until) {
+        const napped = await this.scan(until);
         if (!napped) break;
       }
     }
   }
 
-  /** Sleeps until `ms` pass, the simulator stops, or a config/emergency frame wakes it. */
-  private async nap(signal: AbortSignal, ms: number): Promise<boolean> {
-    this.wake = new AbortController();
-    const both = AbortSignal.any([signal, this.wake.signal]);
-    await sleep(ms, both);
-    return !both.aborted;
+  /** Resolves true after `ms`, or false at once when woken (see wake) or stopping. */
+  private nap(ms: number): Promise<boolean> {
+    if (this.fleet.stopping) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeUp = null;
+        resolve(true);
+      }, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        resolve(false);
+      };
+    });
+  }
+
+  wake(): void {
+    this.wakeUp?.();
   }
 
   /** One scan tick on the current server: maybe a find. False when woken early. */
-  private async scan(signal: AbortSignal, until: number): Promise<boolean> {
+  private async scan(until: number): Promise<boolean> {
     const tick = Math.min(1_000, until - Date.now());
     if (tick <= 0) return false;
-    const napped = await this.nap(signal, tick);
+    const napped = await this.nap(tick);
     if (!napped || !this.current) return napped;
     this.scans += 1;
     const findsPerTick = (this.fleet.options.discoveryRate / 60_000) * tick;
@@ -257,11 +258,11 @@ class SimulatedBot {
   }
 
   /** Claims a server and joins it, retrying on another one when the join fails. */
-  private async hop(signal: AbortSignal): Promise<void> {
+  private async hop(): Promise<void> {
     const { fleet } = this;
     this.reportStatus('hopping');
     let reason: HopReason = pickReason(fleet.random);
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !signal.aborted; attempt++) {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !fleet.stopping; attempt++) {
       const target = await fleet.claim(this.ghostId);
       if (!target) break;
       const latencyMs = Math.round(150 + fleet.random() ** 2 * 2_500);
@@ -334,7 +335,6 @@ export class Simulator {
   };
   stopping = false;
   readonly bots: SimulatedBot[];
-  private readonly abort = new AbortController();
   private loops: Promise<void>[] = [];
   private timers: NodeJS.Timeout[] = [];
   private stocking: Promise<void> | null = null;
@@ -353,7 +353,7 @@ export class Simulator {
     await this.stockPool(Math.max(this.bots.length * 2, 20));
     for (const bot of this.bots) {
       bot.connect();
-      this.loops.push(bot.run(this.abort.signal));
+      this.loops.push(bot.run());
     }
     // Servers that failed are deleted from the pool: a few fresh ones arrive every 15 s, as a real
     // fleet's server-list crawler would add them.
@@ -367,7 +367,7 @@ export class Simulator {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    this.abort.abort();
+    for (const bot of this.bots) bot.wake();
     for (const timer of this.timers) clearInterval(timer);
     await Promise.allSettled(this.loops);
     await Promise.allSettled(this.bots.map((bot) => bot.shutdown()));

@@ -213,7 +213,7 @@ export async function sweepExpiredLeases(
   return returnExpiredLeases(ctx.db, expired, now);
 }
 
-/** Drops failures and deleted servers past POOL_HISTORY_MS. */
+/** Drops failures, deleted servers and bots gone quiet past POOL_HISTORY_MS (quarantines and flags stay). */
 export async function prunePool(ctx: AppContext): Promise<void> {
   await prunePoolHistory(ctx.db, ctx.now() - POOL_HISTORY_MS);
 }

@@ -272,9 +272,14 @@ export async function returnExpiredLeases(
   return returned;
 }
 
-/** Deletes failures, and deleted (not quarantined) servers, older than `before`. */
+/** Deletes failures, deleted (not quarantined) servers and unflagged bots not seen, older than `before`. */
 export async function prunePoolHistory(db: Db, before: number): Promise<void> {
   await db.deleteFrom('pool_failures').where('failed_at', '<', before).execute();
+  await db
+    .deleteFrom('pool_bots')
+    .where('last_seen_at', '<', before)
+    .where('flagged_at', 'is', null)
+    .execute();
   await db
     .deleteFrom('pool_servers')
     .where('status', '=', 'deleted')

@@ -2,7 +2,12 @@ import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SERVER_POOL_TEXTS } from '../../../common/server-pool.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp, useTestApp } from '../../test/helper.ts';
-import { FLAG_BOT_AFTER_FAILED_SERVERS, QUARANTINE_WINDOW_MS } from './server-pool.service.ts';
+import {
+  FLAG_BOT_AFTER_FAILED_SERVERS,
+  POOL_HISTORY_MS,
+  prunePool,
+  QUARANTINE_WINDOW_MS,
+} from './server-pool.service.ts';
 
 const BOT = { authorization: `Bearer ${TEST_BOT_TOKEN}` };
 const PLACE = '109983668079237';
@@ -229,6 +234,24 @@ for (const dialect of DIALECTS) {
       const none = await claim(t, 'ghost-5', '42');
       expect(none.statusCode).toBe(404);
       expect(none.json()).toEqual({ error: SERVER_POOL_TEXTS.noneAvailableForPlace('42') });
+    });
+
+    it('forgets deleted servers after 7 days, but keeps quarantined ones listed', async () => {
+      await addServers(t, ['full-job', 'bad-job', 'kept-job']);
+      await release(t, 'ghost-1', (await claim(t, 'ghost-1')).json().server.jobId, 'full');
+      for (const ghost of ['ghost-2', 'ghost-3', 'ghost-4']) {
+        await addServers(t, ['bad-job']);
+        const claimed = await claim(t, ghost);
+        expect(claimed.json().server.jobId).toBe('bad-job');
+        await release(t, ghost, 'bad-job', 'error');
+      }
+      expect((await stats(t, t.cookie)).byStatus).toEqual({ available: '1', assigned: '0', deleted: '2' });
+      t.clock.advance(POOL_HISTORY_MS + 1000);
+      await prunePool(t.ctx);
+      // A week on, yesterday's session has ended: sign in again.
+      const pool = await stats(t, await t.adminCookie());
+      expect(pool).toMatchObject({ total: 2, byStatus: { available: '1', assigned: '0', deleted: '1' } });
+      expect(pool.quarantined.map((q: { jobId: string }) => q.jobId)).toEqual(['bad-job']);
     });
 
     it('claims within a place when asked', async () => {

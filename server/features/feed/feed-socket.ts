@@ -12,6 +12,30 @@ export const MAX_FEED_BUFFERED_BYTES = 1024 * 1024;
 /** Close code for a client too slow to read what it is sent. */
 export const SLOW_CLIENT_CLOSE = 4008;
 
+/**
+ * A find's `discovery` frame for each tier, serialised at most once per tier however many sockets
+ * receive it (the feed socket of 2,000 executors must not stringify a find 2,000 times).
+ */
+export class DiscoveryFrames {
+  private readonly texts = new Map<FeedTier, string | null>();
+
+  constructor(
+    readonly discovery: PetDiscovery,
+    private readonly now: number,
+  ) {}
+
+  /** The frame's text for the tier, or null when the tier may not see this find. */
+  textFor(tier: FeedTier): string | null {
+    let text = this.texts.get(tier);
+    if (text === undefined) {
+      const shown = discoveryForTier(this.discovery, tier);
+      text = shown ? encodeFrame('discovery', shown, this.now).text : null;
+      this.texts.set(tier, text);
+    }
+    return text;
+  }
+}
+
 export interface FeedSocketRequest {
   key?: string;
   hwid?: string;
@@ -29,10 +53,9 @@ export interface FeedSocketRequest {
 export class FeedSocket {
   private tier: FeedTier | undefined;
   /** Finds that arrived before the tier was known and the backlog sent. */
-  private held: PetDiscovery[] | undefined = [];
+  private held: DiscoveryFrames[] | undefined = [];
   private cursor = 0;
   private closed = false;
-  private readonly unsubscribe: () => void;
   isAlive = true;
 
   constructor(
@@ -43,15 +66,19 @@ export class FeedSocket {
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
   ) {
-    // Subscribed before anything is awaited, so nothing accepted meanwhile is missed.
-    this.unsubscribe = stream.onDiscovery((discovery) => {
-      if (this.held) this.held.push(discovery);
-      else this.deliver(discovery);
-    });
     void this.start(stream).catch((err: unknown) => {
       this.log.error({ err }, 'feed socket failed to start');
       this.refuse('The feed is unavailable right now: try again in a moment', CLOSE_CODES.goingAway);
     });
+  }
+
+  /**
+   * A new find from the stream. The route hands every find to every open socket from the moment it
+   * opened, so nothing accepted while the key is checked or the backlog read is missed.
+   */
+  receive(frames: DiscoveryFrames): void {
+    if (this.held) this.held.push(frames);
+    else this.deliver(frames);
   }
 
   get key(): string | undefined {
@@ -69,29 +96,31 @@ export class FeedSocket {
       for (;;) {
         const page = await stream.discoveriesAfter(since, 500);
         if (this.closed) return;
-        for (const discovery of page.discoveries) this.deliver(discovery);
+        const now = this.ctx.now();
+        for (const discovery of page.discoveries) this.deliver(new DiscoveryFrames(discovery, now));
         if (page.discoveries.length < 500 || page.cursor <= since) break;
         since = page.cursor;
       }
     }
     const held = this.held ?? [];
     this.held = undefined;
-    for (const discovery of held) this.deliver(discovery);
+    for (const frames of held) this.deliver(frames);
     // From here on every find the tier may see is sent: the client knows its tier and position.
     this.send('ready', { tier: this.tier, cursor: this.cursor });
   }
 
   /** Sends a find the tier may see, once, in order; a resume's overlap with live finds is skipped. */
-  private deliver(discovery: PetDiscovery): void {
-    if (this.closed || this.tier === undefined || discovery.seq <= this.cursor) return;
-    this.cursor = discovery.seq;
-    const shown = discoveryForTier(discovery, this.tier);
-    if (!shown) return;
+  private deliver(frames: DiscoveryFrames): void {
+    const { seq } = frames.discovery;
+    if (this.closed || this.tier === undefined || seq <= this.cursor) return;
+    this.cursor = seq;
+    const text = frames.textFor(this.tier);
+    if (text === null) return;
     if (this.socket.bufferedAmount > MAX_FEED_BUFFERED_BYTES) {
       this.refuse('Too far behind: reconnect with since= your last seq', SLOW_CLIENT_CLOSE);
       return;
     }
-    this.send('discovery', shown);
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
   }
 
   private send(type: string, payload: unknown): void {
@@ -129,6 +158,5 @@ export class FeedSocket {
     if (this.closed) return;
     this.closed = true;
     this.held = undefined;
-    this.unsubscribe();
   }
 }

@@ -7,7 +7,7 @@ import { describeIssue, encodeFrame } from '../../realtime/frames.ts';
 import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { Feed, MAX_FEED_WAIT_SECONDS } from './feed.service.ts';
-import { FeedSocket } from './feed-socket.ts';
+import { DiscoveryFrames, FeedSocket } from './feed-socket.ts';
 
 export const FEED_SOCKET_PATH = '/ws/feed';
 /** A ws ping this often; a feed socket that has not answered the previous one is dropped. */
@@ -60,6 +60,13 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
   const sockets = new Set<FeedSocket>();
   const rateLimit = app.rateLimitHooks('feed', { keyOf: (request) => textField(request.query, 'key') });
 
+  // One subscription for every socket of this instance; each find is serialised once per tier.
+  const unsubscribeStream = app.fleet.discoveries.onDiscovery((discovery) => {
+    if (sockets.size === 0) return;
+    const frames = new DiscoveryFrames(discovery, ctx.now());
+    for (const socket of sockets) socket.receive(frames);
+  });
+
   // A key switched off, deleted or with a device revoked: its open sockets are checked again now.
   const unsubscribe = onScriptKeyChanged(ctx, (scriptKey) => {
     for (const socket of sockets) if (socket.key === scriptKey) void socket.recheck();
@@ -82,6 +89,7 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
   app.addHook('onClose', async () => {
     clearInterval(sweep);
     unsubscribe();
+    unsubscribeStream();
     for (const socket of sockets) socket.dispose();
     feed.close();
   });

@@ -192,6 +192,14 @@ for (const dialect of DIALECTS) {
         429,
       );
     });
+
+    it('counts socket upgrades too', async () => {
+      const upgrade = () => t.injectBare({ method: 'GET', url: '/ws/feed', remoteAddress: '10.2.0.1' });
+      for (let i = 0; i < 3; i++) await upgrade();
+      const limited = await upgrade();
+      expect(limited.statusCode).toBe(429);
+      expect((limited.json() as { error: string }).error).toMatch(/^Too many requests/);
+    });
   });
 
   describe(`${dialect}: the discovery feed socket /ws/feed`, () => {

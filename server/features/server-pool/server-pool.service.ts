@@ -122,7 +122,7 @@ export async function releaseServer(
         : '');
   // Any pool call is a sign of life for the bot's other leases, a refused release too.
   await touchPoolBot(ctx.db, ghostId, now);
-  const flagged = await ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.db.transaction().execute(async (trx) => {
     const released = await releaseAssignedServer(
       trx,
       jobId,
@@ -138,9 +138,9 @@ export async function releaseServer(
     }
     if (outcome === 'ok') {
       await recordBotSuccess(trx, ghostId, now);
-      return { server: released, flagBot: null };
+      return { server: released, flaggedAfter: null };
     }
-    if (outcome === 'full') return { server: released, flagBot: null };
+    if (outcome === 'full') return { server: released, flaggedAfter: null };
 
     await insertPoolFailure(trx, { jobId, ghostId, reason }, now);
     const server = (await quarantineIfFailing(trx, released, reason, caller, now)) ?? released;
@@ -161,12 +161,13 @@ export async function releaseServer(
         now,
       );
     }
-    return { server, flagBot: newlyFlagged ? failedServers : null };
+    return { server, flaggedAfter: newlyFlagged ? failedServers : null };
   });
-  if (flagged.flagBot !== null && fleet.markBotError) {
-    await fleet.markBotError(ghostId, `Failed on ${flagged.flagBot} different servers in a row`);
+  // After the commit: the fleet tells every instance's dashboards, which must not see a flag rolled back.
+  if (result.flaggedAfter !== null && fleet.markBotError) {
+    await fleet.markBotError(ghostId, `Failed on ${result.flaggedAfter} different servers in a row`);
   }
-  return { server: poolServerRowToPoolServer(flagged.server) };
+  return { server: poolServerRowToPoolServer(result.server) };
 }
 
 /** Quarantines the server when enough different bots failed on it lately; returns the updated row then. */

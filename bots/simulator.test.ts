@@ -54,6 +54,8 @@ async function standIn() {
     frames,
     calls,
     send: (type: string, payload: unknown) => bot?.send(JSON.stringify({ type, payload })),
+    /** Drops the bot's socket, as a server restart does. */
+    drop: () => bot?.terminate(),
     closeCode: () => closeCode,
     upgradeAuth: () => upgradeAuth,
     close: async () => {
@@ -157,6 +159,14 @@ describe('the simulated bot', () => {
     expect(hops()).toBe(stoppedAt);
     s.send('emergency_resume', {});
     await until(() => hops() > stoppedAt, 'hops again');
+  });
+
+  it('reconnects after the server drops it, and says hello again', async () => {
+    const s = await startOne(60_000);
+    await until(() => s.frames.some((f) => f.type === 'hello'), 'hello');
+    s.drop();
+    await until(() => s.frames.filter((f) => f.type === 'hello').length === 2, 'a second hello', 5_000);
+    expect(simulator?.connectedBots).toBe(1);
   });
 
   it('on stop releases its server and closes its socket with 1000', async () => {

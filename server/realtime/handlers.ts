@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { FLEET_TEXTS, fleetOf } from '../features/fleet/fleet.service.ts';
 import type { ClientKind, RealtimeConnection } from './connection.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
+import { fleetStateFrames, startDashboardStream, stopDashboardStream } from './fleet-stream.ts';
 import { encodeFrame } from './frames.ts';
 import { readSystemHealth } from './system-health.ts';
 
@@ -13,6 +14,8 @@ export interface HandlerEnv {
   ctx: AppContext;
   registry: ConnectionRegistry;
   connection: RealtimeConnection;
+  /** A dashboard's `?since=SEQ`: the last fleet event it has, to be sent exactly what it missed. */
+  since?: number;
 }
 
 export interface MessageHandler<S extends z.ZodType = z.ZodType> {
@@ -66,25 +69,33 @@ const heartbeat = defineHandler(ClientMessageSchemas.heartbeat, (_payload, { ctx
 const adminProtocol: ClientProtocol = {
   channel: 'admin',
   // licensing_changed only makes screens fetch again: one per burst is enough.
-  replaceable: new Set(['system_health', 'scanner_status', 'licensing_changed']),
+  // scanner_status and hop_stats are the fleet's state: the newest copy is all a dashboard needs.
+  replaceable: new Set(['system_health', 'scanner_status', 'hop_stats', 'licensing_changed']),
   handlers: {
     heartbeat,
     system_health: defineHandler(ClientMessageSchemas.system_health, (_payload, env) =>
       sendSystemHealth(env),
     ),
-    // The fleet feature answers with the live scanner list.
-    scanner_status: defineHandler(ClientMessageSchemas.scanner_status, (_payload, { connection }) => {
-      connection.deliverMessage('scanner_status', { scanners: [] });
+    // The live scanner list and network stats (and, with them, the hop statistics).
+    scanner_status: defineHandler(ClientMessageSchemas.scanner_status, (_payload, { ctx, connection }) => {
+      const fleet = fleetOf(ctx);
+      if (!fleet) throw new Error('the app has no fleet');
+      for (const frame of fleetStateFrames(fleet, ctx.now())) connection.deliver(frame);
     }),
     // The spec lists server_hop among what the dashboard sends; it asks for nothing yet, so it is
     // accepted quietly (the fleet feature may answer with recent hops).
     server_hop: defineHandler(ClientMessageSchemas.server_hop, () => {}),
   },
   async onConnect(env) {
+    // First and synchronously: every fleet event applied so far is in what this sends.
+    startDashboardStream(env.ctx, env.connection, env.since);
     await sendSystemHealth(env);
     await announceClientCount(env);
   },
-  onDisconnect: announceClientCount,
+  async onDisconnect(env) {
+    stopDashboardStream(env.connection);
+    await announceClientCount(env);
+  },
 };
 
 /**

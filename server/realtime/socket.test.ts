@@ -93,7 +93,7 @@ for (const dialect of DIALECTS) {
         status: 'healthy',
         connectedClients: 1,
         healthScore: 100,
-        networkHealth: 0,
+        networkHealth: 85,
         totalBots: 70,
         activeBots: 0,
       });
@@ -139,7 +139,11 @@ for (const dialect of DIALECTS) {
       const client = await connect(await t.adminCookie());
       client.send({ type: 'scanner_status', payload: {} });
       const status = await client.next((f) => f.type === 'scanner_status');
-      expect(status.payload).toEqual({ scanners: [] });
+      // No bot has reported: an empty list and the spec's start value of network health.
+      expect(status.payload).toMatchObject({
+        scanners: [],
+        networkStats: { totalBots: 0, networkHealth: 85 },
+      });
     });
 
     it('answers bad JSON, an unknown type and a bad payload with error frames and stays open', async () => {

@@ -2,12 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { COALESCE_WINDOW_MS, SOCKET_PATH } from '../../common/realtime.ts';
 import type { FeatureOptions } from '../context.ts';
+import { fleetOf } from '../features/fleet/fleet.service.ts';
 import { authenticateSocket } from './authenticate.ts';
 import { CLOSE_CODES, type ClientKind, RealtimeConnection, type SocketIdentity } from './connection.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
+import { connectFleetToDashboards } from './fleet-stream.ts';
 import { BusMessageSchema, describeIssue, encodeFrame, parseIncomingFrame } from './frames.ts';
 import { type ClientProtocol, type HandlerEnv, PROTOCOLS } from './handlers.ts';
 import { SESSION_ENDED_CHANNEL, SessionEndedSchema } from './publish.ts';
+import { readSystemHealth } from './system-health.ts';
 
 /** A ws ping this often; a socket that has not answered the previous one is dropped. */
 export const PING_INTERVAL_MS = 30_000;
@@ -28,6 +31,7 @@ export const AUTH_REQUIRED_TEXT = 'Authentication required';
 export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   const registry = new ConnectionRegistry();
   const identities = new WeakMap<IncomingMessage, SocketIdentity>();
+  const resumes = new WeakMap<IncomingMessage, number>();
 
   const unsubscribes = (Object.entries(PROTOCOLS) as Array<[ClientKind, ClientProtocol]>).map(
     ([kind, protocol]) =>
@@ -50,6 +54,17 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
     }),
   );
   const stopSweeping = registry.startSweeping(PING_INTERVAL_MS, app.log);
+  unsubscribes.push(connectFleetToDashboards(ctx, registry));
+  // The fleet's counts are part of system_health: dashboards get it again when they change.
+  unsubscribes.push(
+    fleetOf(ctx)?.onStateChange(() => {
+      if (registry.count('admin') === 0) return;
+      void readSystemHealth(ctx, registry.count('admin')).then(
+        (health) => registry.broadcast('admin', encodeFrame('system_health', health, ctx.now())),
+        (err: unknown) => app.log.warn({ err }, 'could not read system health'),
+      );
+    }) ?? (() => {}),
+  );
 
   // The websocket plugin's preClose (app.ts) has already closed every socket with 1001, so clients
   // reconnect; this stops the timers and subscriptions and catches any socket opened since.
@@ -69,6 +84,13 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
       preValidation: async (request, reply) => {
         const identity = await authenticateSocket(ctx, request);
         if (!identity) return reply.status(401).send({ error: AUTH_REQUIRED_TEXT });
+        const since = (request.query as Record<string, unknown> | undefined)?.since;
+        if (since !== undefined) {
+          if (typeof since !== 'string' || !/^\d{1,15}$/.test(since)) {
+            return reply.status(400).send({ error: 'since must be a whole number (the last seq you have)' });
+          }
+          resumes.set(request.raw, Number(since));
+        }
         identities.set(request.raw, identity);
       },
     },
@@ -88,7 +110,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         maxBufferedBytes: MAX_BUFFERED_BYTES,
         log: request.log,
       });
-      const env: HandlerEnv = { ctx, registry, connection };
+      const since = resumes.get(request.raw);
+      const env: HandlerEnv = { ctx, registry, connection, ...(since === undefined ? {} : { since }) };
       registry.add(connection);
 
       // Listeners go on synchronously: a message sent right after the handshake must not be lost.

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
+import { INITIAL_NETWORK_HEALTH } from '../../common/fleet.ts';
 import { DEFAULT_TOTAL_BOTS, type SystemHealthPayload } from '../../common/realtime.ts';
 import type { AppContext } from '../context.ts';
+import { fleetOf } from '../features/fleet/fleet.service.ts';
 
 /** A database that has not answered `select 1` in this long counts as down. */
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
@@ -8,14 +10,21 @@ const DATABASE_CHECK_TIMEOUT_MS = 2000;
 export interface FleetCounts {
   totalBots: number;
   activeBots: number;
+  networkHealth: number;
 }
 
 /**
- * Bot counts for system_health. No bot reports yet, so the spec's default fleet of 70 with none
- * active; the fleet feature replaces this with counts from its scanner table.
+ * Bot counts for system_health, from the fleet's live scanners (spec section 4: active counts
+ * active and scanning bots). Before any bot has reported: the spec's default fleet of 70, none
+ * active, and the start value of network health (85).
  */
-export async function readFleetCounts(_ctx: AppContext): Promise<FleetCounts> {
-  return { totalBots: DEFAULT_TOTAL_BOTS, activeBots: 0 };
+export async function readFleetCounts(ctx: AppContext): Promise<FleetCounts> {
+  const fleet = fleetOf(ctx);
+  if (!fleet || fleet.state.scanners.size === 0) {
+    return { totalBots: DEFAULT_TOTAL_BOTS, activeBots: 0, networkHealth: INITIAL_NETWORK_HEALTH };
+  }
+  const stats = fleet.state.networkStats(ctx.now());
+  return { totalBots: stats.totalBots, activeBots: stats.activeBots, networkHealth: stats.networkHealth };
 }
 
 async function databaseAnswers(ctx: AppContext): Promise<boolean> {
@@ -42,7 +51,7 @@ export async function readSystemHealth(
     status: healthy ? 'healthy' : 'degraded',
     connectedClients,
     healthScore: healthy ? 100 : 0,
-    networkHealth: fleet.totalBots > 0 ? Math.round((fleet.activeBots / fleet.totalBots) * 100) : 0,
+    networkHealth: fleet.networkHealth,
     totalBots: fleet.totalBots,
     activeBots: fleet.activeBots,
   };

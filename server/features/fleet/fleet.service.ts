@@ -491,12 +491,15 @@ export class Fleet {
       case 'pruned':
         this.state.dropBefore(m.before);
         // Totals cover what is kept: counted again from what is left (the pruning instance has).
-        void loadHopTotals(this.ctx.db).then(
-          (totals) => {
-            this.state.totals = totals;
-          },
-          (err: unknown) => this.log.warn({ err }, 'could not recount fleet hop totals'),
-        );
+        // (Own queued hops written first, so the count includes them.)
+        void this.flush()
+          .then(() => loadHopTotals(this.ctx.db))
+          .then(
+            (totals) => {
+              this.state.totals = totals;
+            },
+            (err: unknown) => this.log.warn({ err }, 'could not recount fleet hop totals'),
+          );
         break;
       default:
         this.log.warn('ignoring a fleet bus message of an unknown kind');
@@ -605,6 +608,8 @@ export class Fleet {
     }
     if (deleted > 0) {
       await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'pruned', before } satisfies BusFleetMessage);
+      // Every instance recounts on that message; this one is done before the sweep says it is.
+      this.state.totals = await loadHopTotals(this.ctx.db);
     }
     return deleted;
   }

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ServerHopEvent } from '../../common/fleet.ts';
 import { FREE_SCRIPT_FILE } from '../../common/public-defaults.ts';
 import type { ScriptVersionsResponse } from '../../common/scripts.ts';
-import { buildTestApp, DIALECTS, type TestApp } from '../test/helper.ts';
+import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp } from '../test/helper.ts';
 import { connectTestClient, type TestClient } from '../test/socket-client.ts';
 
 /**
@@ -90,6 +92,66 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       const loaded = await second.app.inject({ method: 'GET', url: '/api/script/loader?script=shared.lua' });
       expect(loaded.statusCode).toBe(200);
       expect(loaded.body).toBe('print("saved on the first instance")\n');
+    });
+
+    it('runs one fleet: one seq stream, one scanner list, one dashboard stream, duplicates folded across instances', async () => {
+      const cookie = await first.adminCookie();
+      const dashboard = await connectTestClient(secondSocketUrl(), cookie);
+      sockets.push(dashboard);
+      await dashboard.next((f) => f.type === 'fleet_backfill');
+      const job = randomUUID();
+      const post = (app: TestApp, ghostId: string, events: unknown[]) =>
+        app.injectBare({
+          method: 'POST',
+          url: '/api/bot/events',
+          headers: { authorization: `Bearer ${TEST_BOT_TOKEN}` },
+          payload: { ghostId, events },
+        });
+      const hop = {
+        fromJobId: null,
+        toJobId: job,
+        fromPlaceId: null,
+        toPlaceId: '1',
+        success: true,
+        latencyMs: 5,
+        hopReason: 'manual',
+      };
+      const pet = { name: 'Shared Find', value: '$1M', placeid: '1', jobid: job };
+      const a = await post(first, 'multi-a', [
+        { type: 'server_hop', payload: hop },
+        { type: 'pet_discovered', payload: pet },
+      ]);
+      const b = await post(second, 'multi-b', [
+        { type: 'server_hop', payload: hop },
+        { type: 'pet_discovered', payload: pet },
+      ]);
+      expect(a.statusCode).toBe(200);
+      expect(b.statusCode).toBe(200);
+      const [hopA, findA] = a.json().results;
+      const [hopB, findB] = b.json().results;
+      expect(findA.seq).toBe(hopA.seq + 1);
+      expect(hopB.seq).toBeGreaterThan(findA.seq);
+      // The same pet reported on the other instance within the minute is the same discovery.
+      expect(findB).toEqual({ index: 1, duplicate: true });
+
+      // The dashboard on the second instance sees the hop the first accepted, and both know both bots.
+      await dashboard.next((f) => f.type === 'server_hop' && (f.payload as ServerHopEvent).seq === hopA.seq);
+      await dashboard.next((f) => f.type === 'server_hop' && (f.payload as ServerHopEvent).seq === hopB.seq);
+      for (const app of [first, second]) {
+        const ids = app.app.fleet.state.scannerList(app.clock.now()).map((s) => s.id);
+        expect(ids).toEqual(expect.arrayContaining(['multi-a', 'multi-b']));
+      }
+      // Resuming on the other instance from before the first hop: exactly those events, in order.
+      await first.app.listen({ port: 0, host: '127.0.0.1' });
+      const firstPort = (first.app.server.address() as AddressInfo).port;
+      const resumed = await connectTestClient(`ws://127.0.0.1:${firstPort}/ws?since=${hopA.seq - 1}`, cookie);
+      sockets.push(resumed);
+      await resumed.next((f) => f.type === 'hop_stats');
+      const seqs = resumed.frames
+        .filter((f) => f.type === 'server_hop' || f.type === 'live_data')
+        .map((f) => (f.payload as { seq: number }).seq);
+      expect(seqs).toEqual([hopA.seq, findA.seq, hopB.seq]);
+      expect(resumed.ofType('fleet_backfill')).toEqual([]);
     });
   });
 }

@@ -1,0 +1,91 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_OPTIONS, ghostIds } from '../../../bots/options.ts';
+import { Simulator } from '../../../bots/simulator.ts';
+import type { LiveDataPayload, Scanner, ServerHopEvent } from '../../../common/fleet.ts';
+import type { ServerPoolStatsResponse } from '../../../common/server-pool.ts';
+import { DIALECTS, TEST_BOT_TOKEN, useTestApp } from '../../test/helper.ts';
+import { connectTestClient, type TestClient } from '../../test/socket-client.ts';
+
+/*
+ * End to end: the simulator (bots/, speaking only the public protocol) against the real app on a
+ * loopback port. What an operator sees after `npm start` and `npm run simulate`: the dashboard
+ * socket fills with hops, finds and all 70 scanners, and the server pool's figures move.
+ */
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: the bot simulator against the server`, () => {
+    const t = useTestApp(dialect, { listen: true, signIn: true });
+    let simulator: Simulator | undefined;
+    let dashboard: TestClient | undefined;
+    // Registered after useTestApp's hooks, so it runs before the app closes.
+    afterEach(async () => {
+      await simulator?.stop();
+      simulator = undefined;
+      dashboard?.ws.terminate();
+    });
+
+    const poolStats = async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/server-pool/stats',
+        headers: { cookie: t.cookie },
+      });
+      expect(res.statusCode).toBe(200);
+      return (res.json() as ServerPoolStatsResponse).stats;
+    };
+
+    it('makes the dashboard socket and the server pool move: hops, finds and 70 scanners arrive', async () => {
+      expect((await poolStats()).total).toBe(0);
+      dashboard = await connectTestClient(t.socketUrl, t.cookie);
+      const port = (t.app.server.address() as AddressInfo).port;
+      simulator = new Simulator(
+        {
+          ...DEFAULT_OPTIONS,
+          placeIds: [...DEFAULT_OPTIONS.placeIds],
+          bots: 70,
+          hopIntervalMs: 1_000,
+          discoveryRate: 60,
+          failureRate: 0.2,
+          url: `http://127.0.0.1:${port}`,
+          token: TEST_BOT_TOKEN,
+          statusIntervalMs: 0,
+        },
+        Math.random,
+        () => {},
+      );
+      await simulator.start();
+
+      const hop = await dashboard.next((f) => f.type === 'server_hop', { timeoutMs: 15_000 });
+      const event = hop.payload as ServerHopEvent;
+      expect(event.botId).toMatch(/^ghost-\d\d$/);
+      expect(event.seq).toBeGreaterThan(0);
+
+      const find = await dashboard.next((f) => f.type === 'live_data', { timeoutMs: 15_000 });
+      const discovery = find.payload as LiveDataPayload;
+      expect(discovery.eventType).toBe('pet_discovered');
+      expect(discovery.petData.value).toMatch(/^\$[\d.]+[KMBT]?\/s$/);
+      expect(discovery.numericValue).toBeGreaterThan(0);
+
+      const everyone = await dashboard.next(
+        (f) =>
+          f.type === 'scanner_status' && ((f.payload as { scanners: Scanner[] }).scanners?.length ?? 0) >= 70,
+        { timeoutMs: 15_000 },
+      );
+      const scanners = (everyone.payload as { scanners: Scanner[] }).scanners;
+      expect(new Set(scanners.map((s) => s.botId))).toEqual(new Set(ghostIds(70)));
+
+      const during = await poolStats();
+      expect(during.total).toBeGreaterThanOrEqual(140);
+      expect(Number(during.byStatus.assigned)).toBeGreaterThan(0);
+      expect(during.activeBots).toBeGreaterThan(0);
+      expect(simulator.counters.errors).toBe(0);
+
+      // Ctrl-C: every claimed server goes back to the pool and every socket closes normally.
+      await simulator.stop();
+      const after = await poolStats();
+      expect(after.byStatus.assigned).toBe('0');
+      expect(after.activeBots).toBe(0);
+      expect(simulator.connectedBots).toBe(0);
+    }, 60_000);
+  });
+}

@@ -128,6 +128,17 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       expect(a.statusCode).toBe(200);
       expect(b.statusCode).toBe(200);
       const [hopA, findA] = a.json().results;
+      // A new bot's first batch: it joins and reports at once, though the bus copy comes back later.
+      const joined = await post(first, `multi-${job.slice(0, 8)}`, [
+        { type: 'scanner_status', payload: { status: 'scanning', petsFound: 2 } },
+        { type: 'scanner_status', payload: { status: 'hopping' } },
+      ]);
+      expect(joined.statusCode, joined.body).toBe(200);
+      await new Promise((r) => setTimeout(r, 100));
+      for (const app of [first, second]) {
+        const scanner = app.app.fleet.state.scanners.get(`multi-${job.slice(0, 8)}`);
+        expect([scanner?.status, scanner?.petsFound]).toEqual(['hopping', 2]);
+      }
       const [hopB, findB] = b.json().results;
       expect(findA.seq).toBe(hopA.seq + 1);
       expect(hopB.seq).toBeGreaterThan(findA.seq);

@@ -6,7 +6,7 @@ import type {
   LiveDataPayload,
   ServerHopEvent,
 } from '../../../common/fleet.ts';
-import { DIALECTS, OWN_ORIGIN, TEST_BOT_TOKEN, useTestApp } from '../../test/helper.ts';
+import { buildTestApp, DIALECTS, OWN_ORIGIN, TEST_BOT_TOKEN, useTestApp } from '../../test/helper.ts';
 import { connectTestClient, type TestClient } from '../../test/socket-client.ts';
 
 const BOT = { authorization: `Bearer ${TEST_BOT_TOKEN}` };
@@ -311,6 +311,33 @@ for (const dialect of DIALECTS) {
       expect(feed.discoveries.map((d) => d.seq)).toEqual([4]);
       expect(t.app.fleet.state.hopStats(t.clock.now()).totalHops).toBe(1);
     });
+
+    it.runIf(dialect === 'postgres')(
+      'lets a restarted (or second) instance know the scanners, the recent events and where the stream is',
+      async () => {
+        await send('a', status('scanning', { petsFound: 4 }));
+        await send('a', { type: 'server_hop', payload: hop() }, { type: 'pet_discovered', payload: pet() });
+        await t.app.fleet.flush();
+        const restarted = await buildTestApp('postgres', {}, { joinSchemaOf: t });
+        try {
+          restarted.clock.set(t.clock.now());
+          const backfill = restarted.app.fleet.backfill(false);
+          expect(backfill.scanners).toMatchObject([{ id: 'a', status: 'scanning', petsFound: 4 }]);
+          expect(backfill.hops.map((h) => h.seq)).toEqual([1]);
+          expect(backfill.discoveries.map((d) => d.seq)).toEqual([2]);
+          expect(backfill.hopStats.totalHops).toBe(1);
+          const res = await restarted.injectBare({
+            method: 'POST',
+            url: '/api/bot/events',
+            headers: BOT,
+            payload: { ghostId: 'a', events: [{ type: 'server_hop', payload: hop() }] },
+          });
+          expect(res.json().results[0].seq).toBe(3);
+        } finally {
+          await restarted.close();
+        }
+      },
+    );
 
     it('serves the feed from a cursor and tells it about each new discovery', async () => {
       const seen: number[] = [];

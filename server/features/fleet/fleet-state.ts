@@ -38,6 +38,11 @@ export interface ScannerRecord {
   errorReason: string | null;
   lastActivity: number;
   firstSeen: number;
+  /**
+   * Bumped by each change, so a copy that comes back over the bus after a newer local change (the
+   * accepting instance applies its own change at once) does not undo it.
+   */
+  rev: number;
 }
 
 export type FleetEvent =
@@ -204,6 +209,7 @@ export class FleetState {
 
   applyScanner(record: ScannerRecord): void {
     const known = this.scanners.get(record.ghostId);
+    if (known && known.rev > record.rev) return;
     // A touch that crossed a newer report on the bus must not move lastActivity back.
     this.scanners.set(record.ghostId, {
       ...record,

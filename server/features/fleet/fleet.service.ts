@@ -293,6 +293,7 @@ export class Fleet {
       errorReason: null,
       lastActivity: now,
       firstSeen: known?.firstSeen ?? now,
+      rev: (known?.rev ?? 0) + 1,
     };
     await this.publishScanner(scanner);
     return { ok: true };
@@ -317,6 +318,7 @@ export class Fleet {
       uptime: report.uptime ?? known.uptime,
       currentJobId: report.currentJobId === undefined ? known.currentJobId : report.currentJobId,
       lastActivity: now,
+      rev: known.rev + 1,
     };
     await this.publishScanner(scanner);
     return { ok: true };
@@ -389,6 +391,10 @@ export class Fleet {
   }
 
   private async publishScanner(scanner: ScannerRecord): Promise<void> {
+    // Applied here at once (the next message of the same batch reads it); the bus copy for this
+    // instance is then a no-op, and other instances apply it when it arrives.
+    this.state.applyScanner(scanner);
+    this.stateChanged();
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'scanner', scanner } satisfies BusFleetMessage);
     this.dirtyScanners.add(scanner.ghostId);
     this.scheduleFlush();
@@ -416,6 +422,7 @@ export class Fleet {
       errorReason: reason.slice(0, 500),
       lastActivity: known?.lastActivity ?? now,
       firstSeen: known?.firstSeen ?? now,
+      rev: (known?.rev ?? 0) + 1,
     });
   }
 
@@ -490,6 +497,7 @@ export class Fleet {
         break;
       case 'pruned':
         this.state.dropBefore(m.before);
+        if (this.closed) break;
         // Totals cover what is kept: counted again from what is left (the pruning instance has).
         // (Own queued hops written first, so the count includes them.)
         void this.flush()

@@ -114,6 +114,7 @@ export async function loadScanners(db: Db): Promise<ScannerRecord[]> {
     errorReason: r.error_reason,
     lastActivity: Number(r.last_activity),
     firstSeen: Number(r.first_seen),
+    rev: 0,
   }));
 }
 

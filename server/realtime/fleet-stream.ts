@@ -88,9 +88,11 @@ export function startDashboardStream(ctx: AppContext, connection: RealtimeConnec
     connection.send('fleet_backfill', fleet.backfill(since !== undefined));
     return;
   }
+  // Through the same check as live events: a resume of thousands that it cannot take in turns into
+  // one reset backfill once it has drained, rather than a pile of unread output.
   const now = ctx.now();
-  for (const event of missed) connection.deliver(encodeFleetEvent(event, now));
-  for (const frame of fleetStateFrames(fleet, now)) connection.deliver(frame);
+  for (const event of missed) deliverToDashboard(ctx, connection, encodeFleetEvent(event, now));
+  for (const frame of fleetStateFrames(fleet, now)) deliverToDashboard(ctx, connection, frame);
 }
 
 /** Sends one fleet frame to a dashboard unless it has not had its backfill yet or cannot keep up. */

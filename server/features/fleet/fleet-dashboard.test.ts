@@ -325,7 +325,9 @@ for (const dialect of DIALECTS) {
           expect(backfill.scanners).toMatchObject([{ id: 'a', status: 'scanning', petsFound: 4 }]);
           expect(backfill.hops.map((h) => h.seq)).toEqual([1]);
           expect(backfill.discoveries.map((d) => d.seq)).toEqual([2]);
-          expect(backfill.hopStats.totalHops).toBe(1);
+          expect(backfill.hopStats).toMatchObject({ totalHops: 1, successRate15m: 100 });
+          expect(backfill.hopStats.lastHour.at(-1)).toMatchObject({ hopsSucceeded: 1, discoveries: 1 });
+          expect(backfill.scanners[0]?.hopSuccessRate).toBe(100);
           const res = await restarted.injectBare({
             method: 'POST',
             url: '/api/bot/events',

@@ -12,7 +12,6 @@ import {
 } from '../../../common/fleet.ts';
 
 const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
 
 /** Spec section 9: the scanner list is capped at 100. */
 export const MAX_SCANNERS = 100;
@@ -49,10 +48,21 @@ export type FleetEvent =
   | { kind: 'hop'; hop: ServerHopEvent }
   | { kind: 'discovery'; discovery: PetDiscovery };
 
-interface RecentHop {
-  at: number;
-  success: boolean;
+/** One minute of the last hour: what the rates, the chart and per-bot success rates are summed from. */
+interface MinuteBucket {
+  start: number;
+  hopsSucceeded: number;
+  hopsFailed: number;
+  discoveries: number;
+  byBot: Map<string, { hops: number; ok: number }>;
+}
+
+/** A minute's hops of one bot and outcome, as the database counts them at start. */
+export interface MinuteHopCount {
+  minute: number;
   botId: string;
+  success: boolean;
+  hops: number;
 }
 
 /** Keeps the newest `size` items of a list ordered by `seq`, and the seq below which some were dropped. */
@@ -131,9 +141,11 @@ export class FleetState {
   readonly discoveries = new SeqRing<PetDiscovery>(DISCOVERY_RING_SIZE);
   readonly hops = new SeqRing<ServerHopEvent>(BACKFILL_HOPS);
   totals: HopTotals = emptyHopTotals();
-  /** Hops and discovery times of the last hour, oldest first, for rates and the per-minute chart. */
-  private recentHops: RecentHop[] = [];
-  private recentDiscoveries: number[] = [];
+  /**
+   * The last hour by the minute (keyed by the minute's start), so statistics cost the same however
+   * many events a minute holds: a busy fleet sends hundreds of hops a second.
+   */
+  private readonly minutes = new Map<number, MinuteBucket>();
   /** The highest seq applied. */
   head = 0;
 
@@ -144,8 +156,8 @@ export class FleetState {
     scanners: ScannerRecord[];
     hops: ServerHopEvent[];
     discoveries: PetDiscovery[];
-    lastHourHops: ServerHopEvent[];
-    lastHourFinds: number[];
+    lastHourHops: MinuteHopCount[];
+    lastHourFinds: Array<{ minute: number; discoveries: number }>;
     totals: HopTotals;
   }): void {
     for (const s of data.scanners) this.scanners.set(s.ghostId, s);
@@ -161,12 +173,8 @@ export class FleetState {
     if (data.discoveries.length >= DISCOVERY_RING_SIZE)
       this.discoveries.floor = (data.discoveries[0]?.seq ?? 1) - 1;
     for (const h of data.hops) this.hops.add(h);
-    this.recentHops = data.lastHourHops.map((h) => ({
-      at: Date.parse(h.timestamp),
-      success: h.success,
-      botId: h.botId,
-    }));
-    this.recentDiscoveries = [...data.lastHourFinds];
+    for (const m of data.lastHourHops) this.countHop(m.minute * MINUTE_MS, m.botId, m.success, m.hops);
+    for (const m of data.lastHourFinds) this.bucketAt(m.minute * MINUTE_MS).discoveries += m.discoveries;
     this.totals = data.totals;
     this.head = Math.max(events.at(-1)?.seq ?? 0, this.head);
   }
@@ -182,7 +190,7 @@ export class FleetState {
     t.latencySum += hop.latencyMs;
     t.byReason[hop.hopReason]++;
     t.byBot.set(hop.botId, (t.byBot.get(hop.botId) ?? 0) + 1);
-    insertByTime(this.recentHops, { at, success: hop.success, botId: hop.botId });
+    this.countHop(at, hop.botId, hop.success, 1);
     const scanner = this.scanners.get(hop.botId);
     if (scanner) {
       scanner.lastActivity = Math.max(scanner.lastActivity, at);
@@ -202,7 +210,7 @@ export class FleetState {
     this.head = Math.max(this.head, discovery.seq);
     this.events.add({ kind: 'discovery', discovery, seq: discovery.seq });
     this.discoveries.add(discovery);
-    insertByTime(this.recentDiscoveries, at);
+    this.bucketAt(at).discoveries++;
     const scanner = this.scanners.get(discovery.botId);
     if (scanner) scanner.lastActivity = Math.max(scanner.lastActivity, at);
   }
@@ -229,13 +237,15 @@ export class FleetState {
   }
 
   scannerList(now: number): Scanner[] {
-    this.forgetOldRecent(now);
+    this.forgetOldMinutes(now);
     const byBot = new Map<string, { hops: number; ok: number }>();
-    for (const h of this.recentHops) {
-      const b = byBot.get(h.botId) ?? { hops: 0, ok: 0 };
-      b.hops++;
-      if (h.success) b.ok++;
-      byBot.set(h.botId, b);
+    for (const bucket of this.minutes.values()) {
+      for (const [botId, counts] of bucket.byBot) {
+        const b = byBot.get(botId) ?? { hops: 0, ok: 0 };
+        b.hops += counts.hops;
+        b.ok += counts.ok;
+        byBot.set(botId, b);
+      }
     }
     return [...this.scanners.values()]
       .sort((a, b) => a.firstSeen - b.firstSeen || a.ghostId.localeCompare(b.ghostId))
@@ -291,22 +301,22 @@ export class FleetState {
   }
 
   hopStats(now: number): HopStats {
-    this.forgetOldRecent(now);
+    this.forgetOldMinutes(now);
     const t = this.totals;
-    const rate = (windowMs: number): number | null => {
+    const current = now - (now % MINUTE_MS);
+    // The current minute and the ones before it: 15 minutes is this minute and the 14 before.
+    const rate = (minutes: number): number | null => {
       let hops = 0;
       let ok = 0;
-      for (let i = this.recentHops.length - 1; i >= 0; i--) {
-        const h = this.recentHops[i];
-        if (!h || h.at <= now - windowMs) break;
-        if (h.at > now) continue;
-        hops++;
-        if (h.success) ok++;
+      for (const bucket of this.minutes.values()) {
+        if (bucket.start > current || bucket.start <= current - minutes * MINUTE_MS) continue;
+        hops += bucket.hopsSucceeded + bucket.hopsFailed;
+        ok += bucket.hopsSucceeded;
       }
       return hops > 0 ? percent(ok, hops) : null;
     };
-    const successRate15m = rate(15 * MINUTE_MS);
-    const successRate30m = rate(30 * MINUTE_MS);
+    const successRate15m = rate(15);
+    const successRate30m = rate(30);
     const topHoppers = [...t.byBot]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .slice(0, TOP_HOPPERS)
@@ -329,36 +339,41 @@ export class FleetState {
   /** Sixty one-minute buckets ending with the current minute. */
   private lastHour(now: number): FleetMinute[] {
     const current = now - (now % MINUTE_MS);
-    const first = current - 59 * MINUTE_MS;
-    const buckets: FleetMinute[] = Array.from({ length: 60 }, (_, i) => ({
-      minute: new Date(first + i * MINUTE_MS).toISOString(),
-      hopsSucceeded: 0,
-      hopsFailed: 0,
-      discoveries: 0,
-    }));
-    const bucketOf = (at: number) =>
-      at >= first && at < current + MINUTE_MS ? buckets[Math.floor((at - first) / MINUTE_MS)] : undefined;
-    for (const h of this.recentHops) {
-      const b = bucketOf(h.at);
-      if (!b) continue;
-      if (h.success) b.hopsSucceeded++;
-      else b.hopsFailed++;
-    }
-    for (const at of this.recentDiscoveries) {
-      const b = bucketOf(at);
-      if (b) b.discoveries++;
-    }
-    return buckets;
+    return Array.from({ length: 60 }, (_, i) => {
+      const start = current - (59 - i) * MINUTE_MS;
+      const bucket = this.minutes.get(start);
+      return {
+        minute: new Date(start).toISOString(),
+        hopsSucceeded: bucket?.hopsSucceeded ?? 0,
+        hopsFailed: bucket?.hopsFailed ?? 0,
+        discoveries: bucket?.discoveries ?? 0,
+      };
+    });
   }
 
-  private forgetOldRecent(now: number): void {
-    const cutoff = now - HOUR_MS;
-    let i = 0;
-    while (i < this.recentHops.length && (this.recentHops[i]?.at ?? 0) < cutoff) i++;
-    if (i > 0) this.recentHops.splice(0, i);
-    let j = 0;
-    while (j < this.recentDiscoveries.length && (this.recentDiscoveries[j] ?? 0) < cutoff) j++;
-    if (j > 0) this.recentDiscoveries.splice(0, j);
+  private bucketAt(at: number): MinuteBucket {
+    const start = at - (at % MINUTE_MS);
+    let bucket = this.minutes.get(start);
+    if (!bucket) {
+      bucket = { start, hopsSucceeded: 0, hopsFailed: 0, discoveries: 0, byBot: new Map() };
+      this.minutes.set(start, bucket);
+    }
+    return bucket;
+  }
+
+  private countHop(at: number, botId: string, success: boolean, hops: number): void {
+    const bucket = this.bucketAt(at);
+    if (success) bucket.hopsSucceeded += hops;
+    else bucket.hopsFailed += hops;
+    const bot = bucket.byBot.get(botId) ?? { hops: 0, ok: 0 };
+    bot.hops += hops;
+    if (success) bot.ok += hops;
+    bucket.byBot.set(botId, bot);
+  }
+
+  private forgetOldMinutes(now: number): void {
+    const oldest = now - (now % MINUTE_MS) - 59 * MINUTE_MS;
+    for (const start of this.minutes.keys()) if (start < oldest) this.minutes.delete(start);
   }
 
   /** Retention: forgets events older than `before` (the database deletes them too). */
@@ -369,12 +384,4 @@ export class FleetState {
     this.discoveries.dropWhere((d) => Date.parse(d.timestamp) < before);
     this.hops.dropWhere((h) => Date.parse(h.timestamp) < before);
   }
-}
-
-/** Inserts keeping the list in time order (arrivals are nearly always the newest). */
-function insertByTime<T extends number | { at: number }>(list: T[], item: T): void {
-  const at = (x: T) => (typeof x === 'number' ? x : x.at);
-  let i = list.length;
-  while (i > 0 && at(list[i - 1] as T) > at(item)) i--;
-  list.splice(i, 0, item);
 }

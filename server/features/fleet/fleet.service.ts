@@ -13,8 +13,8 @@ import { parsePetValue } from '../../../common/pet-value.ts';
 import type { AppContext } from '../../context.ts';
 import {
   deleteFleetEventsBefore,
-  loadDiscoveryTimesSince,
-  loadHopsSince,
+  loadDiscoveryMinutesSince,
+  loadHopMinutesSince,
   loadHopTotals,
   loadRecentEvents,
   loadScanners,
@@ -215,8 +215,8 @@ export class Fleet {
     const [scanners, recent, lastHourHops, lastHourFinds, totals, seed] = await Promise.all([
       loadScanners(db),
       loadRecentEvents(db, EVENT_RING_SIZE),
-      loadHopsSince(db, now - HOUR_MS),
-      loadDiscoveryTimesSince(db, now - HOUR_MS),
+      loadHopMinutesSince(db, now - HOUR_MS),
+      loadDiscoveryMinutesSince(db, now - HOUR_MS),
       loadHopTotals(db),
       maxFleetSeq(db),
     ]);

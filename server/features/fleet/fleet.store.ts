@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import {
   HOP_REASONS,
   type HopReason,
@@ -5,7 +6,7 @@ import {
   type ServerHopEvent,
 } from '../../../common/fleet.ts';
 import type { Db } from '../../db/index.ts';
-import { emptyHopTotals, type HopTotals, type ScannerRecord } from './fleet-state.ts';
+import { emptyHopTotals, type HopTotals, type MinuteHopCount, type ScannerRecord } from './fleet-state.ts';
 
 /** PostgreSQL takes at most 65535 parameters per statement; 15 per hop row. */
 const INSERT_CHUNK = 1000;
@@ -194,25 +195,36 @@ export async function loadRecentEvents(
   return { hops: hops.reverse().map(hopFromRow), discoveries: discoveries.reverse().map(discoveryFromRow) };
 }
 
-/** Hops of the last hour (for rates and the chart), oldest first. */
-export async function loadHopsSince(db: Db, since: number): Promise<ServerHopEvent[]> {
+/** Hops since `since`, counted per minute, bot and outcome (for rates and the chart at start). */
+export async function loadHopMinutesSince(db: Db, since: number): Promise<MinuteHopCount[]> {
+  // Integer division on both databases (bigint / integer): the minute's number since the epoch.
+  const minute = sql<number>`created_at / 60000`;
   const rows = await db
     .selectFrom('fleet_hops')
-    .selectAll()
+    .select((eb) => [minute.as('minute'), 'bot_id', 'success', eb.fn.countAll<number>().as('n')])
     .where('created_at', '>=', since)
-    .orderBy('seq')
+    .groupBy([minute, 'bot_id', 'success'])
     .execute();
-  return rows.map(hopFromRow);
+  return rows.map((r) => ({
+    minute: Number(r.minute),
+    botId: r.bot_id,
+    success: Number(r.success) === 1,
+    hops: Number(r.n),
+  }));
 }
 
-export async function loadDiscoveryTimesSince(db: Db, since: number): Promise<number[]> {
+export async function loadDiscoveryMinutesSince(
+  db: Db,
+  since: number,
+): Promise<Array<{ minute: number; discoveries: number }>> {
+  const minute = sql<number>`created_at / 60000`;
   const rows = await db
     .selectFrom('fleet_discoveries')
-    .select('created_at')
+    .select((eb) => [minute.as('minute'), eb.fn.countAll<number>().as('n')])
     .where('created_at', '>=', since)
-    .orderBy('created_at')
+    .groupBy(minute)
     .execute();
-  return rows.map((r) => Number(r.created_at));
+  return rows.map((r) => ({ minute: Number(r.minute), discoveries: Number(r.n) }));
 }
 
 /** Totals over every hop kept: counted by SQL once at start and after each retention sweep. */

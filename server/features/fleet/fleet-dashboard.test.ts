@@ -341,6 +341,40 @@ for (const dialect of DIALECTS) {
       },
     );
 
+    it('hands events on in seq order when two instances cross on the bus, and skips a seq that never comes', async () => {
+      const seen: number[] = [];
+      const off = t.app.fleet.onEvent((e) => seen.push(e.seq));
+      const hopEvent = (seq: number): ServerHopEvent => ({
+        id: `h${seq}`,
+        seq,
+        botId: 'a',
+        scannerId: 'a',
+        fromJobId: null,
+        toJobId: 'j',
+        fromPlaceId: null,
+        toPlaceId: '1',
+        success: true,
+        latencyMs: 1,
+        errorMessage: null,
+        hopReason: 'manual',
+        timestamp: new Date(t.clock.now()).toISOString(),
+        attemptNumber: 1,
+        totalServersAttempted: 1,
+      });
+      // As another instance would publish them: 2 arrives before 1.
+      await t.ctx.bus.publish('fleet', { kind: 'hop', hop: hopEvent(2) });
+      expect(seen).toEqual([]);
+      await t.ctx.bus.publish('fleet', { kind: 'hop', hop: hopEvent(1) });
+      expect(seen).toEqual([1, 2]);
+      // 3 never comes (its instance died after taking it): 4 goes out after a short wait.
+      await t.ctx.bus.publish('fleet', { kind: 'hop', hop: hopEvent(4) });
+      expect(seen).toEqual([1, 2]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(seen).toEqual([1, 2, 4]);
+      off();
+      expect(t.app.fleet.eventsAfter(0)?.map((e) => e.seq)).toEqual([1, 2, 4]);
+    });
+
     it('serves the feed from a cursor and tells it about each new discovery', async () => {
       const seen: number[] = [];
       const off = t.app.fleet.discoveries.onDiscovery((d) => seen.push(d.seq));

@@ -37,6 +37,12 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** Bus channel carrying fleet changes between instances (each applies them to its own state). */
 export const FLEET_CHANNEL = 'fleet';
+/**
+ * Through Redis, two instances' events can cross on the bus (seq 6 published before 5). An event
+ * that arrives ahead of a gap waits this long for the gap to fill, so listeners get the stream in
+ * seq order; a position that never comes (an instance died between INCR and publish) is skipped.
+ */
+const REORDER_WAIT_MS = 100;
 /** Spec-free choice: the same pet (name + job id) reported again within this long is one discovery. */
 export const DISCOVERY_DEDUPE_MS = MINUTE_MS;
 /** Queued rows are written at most this long after they were accepted, or at once past FLUSH_AT_ROWS. */
@@ -85,6 +91,8 @@ type BusFleetMessage =
 /** Positions in the stream: in memory (seeded from the database), or shared through Redis INCR. */
 interface SeqCounter {
   next(): Promise<number>;
+  /** The last position handed out, on any instance. */
+  current: number;
   close(): Promise<void>;
 }
 
@@ -100,18 +108,22 @@ const PET_KEY_PREFIX = 'scanline:fleet:pet:';
 
 function createSeqCounter(redis: Redis | undefined, seed: number): Promise<SeqCounter> | SeqCounter {
   if (!redis) {
-    let seq = seed;
-    return { next: async () => ++seq, close: async () => {} };
+    const counter = { current: seed, next: async () => ++counter.current, close: async () => {} };
+    return counter;
   }
   // Raise the shared counter to at least what this database holds (a fresh Redis after a restart).
   return redis
     .eval(
-      "local c = tonumber(redis.call('GET', KEYS[1]) or '0') if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end return 1",
+      "local c = tonumber(redis.call('GET', KEYS[1]) or '0') if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) c = tonumber(ARGV[1]) end return c",
       1,
       SEQ_KEY,
       String(seed),
     )
-    .then(() => ({ next: () => redis.incr(SEQ_KEY), close: async () => {} }));
+    .then((current) => ({
+      current: Number(current),
+      next: () => redis.incr(SEQ_KEY),
+      close: async () => {},
+    }));
 }
 
 function createRecentPets(redis: Redis | undefined): RecentPets {
@@ -187,6 +199,10 @@ export class Fleet {
   private stateTimer: NodeJS.Timeout | undefined;
   private inactiveTimer: NodeJS.Timeout | undefined;
   private statusSignature = '';
+  /** The highest seq handed to listeners; events after a gap wait in `early`. */
+  private released = 0;
+  private readonly early = new Map<number, FleetEventWithSeq>();
+  private reorderTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -222,6 +238,7 @@ export class Fleet {
     ]);
     this.state.seed({ scanners, ...recent, lastHourHops, lastHourFinds, totals });
     this.counter = await createSeqCounter(this.redis, seed);
+    this.released = this.counter.current;
     this.unsubscribes.push(this.ctx.bus.subscribe(FLEET_CHANNEL, (message) => this.apply(message)));
     this.statusSignature = this.statusesNow();
     this.inactiveTimer = setInterval(() => this.checkSilence(), INACTIVE_CHECK_EVERY_MS).unref();
@@ -232,6 +249,7 @@ export class Fleet {
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
     clearInterval(this.inactiveTimer);
     clearTimeout(this.stateTimer);
+    clearTimeout(this.reorderTimer);
     await this.flush().catch((err: unknown) => this.log.error({ err }, 'fleet writes lost at shutdown'));
     await this.counter?.close();
     await this.recentPets.close();
@@ -482,12 +500,10 @@ export class Fleet {
     const m = message as BusFleetMessage;
     switch (m?.kind) {
       case 'hop':
-        this.state.applyHop(m.hop);
-        this.emit({ kind: 'hop', hop: m.hop, seq: m.hop.seq });
+        this.arrive({ kind: 'hop', hop: m.hop, seq: m.hop.seq });
         break;
       case 'discovery':
-        this.state.applyDiscovery(m.discovery);
-        this.emit({ kind: 'discovery', discovery: m.discovery, seq: m.discovery.seq });
+        this.arrive({ kind: 'discovery', discovery: m.discovery, seq: m.discovery.seq });
         break;
       case 'scanner':
         this.state.applyScanner(m.scanner);
@@ -514,6 +530,41 @@ export class Fleet {
         return;
     }
     this.stateChanged();
+  }
+
+  /** Hands events on in seq order: one after a gap waits (at most REORDER_WAIT_MS) for the gap. */
+  private arrive(event: FleetEventWithSeq): void {
+    if (event.seq <= this.released) {
+      // Later than its wait: applied (the rings keep seq order) rather than lost.
+      this.release(event);
+      return;
+    }
+    this.early.set(event.seq, event);
+    for (let next = this.early.get(this.released + 1); next; next = this.early.get(this.released + 1)) {
+      this.early.delete(next.seq);
+      this.released = next.seq;
+      this.release(next);
+    }
+    if (this.early.size === 0) {
+      clearTimeout(this.reorderTimer);
+      this.reorderTimer = undefined;
+    } else {
+      this.reorderTimer ??= setTimeout(() => {
+        this.reorderTimer = undefined;
+        for (const waiting of [...this.early.values()].sort((a, b) => a.seq - b.seq)) {
+          this.early.delete(waiting.seq);
+          this.released = Math.max(this.released, waiting.seq);
+          this.release(waiting);
+        }
+        this.stateChanged();
+      }, REORDER_WAIT_MS).unref();
+    }
+  }
+
+  private release(event: FleetEventWithSeq): void {
+    if (event.kind === 'hop') this.state.applyHop(event.hop);
+    else this.state.applyDiscovery(event.discovery);
+    this.emit(event);
   }
 
   private emit(event: FleetEventWithSeq): void {

@@ -58,6 +58,7 @@ type CheckedEvent = { type: BotMessageType; payload: unknown };
 
 /** Validates every event of a batch; the first bad one is named by its index and field. */
 function checkEvents(
+  ghostId: string,
   events: z.infer<typeof BotEventsRequestSchema>['events'],
 ): { ok: true; events: CheckedEvent[] } | { ok: false; error: string } {
   const checked: CheckedEvent[] = [];
@@ -69,6 +70,13 @@ function checkEvents(
     const parsed = BotMessageSchemas[type].safeParse(event.payload);
     if (!parsed.success) {
       return { ok: false, error: `events.${index}.payload.${describeIssue(parsed.error)}` };
+    }
+    // One batch speaks for one bot: a hello naming another would register it under this one's name.
+    if (type === 'hello' && (parsed.data as { ghostId: string }).ghostId !== ghostId) {
+      return {
+        ok: false,
+        error: `events.${index}.payload.ghostId: must be the batch's ghostId (${ghostId})`,
+      };
     }
     checked.push({ type, payload: parsed.data });
   }
@@ -89,7 +97,7 @@ export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
     },
     async (request, reply) => {
       const { ghostId } = request.body;
-      const checked = checkEvents(request.body.events);
+      const checked = checkEvents(ghostId, request.body.events);
       if (!checked.ok) return reply.status(400).send({ error: checked.error });
       if (!app.fleet.hasRoomFor(ghostId)) return reply.status(409).send({ error: FLEET_TEXTS.full });
       const results = [];

@@ -107,6 +107,12 @@ for (const dialect of DIALECTS) {
       const badGhost = await post({ ghostId: 'ghost 1!', events: [{ type: 'heartbeat' }] });
       expect(badGhost.statusCode).toBe(400);
       expect(badGhost.json().error).toMatch(/^ghostId: /);
+      const otherBot = await post({
+        ghostId: 'ghost-1',
+        events: [{ type: 'hello', payload: { ghostId: 'ghost-2', version: '1' } }],
+      });
+      expect(otherBot.statusCode).toBe(400);
+      expect(otherBot.json().error).toBe("events.0.payload.ghostId: must be the batch's ghostId (ghost-1)");
       const empty = await post({ ghostId: 'ghost-1', events: [] });
       expect(empty.statusCode).toBe(400);
       expect(empty.json().error).toMatch(/events must hold at least one event/);

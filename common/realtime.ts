@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import type {
+  FleetBackfillPayload,
+  HopStats,
+  LiveDataPayload,
+  NetworkStats,
+  Scanner,
+  ServerHopEvent,
+} from './fleet.ts';
 
 /**
  * Every socket frame, both ways: {type, payload, id, timestamp}.
@@ -37,8 +45,10 @@ export interface SystemHealthPayload {
 }
 
 export interface ScannerStatusPayload {
-  /** The scanner list; the fleet feature defines its rows. */
-  scanners: unknown[];
+  /** The live scanner list (at most 100). */
+  scanners: Scanner[];
+  /** The network stats recomputed from that list (spec section 4). */
+  networkStats: NetworkStats;
 }
 
 export interface SystemConfigUpdatePayload {
@@ -63,6 +73,11 @@ export interface ServerMessagePayloads {
   heartbeat: { serverTime: number };
   system_health: SystemHealthPayload;
   scanner_status: ScannerStatusPayload;
+  /** On connect, on a resume the server cannot serve exactly, and when a slow dashboard drains. */
+  fleet_backfill: FleetBackfillPayload;
+  server_hop: ServerHopEvent;
+  live_data: LiveDataPayload;
+  hop_stats: HopStats;
   system_config_update: SystemConfigUpdatePayload;
   licensing_changed: LicensingChangedPayload;
   /** The server refused a frame; the connection stays open. */

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DIALECTS, useTestApp } from '../test/helper.ts';
 import { connectTestClient, type TestClient } from '../test/socket-client.ts';
-import { publishToAdmins } from './publish.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -208,7 +207,7 @@ for (const dialect of DIALECTS) {
       await sleep(150); // let the connect update's window close
       const from = client.frames.length;
       for (let i = 1; i <= 10; i++) {
-        await publishToAdmins(t.ctx.bus, 'scanner_status', { scanners: [i] });
+        await t.ctx.bus.publish('admin', { type: 'scanner_status', payload: { scanners: [i] } });
         await t.ctx.bus.publish('admin', { type: 'server_hop', payload: { n: i } });
       }
       await client.next(

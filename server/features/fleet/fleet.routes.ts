@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { BotEventsRequestSchema, BotMessageSchemas, type BotMessageType } from '../../../common/fleet.ts';
 import type { AppContext, FeatureOptions } from '../../context.ts';
+import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
 import { describeIssue } from '../../realtime/frames.ts';
 import { requireBotToken } from './bot-token.ts';
 import { FLEET_SWEEP_EVERY_MS, FLEET_TEXTS, Fleet } from './fleet.service.ts';
@@ -23,35 +24,13 @@ export function registerFleet(app: FastifyInstance, ctx: AppContext): Fleet {
   app.decorate('fleet', fleet);
   app.addHook('onReady', () => fleet.start());
   app.addHook('onClose', () => fleet.close());
-  scheduleFleetRetention(app, fleet);
+  // Hops and discoveries past FLEET_RETENTION_DAYS, when the app is ready and every hour after.
+  schedulePeriodicSweep(app, {
+    name: 'fleet events past their retention',
+    everyMs: FLEET_SWEEP_EVERY_MS,
+    run: (stopped) => fleet.prune(stopped),
+  });
   return fleet;
-}
-
-/** Prunes hops and discoveries past FLEET_RETENTION_DAYS when the app is ready and every hour after. */
-function scheduleFleetRetention(app: FastifyInstance, fleet: Fleet): void {
-  let timer: NodeJS.Timeout | undefined;
-  let closed = false;
-  let sweeping: Promise<void> = Promise.resolve();
-  const sweep = () => {
-    sweeping = sweeping.then(async () => {
-      if (closed) return;
-      try {
-        const deleted = await fleet.prune(() => closed);
-        if (deleted > 0) app.log.info({ deleted }, 'fleet events past their retention deleted');
-      } catch (error) {
-        app.log.error({ err: error }, 'fleet retention sweep failed');
-      }
-    });
-  };
-  app.addHook('onReady', async () => {
-    sweep();
-    timer = setInterval(sweep, FLEET_SWEEP_EVERY_MS).unref();
-  });
-  app.addHook('onClose', async () => {
-    closed = true;
-    clearInterval(timer);
-    await sweeping;
-  });
 }
 
 type CheckedEvent = { type: BotMessageType; payload: unknown };

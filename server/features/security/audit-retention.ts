@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
 import { deleteAuditLogsBefore } from './security.store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -29,33 +30,11 @@ export async function pruneAuditLogs(ctx: AppContext, stopped: () => boolean = (
   }
 }
 
-/**
- * Prunes the audit log when the app is ready and every hour after, until it closes. Every instance
- * sweeps (the deletes are idempotent); a failed sweep is logged and tried again at the next hour.
- */
+/** Prunes the audit log when the app is ready and every hour after, until it closes. */
 export function scheduleAuditRetention(app: FastifyInstance, ctx: AppContext): void {
-  let timer: NodeJS.Timeout | undefined;
-  let closed = false;
-  let sweeping: Promise<void> = Promise.resolve();
-  const sweep = () => {
-    // One sweep at a time: an hour-long backlog delete is not started twice.
-    sweeping = sweeping.then(async () => {
-      if (closed) return;
-      try {
-        const deleted = await pruneAuditLogs(ctx, () => closed);
-        if (deleted > 0) app.log.info({ deleted }, 'audit log rows past their retention deleted');
-      } catch (error) {
-        app.log.error({ err: error }, 'audit log retention sweep failed');
-      }
-    });
-  };
-  app.addHook('onReady', async () => {
-    sweep();
-    timer = setInterval(sweep, AUDIT_SWEEP_EVERY_MS).unref();
-  });
-  app.addHook('onClose', async () => {
-    closed = true;
-    clearInterval(timer);
-    await sweeping;
+  schedulePeriodicSweep(app, {
+    name: 'audit log rows past their retention',
+    everyMs: AUDIT_SWEEP_EVERY_MS,
+    run: (stopped) => pruneAuditLogs(ctx, stopped),
   });
 }

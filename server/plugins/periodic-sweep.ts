@@ -17,6 +17,8 @@ export function schedulePeriodicSweep(app: FastifyInstance, sweep: PeriodicSweep
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let sweeping: Promise<void> = Promise.resolve();
+  // The chain's tail covers every sweep started so far.
+  sweepsOf.set(app, [...(sweepsOf.get(app) ?? []), () => sweeping]);
   const runOnce = () => {
     sweeping = sweeping.then(async () => {
       if (closed) return;
@@ -37,4 +39,12 @@ export function schedulePeriodicSweep(app: FastifyInstance, sweep: PeriodicSweep
     clearInterval(timer);
     await sweeping;
   });
+}
+
+/** Each app's sweeps in flight, so a test can wait for the one the app started when it became ready. */
+const sweepsOf = new WeakMap<FastifyInstance, Array<() => Promise<void>>>();
+
+/** Resolves once every sweep started so far on `app` has finished. */
+export async function periodicSweepsIdle(app: FastifyInstance): Promise<void> {
+  await Promise.all((sweepsOf.get(app) ?? []).map((tail) => tail()));
 }

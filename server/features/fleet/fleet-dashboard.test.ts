@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import type {
   FleetBackfillPayload,
@@ -6,6 +6,7 @@ import type {
   LiveDataPayload,
   ServerHopEvent,
 } from '../../../common/fleet.ts';
+import { periodicSweepsIdle } from '../../plugins/periodic-sweep.ts';
 import { buildTestApp, DIALECTS, OWN_ORIGIN, TEST_BOT_TOKEN, useTestApp } from '../../test/helper.ts';
 import { connectTestClient, type TestClient } from '../../test/socket-client.ts';
 
@@ -38,6 +39,8 @@ type Event = { type: string; payload?: unknown };
 for (const dialect of DIALECTS) {
   describe(`${dialect}: fleet state and dashboards`, () => {
     const t = useTestApp(dialect, { listen: true, signIn: true });
+    // The app prunes once when it becomes ready: let that finish before a test counts what it prunes.
+    beforeEach(() => periodicSweepsIdle(t.app));
     const sockets: WebSocket[] = [];
     afterEach(() => {
       for (const ws of sockets.splice(0)) ws.terminate();

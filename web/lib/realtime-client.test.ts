@@ -340,6 +340,28 @@ describe('RealtimeClient reconnection (fake timers, real sockets)', () => {
     expect(server.sockets).toHaveLength(2);
   });
 
+  it('resumes from the cursor on a reconnection (?since=SEQ), never on the first connection', async () => {
+    const server = await startSocketServer();
+    const urls: string[] = [];
+    server.wss.on('connection', (_ws, request) => urls.push(request.url ?? ''));
+    fakeTimers();
+    const c = client({ url: server.url });
+    let cursor: number | null = 41;
+    c.setResumeCursor(() => cursor);
+    c.start();
+    await until(() => c.getState().status === 'connected', 'the connection');
+    cursor = 42;
+    server.sockets[0]!.terminate();
+    await until(() => c.getState().status === 'disconnected', 'the drop');
+    vi.advanceTimersByTime(2000);
+    await until(() => urls.length === 2, 'the reconnection');
+    expect(urls).toEqual(['/ws', '/ws?since=42']);
+    c.setResumeCursor(null);
+    c.reconnect();
+    await until(() => urls.length === 3, 'the manual reconnection');
+    expect(urls[2]).toBe('/ws');
+  });
+
   it('gives up on a socket not open within 10 s as a connection timeout', async () => {
     const url = await startSilentServer();
     fakeTimers();

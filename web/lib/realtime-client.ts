@@ -179,6 +179,7 @@ export class RealtimeClient {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private queue: RealtimeMessage[] = [];
   private lastFlushAt = Number.NEGATIVE_INFINITY;
+  private resumeCursor: (() => number | null) | null = null;
 
   constructor(options: RealtimeClientOptions = {}) {
     this.options = options;
@@ -255,12 +256,31 @@ export class RealtimeClient {
     this.send('system_health', {});
   };
 
+  /**
+   * While set, a reconnection asks the server to resume after the seq `cursor()` returns
+   * (`/ws?since=SEQ`), so a screen showing the fleet's stream gets exactly what it missed rather than
+   * a fresh backfill. Null (the default, or a null cursor) connects without one.
+   */
+  setResumeCursor = (cursor: (() => number | null) | null): void => {
+    this.resumeCursor = cursor;
+  };
+
+  /** The URL of the next connection: the resume cursor only once a connection has been made. */
+  private connectionUrl(): string {
+    const base = this.options.url ?? socketUrl(window.location);
+    const since = this.hasConnected ? this.resumeCursor?.() : null;
+    if (since === null || since === undefined) return base;
+    const url = new URL(base);
+    url.searchParams.set('since', String(since));
+    return url.href;
+  }
+
   private open(): void {
     this.clearTimers();
     let socket: WebSocketLike;
     try {
       const Impl = this.options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor);
-      socket = new Impl(this.options.url ?? socketUrl(window.location));
+      socket = new Impl(this.connectionUrl());
     } catch {
       this.setState({ error: CONNECTION_ERROR_TEXT });
       this.scheduleReconnect();

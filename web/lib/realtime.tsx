@@ -37,6 +37,8 @@ export interface RealtimeApi extends RealtimeState {
   send(type: string, payload?: unknown): boolean;
   /** Asks the server for a system_health answer. */
   requestSystemHealth(): void;
+  /** Reconnections resume the fleet stream after this cursor's seq (null: no resume). */
+  setResumeCursor(cursor: (() => number | null) | null): void;
 }
 
 const offline: RealtimeApi = {
@@ -44,6 +46,7 @@ const offline: RealtimeApi = {
   reconnect: () => {},
   send: () => false,
   requestSystemHealth: () => {},
+  setResumeCursor: () => {},
 };
 
 const RealtimeContext = createContext<RealtimeApi>(offline);
@@ -70,6 +73,7 @@ export function RealtimeProvider({ children, options }: RealtimeProviderProps) {
       reconnect: client.reconnect,
       send: client.send,
       requestSystemHealth: client.requestSystemHealth,
+      setResumeCursor: client.setResumeCursor,
     }),
     [client, state],
   );

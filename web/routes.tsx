@@ -23,6 +23,7 @@ const RedemptionKeysPage = lazy(() => import('@/pages/admin/redemption-codes/red
 const ScriptKeysPage = lazy(() => import('@/pages/admin/script-keys/script-keys.tsx'));
 const HardwareBindingsPage = lazy(() => import('@/pages/admin/hardware-bindings/hardware-bindings.tsx'));
 const SecurityPage = lazy(() => import('@/pages/admin/security/security.tsx'));
+const ServerPoolPage = lazy(() => import('@/pages/admin/server-pool/server-pool.tsx'));
 const LiveMonitoringPage = lazy(() => import('@/pages/admin/live-monitoring/live-monitoring.tsx'));
 
 /** A page inside its own error boundary, so one broken screen never takes down the app. */
@@ -66,6 +67,7 @@ export const appRoutes = createRoutesFromElements(
       <Route path="script-keys" element={page(<ScriptKeysPage />)} />
       <Route path="hardware-bindings" element={page(<HardwareBindingsPage />)} />
       <Route path="security" element={page(<SecurityPage />)} />
+      <Route path="server-pool" element={page(<ServerPoolPage />)} />
       <Route path="live-monitoring" element={page(<LiveMonitoringPage />)} />
       <Route path="*" element={<AdminNotFound />} />
     </Route>

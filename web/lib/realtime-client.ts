@@ -328,6 +328,7 @@ export class RealtimeClient {
     if (!this.started) return;
     const attempts = this.state.reconnectAttempts;
     if (attempts >= this.timing.maxReconnectAttempts) {
+      // Spec section 8: 'reconnection failed after N attempts'.
       this.setState({ status: 'error', error: reconnectionFailedText(this.timing.maxReconnectAttempts) });
       return;
     }

@@ -39,6 +39,7 @@ export function ScannerStatusTab({ scanners }: { scanners: Scanner[] }) {
           </SelectTrigger>
           <SelectContent>
             <SelectItem value={ALL_BOTS}>All Bots</SelectItem>
+            {/* Spec: one option per bot, 'Bot N - status'. */}
             {scanners.map((s) => (
               <SelectItem key={s.id} value={s.botId}>
                 Bot {s.botId} - {s.status}

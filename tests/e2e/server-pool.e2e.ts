@@ -1,0 +1,74 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, loginAsAdmin, newPage, type RunningServer, startServer } from './harness.ts';
+
+/** The bots' token for this server, so the test can call the pool as a bot would. */
+const BOT_TOKEN = 'e2e-server-pool-bot-token-0123456789';
+
+describe('server pool monitor in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ BOT_TOKEN }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A bot's call to the pool; fails the test on anything but 200. */
+  async function asBot<T>(path: string, body: unknown): Promise<T> {
+    const res = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${BOT_TOKEN}` },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+    return (await res.json()) as T;
+  }
+
+  it('shows the cards, the low-availability warning and the flagged bot once most servers are deleted', async () => {
+    const servers = Array.from({ length: 20 }, (_, i) => ({ placeId: '142823291', jobId: `e2e-job-${i}` }));
+    await asBot('/api/server-pool/servers', { servers });
+    // One bot fails on 12 servers in a row (deleted; it is flagged after 10); another holds one.
+    for (let i = 0; i < 12; i++) {
+      const { server: claimed } = await asBot<{ server: { jobId: string } }>('/api/server-pool/claim', {
+        ghostId: 'e2e-broken-bot',
+      });
+      await asBot('/api/server-pool/release', {
+        ghostId: 'e2e-broken-bot',
+        jobId: claimed.jobId,
+        outcome: 'error',
+        reason: 'Teleport failed',
+      });
+    }
+    await asBot('/api/server-pool/claim', { ghostId: 'e2e-good-bot' });
+
+    const { page } = await newPage(browser, server.url);
+    await loginAsAdmin(page);
+    await page
+      .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link', { name: /Server Pool/ })
+      .click();
+    await page.waitForURL('**/admin/server-pool');
+
+    // The screen is loaded on demand: wait for it rather than the URL alone.
+    await page.getByRole('heading', { name: 'Server Pool Monitor' }).waitFor();
+    const card = (name: string) => page.getByRole('group', { name }).innerText();
+    await page.getByRole('group', { name: 'Total Servers' }).waitFor();
+    expect(await card('Total Servers')).toContain('20');
+    expect(await card('Available Servers')).toContain('7');
+    expect(await card('Active Bots')).toContain('1');
+    expect(await card('Deleted Servers')).toContain('12');
+    expect(await page.getByText('Low Pool Availability!').isVisible()).toBe(true);
+    expect(await page.getByText('1/20 assigned').isVisible()).toBe(true);
+    expect(await page.getByTestId('availability-badge').innerText()).toBe('35%');
+    const flagged = page.getByRole('table', { name: 'Flagged bots' });
+    expect(await flagged.getByRole('row', { name: /e2e-broken-bot/ }).innerText()).toContain('12');
+    // The shell's indicator reflects the real socket.
+    await page.getByRole('complementary').getByText('Connected', { exact: true }).waitFor();
+
+    await page.context().close();
+  });
+});

@@ -47,6 +47,8 @@ describe('server pool monitor in the browser', () => {
 
     const { page } = await newPage(browser, server.url);
     await loginAsAdmin(page);
+    // The dashboard's live-data indicator reads the real socket: this page is its one client.
+    await page.getByText('1 client connected', { exact: true }).waitFor();
     await page
       .getByRole('navigation', { name: 'Admin' })
       .getByRole('link', { name: /Server Pool/ })

@@ -95,7 +95,7 @@ function ServerPoolBody({ stats }: { stats: ServerPoolStats }) {
           title="Deleted Servers"
           value={deleted}
           icon={Trash2}
-          hint="Removed after full or errors"
+          hint="Removed when full or after errors"
           tone="text-red-400"
         />
       </section>

@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../bots/options.ts';
@@ -7,6 +10,41 @@ import { parsePetValue } from '../../common/pet-value.ts';
 import { launchBrowser, loginThroughApi, newPage, type RunningServer, startServer } from './harness.ts';
 
 const BOT_TOKEN = 'e2e-bot-token-live-monitoring-0123456789';
+
+function simulatorFor(url: string): Simulator {
+  return new Simulator(
+    {
+      ...DEFAULT_OPTIONS,
+      placeIds: [...DEFAULT_OPTIONS.placeIds],
+      bots: 70,
+      hopIntervalMs: 1_000,
+      discoveryRate: 60,
+      failureRate: 0.2,
+      url,
+      token: BOT_TOKEN,
+      statusIntervalMs: 0,
+    },
+    Math.random,
+    () => {},
+  );
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const address = srv.address();
+  await new Promise((resolve) => srv.close(resolve));
+  if (typeof address !== 'object' || !address) throw new Error('no port');
+  return address.port;
+}
+
+/** Clicks Export Data and returns the parsed file. */
+async function exportedData(page: Page) {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export Data' }).click();
+  const file = await download;
+  return { name: file.suggestedFilename(), data: JSON.parse(readFileSync((await file.path())!, 'utf8')) };
+}
 
 /** The Live Monitoring page against the built server, with 70 simulated bots hopping and finding pets. */
 describe('Live Monitoring in the browser', () => {
@@ -18,21 +56,7 @@ describe('Live Monitoring in the browser', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer({ BOT_TOKEN }), launchBrowser()]);
-    simulator = new Simulator(
-      {
-        ...DEFAULT_OPTIONS,
-        placeIds: [...DEFAULT_OPTIONS.placeIds],
-        bots: 70,
-        hopIntervalMs: 1_000,
-        discoveryRate: 60,
-        failureRate: 0.2,
-        url: server.url,
-        token: BOT_TOKEN,
-        statusIntervalMs: 0,
-      },
-      Math.random,
-      () => {},
-    );
+    simulator = simulatorFor(server.url);
     await simulator.start();
   });
   afterAll(async () => {
@@ -87,11 +111,8 @@ describe('Live Monitoring in the browser', () => {
     await page.getByRole('tab', { name: 'Pet Discoveries' }).click();
     await page.getByRole('group').filter({ hasText: 'Discovered' }).first().waitFor({ timeout: 15_000 });
 
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export Data' }).click();
-    const file = await download;
-    expect(file.suggestedFilename()).toMatch(/^live-monitoring-\d{4}-\d{2}-\d{2}\.json$/);
-    const data = JSON.parse(readFileSync((await file.path())!, 'utf8'));
+    const { name, data } = await exportedData(page);
+    expect(name).toMatch(/^live-monitoring-\d{4}-\d{2}-\d{2}\.json$/);
     expect(Object.keys(data)).toEqual([
       'timestamp',
       'networkStats',
@@ -115,6 +136,58 @@ describe('Live Monitoring in the browser', () => {
       const n = parsePetValue(value);
       const colour = n > 5_000_000 ? 'bg-purple-600' : n > 1_000_000 ? 'bg-blue-600' : 'bg-secondary';
       expect(className, value).toContain(colour);
+    }
+  });
+});
+
+describe('Live Monitoring across a server restart', () => {
+  it('shows the red banner while the server is down, then recovers without showing an event twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scanline-e2e-restart-'));
+    const port = await freePort();
+    // The same port and database for both runs, so the page's session and origin outlive the restart.
+    const env = { BOT_TOKEN, PORT: String(port), DATABASE_URL: join(dir, 'scanline.db') };
+    const url = `http://127.0.0.1:${port}`;
+    let server = await startServer(env);
+    const browser = await launchBrowser();
+    let simulator = simulatorFor(url);
+    try {
+      const { page } = await newPage(browser, url);
+      await loginThroughApi(page);
+      await simulator.start();
+      await page.goto('/admin/live-monitoring');
+      const banner = page.getByText(
+        'WebSocket connection lost. Real-time data may not be current. The dashboard will automatically reconnect.',
+      );
+      await page
+        .getByText(/^Bot ghost-\d\d (successfully hopped|failed to hop)/)
+        .first()
+        .waitFor({ timeout: 15_000 });
+      expect(await banner.count()).toBe(0);
+
+      await simulator.stop();
+      await server.stop();
+      await banner.waitFor({ timeout: 15_000 });
+
+      server = await startServer(env);
+      simulator = simulatorFor(url);
+      await simulator.start();
+      await banner.waitFor({ state: 'detached', timeout: 30_000 });
+
+      const before = (await exportedData(page)).data.liveEvents[0]?.seq ?? 0;
+      await expect
+        .poll(async () => (await exportedData(page)).data.liveEvents[0]?.seq ?? 0, { timeout: 15_000 })
+        .toBeGreaterThan(before);
+      await page.getByRole('tab', { name: 'Pet Discoveries' }).click();
+      const { data } = await exportedData(page);
+      const ids = (list: Array<{ id: string }>) => list.map((e) => e.id);
+      expect(new Set(ids(data.liveEvents)).size).toBe(data.liveEvents.length);
+      expect(new Set(ids(data.petDiscoveries)).size).toBe(data.petDiscoveries.length);
+      expect(data.petDiscoveries.length).toBeGreaterThan(0);
+    } finally {
+      await simulator.stop();
+      await browser.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

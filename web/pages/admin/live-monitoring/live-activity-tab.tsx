@@ -1,0 +1,233 @@
+import { Activity, CheckCircle2, Clock, XCircle } from 'lucide-react';
+import { Profiler, type ProfilerOnRenderCallback, useCallback, useEffect, useRef, useState } from 'react';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Progress } from '@/components/ui/progress.tsx';
+import { HOP_REASONS, type HopStats, type ServerHopEvent } from '../../../../common/fleet.ts';
+import { StatCard } from '../shared/stat-card.tsx';
+import { FleetChart } from './fleet-chart.tsx';
+import { FEED_BUFFERS, type LiveEvent } from './fleet-feed.ts';
+import { HOP_REASON_LABELS, HopTimeline } from './hop-timeline.tsx';
+import { LiveEventFeed } from './live-event-feed.tsx';
+import { formatTime } from './scanner-status-tab.tsx';
+
+/** A render slower than one 60 Hz frame is marked as poor. */
+export const GOOD_RENDER_MS = 16;
+
+export interface LiveActivityTabProps {
+  /** Newest first. */
+  hops: ServerHopEvent[];
+  /** Newest first. */
+  events: LiveEvent[];
+  hopStats: HopStats | null;
+  totals: { events: number; hops: number };
+}
+
+/** Spec section 2 "Live Activity". */
+export function LiveActivityTab({ hops, events, hopStats, totals }: LiveActivityTabProps) {
+  const metrics = useRenderMetrics();
+  return (
+    <div className="flex flex-col gap-4">
+      <Profiler id="live-activity" onRender={metrics.onRender}>
+        <HopStatCards stats={hopStats} />
+        <div className="grid gap-4 lg:grid-cols-2">
+          <HopReasonsCard stats={hopStats} />
+          <SuccessTrendsCard stats={hopStats} />
+        </div>
+        <FleetChart lastHour={hopStats?.lastHour ?? []} />
+        <LiveEventFeed events={events} totals={totals} />
+        <HopTimeline hops={hops} />
+        <LiveEventsCard events={events} />
+      </Profiler>
+      <PerformanceMetricsCard metrics={metrics.snapshot} />
+    </div>
+  );
+}
+
+const percent = (part: number, whole: number) => (whole > 0 ? (part / whole) * 100 : 0);
+
+export function HopStatCards({ stats }: { stats: HopStats | null }) {
+  const total = stats?.totalHops ?? 0;
+  return (
+    <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <StatCard title="Total Hops" value={total} icon={Activity} hint="Since the server started" />
+      <StatCard
+        title="Success Rate"
+        value={`${percent(stats?.successfulHops ?? 0, total).toFixed(1)}%`}
+        icon={CheckCircle2}
+        hint={`${(stats?.successfulHops ?? 0).toLocaleString('en-US')} successful`}
+      />
+      <StatCard
+        title="Avg Latency"
+        value={`${Math.round(stats?.averageLatency ?? 0)}ms`}
+        icon={Clock}
+        hint="Per hop"
+      />
+      <StatCard
+        title="Failed Hops"
+        value={stats?.failedHops ?? 0}
+        icon={XCircle}
+        hint="Hops that did not land"
+        tone={stats && stats.failedHops > 0 ? 'text-red-600' : undefined}
+      />
+    </div>
+  );
+}
+
+export function HopReasonsCard({ stats }: { stats: HopStats | null }) {
+  const total = stats ? HOP_REASONS.reduce((sum, r) => sum + stats.hopsByReason[r], 0) : 0;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Hop Reasons</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="flex flex-col gap-3">
+          {HOP_REASONS.map((reason) => {
+            const count = stats?.hopsByReason[reason] ?? 0;
+            const share = percent(count, total);
+            return (
+              <li key={reason} aria-label={HOP_REASON_LABELS[reason]} className="text-sm">
+                <div className="flex justify-between">
+                  <span>{HOP_REASON_LABELS[reason]}</span>
+                  <span className="tabular-nums">
+                    {count} ({share.toFixed(1)}%)
+                  </span>
+                </div>
+                <Progress value={share} aria-label={`${HOP_REASON_LABELS[reason]} share`} />
+              </li>
+            );
+          })}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Spec: Improving when the 15-minute rate is at least the 30-minute rate (no hops counts as 0). */
+export function successTrend(rate15m: number | null, rate30m: number | null): 'Improving' | 'Declining' {
+  return (rate15m ?? 0) >= (rate30m ?? 0) ? 'Improving' : 'Declining';
+}
+
+const formatRate = (rate: number | null) => (rate === null ? 'No hops' : `${rate.toFixed(1)}%`);
+
+export function SuccessTrendsCard({ stats }: { stats: HopStats | null }) {
+  const rate15m = stats?.successRate15m ?? null;
+  const rate30m = stats?.successRate30m ?? null;
+  const trend = successTrend(rate15m, rate30m);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Success Trends</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid grid-cols-2 gap-2 text-sm">
+          <dt className="text-muted-foreground">Last 15 minutes</dt>
+          <dd className="text-right tabular-nums">{formatRate(rate15m)}</dd>
+          <dt className="text-muted-foreground">Last 30 minutes</dt>
+          <dd className="text-right tabular-nums">{formatRate(rate30m)}</dd>
+          <dt className="text-muted-foreground">Network Status</dt>
+          <dd className="text-right">
+            <Badge
+              className={`border-transparent ${trend === 'Improving' ? 'bg-green-600 text-white' : 'bg-red-600 text-white'}`}
+            >
+              {trend}
+            </Badge>
+          </dd>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Spec: the Live Events Feed card, a plain 400 px list of the newest lines. */
+export function LiveEventsCard({ events }: { events: LiveEvent[] }) {
+  const shown = events.slice(0, FEED_BUFFERS.liveEvents.show);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Live Events Feed</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <div className="h-[400px] overflow-y-auto" data-testid="live-events-card">
+          {shown.length === 0 ? (
+            <p className="py-8 text-center text-muted-foreground">No live events yet...</p>
+          ) : (
+            <ul className="flex flex-col gap-1 text-sm">
+              {shown.map((event) => (
+                <li key={event.id} className="flex gap-2">
+                  <span className="shrink-0 text-xs text-muted-foreground">
+                    {formatTime(event.timestamp)}
+                  </span>
+                  <span>{event.message}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+export interface RenderMetrics {
+  renderCount: number;
+  averageMs: number;
+  lastMs: number;
+}
+
+/**
+ * React Profiler timings of the tab. They are gathered in a ref and shown once a second: putting
+ * each render's timing in state would itself render, and count itself, forever.
+ */
+function useRenderMetrics(): { onRender: ProfilerOnRenderCallback; snapshot: RenderMetrics } {
+  const acc = useRef({ count: 0, totalMs: 0, lastMs: 0 });
+  const [snapshot, setSnapshot] = useState<RenderMetrics>({ renderCount: 0, averageMs: 0, lastMs: 0 });
+  const onRender = useCallback<ProfilerOnRenderCallback>((_id, _phase, actualDuration) => {
+    acc.current.count += 1;
+    acc.current.totalMs += actualDuration;
+    acc.current.lastMs = actualDuration;
+  }, []);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const { count, totalMs, lastMs } = acc.current;
+      setSnapshot((prev) =>
+        prev.renderCount === count
+          ? prev
+          : { renderCount: count, averageMs: count ? totalMs / count : 0, lastMs },
+      );
+    }, 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return { onRender, snapshot };
+}
+
+export function PerformanceMetricsCard({ metrics }: { metrics: RenderMetrics }) {
+  const good = metrics.averageMs < GOOD_RENDER_MS;
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between">
+        <CardTitle className="text-base">Real-time Performance Metrics</CardTitle>
+        <Badge className={`border-transparent ${good ? 'bg-green-600 text-white' : 'bg-red-600 text-white'}`}>
+          {good ? 'Good' : 'Poor'}
+        </Badge>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid grid-cols-3 gap-2 text-sm">
+          <div>
+            <dt className="text-muted-foreground">Render Count</dt>
+            <dd className="tabular-nums">{metrics.renderCount}</dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">Avg Render Time</dt>
+            <dd className="tabular-nums">{metrics.averageMs.toFixed(2)}ms</dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">Last Render Time</dt>
+            <dd className="tabular-nums">{metrics.lastMs.toFixed(2)}ms</dd>
+          </div>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,209 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { ChevronDown, ChevronUp } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { Switch } from '@/components/ui/switch.tsx';
+import { OptionSelect } from '../shared/option-select.tsx';
+import { useDebouncedValue } from '../shared/use-debounced-value.ts';
+import type { LiveEvent, LiveEventSeverity, LiveEventType } from './fleet-feed.ts';
+import { formatTime } from './scanner-status-tab.tsx';
+
+/** Spec section 9: the feed's virtualization figures and search debounce. */
+export const FEED_ROW_HEIGHT = 120;
+export const FEED_OVERSCAN = 5;
+export const FEED_HEIGHT = 500;
+export const FEED_SEARCH_DEBOUNCE_MS = 300;
+
+const SEVERITY_FILTERS = ['all', 'success', 'info', 'warning', 'error'] as const;
+type SeverityFilter = (typeof SEVERITY_FILTERS)[number];
+const SEVERITY_LABELS: Record<SeverityFilter, string> = {
+  all: 'All Levels',
+  success: 'Success',
+  info: 'Info',
+  warning: 'Warning',
+  error: 'Error',
+};
+const TYPE_FILTERS = ['all', 'server_hop', 'pet_discovery', 'scanner_activity', 'network_alert'] as const;
+type TypeFilter = (typeof TYPE_FILTERS)[number];
+const TYPE_LABELS: Record<TypeFilter, string> = {
+  all: 'All Types',
+  server_hop: 'Server Hops',
+  pet_discovery: 'Pet Discoveries',
+  scanner_activity: 'Scanner Activity',
+  network_alert: 'Network Alerts',
+};
+const SEVERITY_BADGE: Record<LiveEventSeverity, string> = {
+  success: 'bg-green-600 text-white',
+  info: 'bg-blue-600 text-white',
+  warning: 'bg-yellow-500 text-black',
+  error: 'bg-red-600 text-white',
+};
+
+export interface EventFilter {
+  search: string;
+  severity: SeverityFilter;
+  type: TypeFilter;
+}
+
+/** Search is a case-insensitive contains on the message, bot id or scanner id. */
+export function filterEvents(events: readonly LiveEvent[], filter: EventFilter): LiveEvent[] {
+  const needle = filter.search.trim().toLowerCase();
+  return events.filter(
+    (e) =>
+      (filter.severity === 'all' || e.severity === filter.severity) &&
+      (filter.type === 'all' || e.type === (filter.type as LiveEventType)) &&
+      (needle === '' ||
+        e.message.toLowerCase().includes(needle) ||
+        e.botId.toLowerCase().includes(needle) ||
+        e.scannerId.toLowerCase().includes(needle)),
+  );
+}
+
+/** Spec section 2 "Live Event Feed": newest first, virtualized, with its filters and footer. */
+export function LiveEventFeed({
+  events,
+  totals,
+}: {
+  /** Newest first. */
+  events: LiveEvent[];
+  /** Everything received since the page opened, including events the buffer no longer holds. */
+  totals: { events: number; hops: number };
+}) {
+  const [search, setSearch] = useState('');
+  const [severity, setSeverity] = useState<SeverityFilter>('all');
+  const [type, setType] = useState<TypeFilter>('all');
+  const [autoScroll, setAutoScroll] = useState(true);
+  const [collapsed, setCollapsed] = useState(false);
+  const debouncedSearch = useDebouncedValue(search, FEED_SEARCH_DEBOUNCE_MS);
+  const shown = filterEvents(events, { search: debouncedSearch, severity, type });
+
+  return (
+    <Card>
+      <CardHeader className="gap-2">
+        <div className="flex items-center justify-between gap-2">
+          <CardTitle className="text-base">Live Event Feed</CardTitle>
+          <div className="flex items-center gap-3">
+            <div className="flex items-center gap-2">
+              <Switch id="feed-auto-scroll" checked={autoScroll} onCheckedChange={setAutoScroll} />
+              <Label htmlFor="feed-auto-scroll">Auto-scroll</Label>
+            </div>
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => setCollapsed(!collapsed)}
+              aria-label={collapsed ? 'Expand feed' : 'Collapse feed'}
+              aria-expanded={!collapsed}
+            >
+              {collapsed ? <ChevronDown className="h-4 w-4" /> : <ChevronUp className="h-4 w-4" />}
+            </Button>
+          </div>
+        </div>
+        {!collapsed && (
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Input
+              aria-label="Search events"
+              placeholder="Search events..."
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              className="sm:max-w-xs"
+            />
+            <div className="sm:w-40">
+              <OptionSelect
+                aria-label="Filter events by severity"
+                value={severity}
+                options={SEVERITY_FILTERS}
+                onValueChange={setSeverity}
+                renderOption={(s) => SEVERITY_LABELS[s]}
+              />
+            </div>
+            <div className="sm:w-44">
+              <OptionSelect
+                aria-label="Filter events by type"
+                value={type}
+                options={TYPE_FILTERS}
+                onValueChange={setType}
+                renderOption={(t) => TYPE_LABELS[t]}
+              />
+            </div>
+          </div>
+        )}
+      </CardHeader>
+      {!collapsed && (
+        <CardContent className="flex flex-col gap-2">
+          {shown.length === 0 ? (
+            <p className="py-8 text-center text-muted-foreground">No events match the current filters.</p>
+          ) : (
+            <VirtualEventList events={shown} autoScroll={autoScroll} />
+          )}
+          <div className="flex flex-wrap justify-between gap-2 text-xs text-muted-foreground">
+            <span>
+              Showing {shown.length} of {events.length} events
+            </span>
+            <span>
+              Total: {totals.events} events | Hops: {totals.hops}
+            </span>
+          </div>
+        </CardContent>
+      )}
+    </Card>
+  );
+}
+
+function VirtualEventList({ events, autoScroll }: { events: LiveEvent[]; autoScroll: boolean }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: events.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => FEED_ROW_HEIGHT,
+    overscan: FEED_OVERSCAN,
+    // The viewport is fixed at FEED_HEIGHT and rows span its width, so there is nothing to measure
+    // (which also lets rows render where nothing is laid out, as in jsdom).
+    observeElementRect: (_instance, onRect) => onRect({ width: 0, height: FEED_HEIGHT }),
+  });
+  const newestId = events[0]?.id;
+  // The list is newest first, so keeping the newest in view is keeping the scroll at the top.
+  useEffect(() => {
+    if (autoScroll && newestId !== undefined && scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [autoScroll, newestId]);
+
+  return (
+    <div
+      ref={scrollRef}
+      className="overflow-y-auto"
+      style={{ height: FEED_HEIGHT }}
+      data-testid="live-event-feed"
+    >
+      <ul className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const event = events[item.index];
+          if (!event) return null;
+          return (
+            <li
+              key={event.id}
+              className="absolute left-0 top-0 w-full p-1"
+              style={{ height: FEED_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+            >
+              <div className="h-full overflow-hidden rounded-md border p-3 text-sm">
+                <div className="flex items-center gap-2">
+                  <Badge className={`border-transparent ${SEVERITY_BADGE[event.severity]}`}>
+                    {SEVERITY_LABELS[event.severity]}
+                  </Badge>
+                  <Badge variant="outline">{TYPE_LABELS[event.type]}</Badge>
+                  <span className="ml-auto text-xs text-muted-foreground">{formatTime(event.timestamp)}</span>
+                </div>
+                <p className="mt-2 line-clamp-2">{event.message}</p>
+                <p className="text-xs text-muted-foreground">
+                  Bot {event.botId} · {event.scannerId}
+                </p>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

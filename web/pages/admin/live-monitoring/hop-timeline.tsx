@@ -84,7 +84,7 @@ export function HopTimeline({ hops }: { hops: ServerHopEvent[] }) {
               No server hop events match the current filters.
             </p>
           ) : (
-            <ul className="flex flex-col gap-2">
+            <ul aria-label="Server hops" className="flex flex-col gap-2">
               {shown.map((hop) => (
                 <HopRow key={hop.id} hop={hop} />
               ))}

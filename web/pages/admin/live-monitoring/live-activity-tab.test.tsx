@@ -170,7 +170,7 @@ describe('Live Event Feed', () => {
     const many = Array.from({ length: 1000 }, (_, i) => liveEventOfHop(hop(1000 - i, { botId: `b${i}` })));
     render(<LiveEventFeed events={many} totals={{ events: 1000, hops: 1000 }} />);
     expect(screen.getByText('Showing 1000 of 1000 events')).toBeTruthy();
-    const rows = within(screen.getByTestId('live-event-feed')).getAllByRole('listitem');
+    const rows = within(screen.getByRole('list', { name: 'Live Event Feed' })).getAllByRole('listitem');
     // 500 px at 120 px a row is 5 rows, plus 5 of overscan.
     expect(rows.length).toBeLessThanOrEqual(10);
     expect(rows.length).toBeGreaterThan(0);

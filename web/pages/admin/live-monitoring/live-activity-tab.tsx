@@ -153,7 +153,7 @@ export function LiveEventsCard({ events }: { events: LiveEvent[] }) {
           {shown.length === 0 ? (
             <p className="py-8 text-center text-muted-foreground">No live events yet...</p>
           ) : (
-            <ul className="flex flex-col gap-1 text-sm">
+            <ul aria-label="Live Events Feed" className="flex flex-col gap-1 text-sm">
               {shown.map((event) => (
                 <li key={event.id} className="flex gap-2">
                   <span className="shrink-0 text-xs text-muted-foreground">

@@ -177,7 +177,11 @@ function VirtualEventList({ events, autoScroll }: { events: LiveEvent[]; autoScr
       style={{ height: FEED_HEIGHT }}
       data-testid="live-event-feed"
     >
-      <ul className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+      <ul
+        aria-label="Live Event Feed"
+        className="relative w-full"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
         {virtualizer.getVirtualItems().map((item) => {
           const event = events[item.index];
           if (!event) return null;

@@ -132,9 +132,15 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The feed lines the page shows (the Live Activity tab). */
-const feedLines = () =>
-  screen.queryAllByText(/^Bot \d+ (successfully hopped|failed to hop)/).map((e) => e.textContent);
+/** The lines of the Live Activity tab's Live Events Feed card, newest first. */
+const feedLines = () => {
+  const list = screen.queryByRole('list', { name: 'Live Events Feed' });
+  return list
+    ? within(list)
+        .queryAllByText(/^Bot \d+ /)
+        .map((e) => e.textContent)
+    : [];
+};
 
 describe('LiveMonitoringPage', () => {
   it('shows the backfill, then live events on top, with the spec texts and the stat cards', async () => {
@@ -205,8 +211,11 @@ describe('LiveMonitoringPage', () => {
     socket().receive('server_hop', hop(3));
     socket().receive('server_hop', hop(4, { botId: '8' }));
     socket().receive('live_data', liveData(pet(5)));
-    await waitFor(() => expect(feedLines()).toHaveLength(4));
-    expect(feedLines()[0]).toBe('Bot 8 successfully hopped to new server (120ms)');
+    await waitFor(() => expect(feedLines()).toHaveLength(5));
+    expect(feedLines().slice(0, 2)).toEqual([
+      'Bot 7 found Dragon ($2M/s)',
+      'Bot 8 successfully hopped to new server (120ms)',
+    ]);
   });
 
   it('replaces what it shows when the server sends a reset backfill', async () => {

@@ -9,6 +9,7 @@ import { useRealtime } from '@/lib/realtime.tsx';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { StatCard } from '../shared/stat-card.tsx';
 import type { FleetFeed } from './fleet-feed.ts';
+import { LiveActivityTab } from './live-activity-tab.tsx';
 import { downloadJson, exportFileName, monitoringExport } from './monitoring-export.ts';
 import { PerformanceTab } from './performance-tab.tsx';
 import { type DiscoveryFilter, filterDiscoveries, PetDiscoveriesTab } from './pet-discoveries-tab.tsx';
@@ -82,7 +83,12 @@ export default function LiveMonitoringPage() {
           <TabsTrigger value="performance">Performance</TabsTrigger>
         </TabsList>
         <TabsContent value="activity">
-          <LiveActivityPlaceholder feed={feed} />
+          <LiveActivityTab
+            hops={feed.hops}
+            events={feed.liveEvents}
+            hopStats={feed.hopStats}
+            totals={feed.totals}
+          />
         </TabsContent>
         <TabsContent value="scanners">
           <ScannerStatusTab scanners={feed.scanners} />
@@ -156,16 +162,5 @@ function FleetStatCards({ feed }: { feed: FleetFeed }) {
       />
       <StatCard title="Pets Found" value={stats.totalPetsFound} icon={Zap} hint="Total discoveries today" />
     </div>
-  );
-}
-
-/** Until the Live Activity tab lands (live-activity-tab.tsx): the newest feed lines. */
-function LiveActivityPlaceholder({ feed }: { feed: FleetFeed }) {
-  return (
-    <ul className="flex flex-col gap-1 text-sm">
-      {feed.liveEvents.slice(0, 50).map((event) => (
-        <li key={event.id}>{event.message}</li>
-      ))}
-    </ul>
   );
 }

@@ -16,6 +16,9 @@ export default function FleetChartCanvas({ columns }: { columns: FleetChartColum
   useEffect(() => {
     const host = hostRef.current;
     if (!host) return;
+    // uPlot draws axes in black by default; take the theme's text colour so they read on dark too.
+    const text = getComputedStyle(host).color;
+    const grid = { stroke: 'rgba(128, 128, 128, 0.2)' };
     const plot = new uPlot(
       {
         width: host.clientWidth || 600,
@@ -26,7 +29,10 @@ export default function FleetChartCanvas({ columns }: { columns: FleetChartColum
           { label: 'Hops failed', stroke: '#dc2626', width: 2 },
           { label: 'Discoveries', stroke: '#7c3aed', width: 2 },
         ],
-        axes: [{}, { label: 'per minute' }],
+        axes: [
+          { stroke: text, grid, ticks: grid },
+          { label: 'per minute', stroke: text, grid, ticks: grid },
+        ],
       },
       columnsRef.current,
       host,

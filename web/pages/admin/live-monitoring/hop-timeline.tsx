@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
@@ -96,7 +96,8 @@ export function HopTimeline({ hops }: { hops: ServerHopEvent[] }) {
   );
 }
 
-function HopRow({ hop }: { hop: ServerHopEvent }) {
+/** Memoized: hops never change once received, so a new batch renders only the new rows. */
+const HopRow = memo(function HopRow({ hop }: { hop: ServerHopEvent }) {
   return (
     <li
       aria-label={`Hop by bot ${hop.botId}`}
@@ -120,9 +121,10 @@ function HopRow({ hop }: { hop: ServerHopEvent }) {
       {!hop.success && hop.errorMessage && <p className="text-xs text-red-600">{hop.errorMessage}</p>}
       {hop.attemptNumber > 1 && (
         <p className="text-xs text-muted-foreground">
+          {/* Spec: 'Attempt N of M servers'. */}
           Attempt {hop.attemptNumber} of {hop.totalServersAttempted} servers
         </p>
       )}
     </li>
   );
-}
+});

@@ -1,5 +1,13 @@
 import { Activity, CheckCircle2, Clock, XCircle } from 'lucide-react';
-import { Profiler, type ProfilerOnRenderCallback, useCallback, useEffect, useRef, useState } from 'react';
+import {
+  memo,
+  Profiler,
+  type ProfilerOnRenderCallback,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
@@ -155,12 +163,7 @@ export function LiveEventsCard({ events }: { events: LiveEvent[] }) {
           ) : (
             <ul aria-label="Live Events Feed" className="flex flex-col gap-1 text-sm">
               {shown.map((event) => (
-                <li key={event.id} className="flex gap-2">
-                  <span className="shrink-0 text-xs text-muted-foreground">
-                    {formatTime(event.timestamp)}
-                  </span>
-                  <span>{event.message}</span>
-                </li>
+                <LiveEventRow key={event.id} event={event} />
               ))}
             </ul>
           )}
@@ -169,6 +172,16 @@ export function LiveEventsCard({ events }: { events: LiveEvent[] }) {
     </Card>
   );
 }
+
+/** Memoized: events never change once received, so a new batch renders only the new rows. */
+const LiveEventRow = memo(function LiveEventRow({ event }: { event: LiveEvent }) {
+  return (
+    <li className="flex gap-2">
+      <span className="shrink-0 text-xs text-muted-foreground">{formatTime(event.timestamp)}</span>
+      <span>{event.message}</span>
+    </li>
+  );
+});
 
 export interface RenderMetrics {
   renderCount: number;

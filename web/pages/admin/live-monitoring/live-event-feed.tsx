@@ -141,9 +141,11 @@ export function LiveEventFeed({
           )}
           <div className="flex flex-wrap justify-between gap-2 text-xs text-muted-foreground">
             <span>
+              {/* Spec: 'Showing X of Y events'. */}
               Showing {shown.length} of {events.length} events
             </span>
             <span>
+              {/* Spec: 'Total: N events | Hops: M'. */}
               Total: {totals.events} events | Hops: {totals.hops}
             </span>
           </div>

@@ -1,11 +1,7 @@
-import { sql } from 'kysely';
-import {
-  HOP_REASONS,
-  type HopReason,
-  type PetDiscovery,
-  type ServerHopEvent,
-} from '../../../common/fleet.ts';
+import { type Selectable, sql } from 'kysely';
+import type { PetDiscovery, ServerHopEvent } from '../../../common/fleet.ts';
 import type { Db } from '../../db/index.ts';
+import type { FleetDiscoveriesTable, FleetHopsTable } from './fleet.table.ts';
 import { emptyHopTotals, type HopTotals, type MinuteHopCount, type ScannerRecord } from './fleet-state.ts';
 
 /** PostgreSQL takes at most 65535 parameters per statement; 15 per hop row. */
@@ -106,7 +102,7 @@ export async function loadScanners(db: Db): Promise<ScannerRecord[]> {
   const rows = await db.selectFrom('fleet_scanners').selectAll().execute();
   return rows.map((r) => ({
     ghostId: r.ghost_id,
-    status: r.status as ScannerRecord['status'],
+    status: r.status,
     scansPerMinute: Number(r.scans_per_minute),
     petsFound: Number(r.pets_found),
     uptime: Number(r.uptime),
@@ -119,22 +115,7 @@ export async function loadScanners(db: Db): Promise<ScannerRecord[]> {
   }));
 }
 
-export function hopFromRow(r: {
-  seq: number;
-  event_id: string;
-  bot_id: string;
-  from_job_id: string | null;
-  to_job_id: string;
-  from_place_id: string | null;
-  to_place_id: string;
-  success: number;
-  latency_ms: number;
-  error_message: string | null;
-  hop_reason: string;
-  attempt_number: number;
-  total_servers_attempted: number;
-  created_at: number;
-}): ServerHopEvent {
+export function hopFromRow(r: Selectable<FleetHopsTable>): ServerHopEvent {
   return {
     id: r.event_id,
     seq: Number(r.seq),
@@ -147,26 +128,14 @@ export function hopFromRow(r: {
     success: Number(r.success) === 1,
     latencyMs: Number(r.latency_ms),
     errorMessage: r.error_message,
-    hopReason: r.hop_reason as HopReason,
+    hopReason: r.hop_reason,
     timestamp: new Date(Number(r.created_at)).toISOString(),
     attemptNumber: Number(r.attempt_number),
     totalServersAttempted: Number(r.total_servers_attempted),
   };
 }
 
-export function discoveryFromRow(r: {
-  seq: number;
-  event_id: string;
-  bot_id: string;
-  name: string;
-  type: string;
-  value: string;
-  numeric_value: number;
-  count: number;
-  placeid: string;
-  jobid: string;
-  created_at: number;
-}): PetDiscovery {
+export function discoveryFromRow(r: Selectable<FleetDiscoveriesTable>): PetDiscovery {
   return {
     id: r.event_id,
     seq: Number(r.seq),
@@ -245,8 +214,8 @@ export async function loadHopTotals(db: Db): Promise<HopTotals> {
     totals.totalHops += n;
     if (Number(r.success) === 1) totals.successfulHops += n;
     totals.latencySum += Number(r.latency ?? 0);
-    if ((HOP_REASONS as readonly string[]).includes(r.hop_reason))
-      totals.byReason[r.hop_reason as HopReason] += n;
+    // A reason written by an older version is counted in the totals but has no bucket of its own.
+    if (Object.hasOwn(totals.byReason, r.hop_reason)) totals.byReason[r.hop_reason] += n;
   }
   const byBot = await db
     .selectFrom('fleet_hops')

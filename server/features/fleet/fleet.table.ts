@@ -1,3 +1,5 @@
+import type { HopReason, ScannerStatus } from '../../../common/fleet.ts';
+
 /** One hop a bot reported; `seq` is its position in the fleet's event stream. */
 export interface FleetHopsTable {
   seq: number;
@@ -11,7 +13,7 @@ export interface FleetHopsTable {
   success: number;
   latency_ms: number;
   error_message: string | null;
-  hop_reason: string;
+  hop_reason: HopReason;
   attempt_number: number;
   total_servers_attempted: number;
   created_at: number;
@@ -35,7 +37,7 @@ export interface FleetDiscoveriesTable {
 /** A scanner's latest reported state. */
 export interface FleetScannersTable {
   ghost_id: string;
-  status: string;
+  status: ScannerStatus;
   scans_per_minute: number;
   pets_found: number;
   uptime: number;

@@ -168,6 +168,26 @@ export interface LiveDataPayload {
   scannerInfo: { scannerId: string; botId: string };
 }
 
+/** The `live_data` message announcing a discovery (the server sends it; tests build it the same way). */
+export function liveDataOf(d: PetDiscovery): LiveDataPayload {
+  return {
+    eventType: 'pet_discovered',
+    seq: d.seq,
+    id: d.id,
+    numericValue: d.numericValue,
+    petData: {
+      name: d.name,
+      type: d.type,
+      value: d.value,
+      count: d.count,
+      timestamp: d.timestamp,
+      placeid: d.placeid,
+      jobid: d.jobid,
+    },
+    scannerInfo: { scannerId: d.scannerId, botId: d.botId },
+  };
+}
+
 export interface Scanner {
   id: string;
   botId: string;

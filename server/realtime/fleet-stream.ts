@@ -1,4 +1,4 @@
-import type { LiveDataPayload } from '../../common/fleet.ts';
+import { liveDataOf } from '../../common/fleet.ts';
 import type { AppContext } from '../context.ts';
 import { type Fleet, type FleetEventWithSeq, fleetOf } from '../features/fleet/fleet.service.ts';
 import type { RealtimeConnection } from './connection.ts';
@@ -30,30 +30,10 @@ interface DashboardStream {
 
 const streams = new WeakMap<RealtimeConnection, DashboardStream>();
 
-export function liveDataOf(event: FleetEventWithSeq & { kind: 'discovery' }): LiveDataPayload {
-  const d = event.discovery;
-  return {
-    eventType: 'pet_discovered',
-    seq: d.seq,
-    id: d.id,
-    numericValue: d.numericValue,
-    petData: {
-      name: d.name,
-      type: d.type,
-      value: d.value,
-      count: d.count,
-      timestamp: d.timestamp,
-      placeid: d.placeid,
-      jobid: d.jobid,
-    },
-    scannerInfo: { scannerId: d.scannerId, botId: d.botId },
-  };
-}
-
 export function encodeFleetEvent(event: FleetEventWithSeq, now: number): EncodedFrame {
   return event.kind === 'hop'
     ? encodeFrame('server_hop', event.hop, now)
-    : encodeFrame('live_data', liveDataOf(event), now);
+    : encodeFrame('live_data', liveDataOf(event.discovery), now);
 }
 
 function requireFleet(ctx: AppContext): Fleet {

@@ -1,8 +1,9 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HopStats, PetDiscovery, ServerHopEvent } from '../../../../common/fleet.ts';
+import type { HopStats, PetDiscovery } from '../../../../common/fleet.ts';
 import { fleetChartColumns } from './fleet-chart-data.ts';
+import { hop } from './fleet-feed.fixtures.ts';
 import { type LiveEvent, liveEventOfDiscovery, liveEventOfHop } from './fleet-feed.ts';
 import { HopTimeline } from './hop-timeline.tsx';
 import {
@@ -15,27 +16,6 @@ import {
 import { LiveEventFeed } from './live-event-feed.tsx';
 
 const T = '2026-11-23T10:00:00.000Z';
-
-function hop(seq: number, over: Partial<ServerHopEvent> = {}): ServerHopEvent {
-  return {
-    id: `hop-${seq}`,
-    seq,
-    botId: '7',
-    scannerId: 'scanner-7',
-    fromJobId: 'aaaaaaaa-1111-2222',
-    toJobId: 'bbbbbbbb-3333-4444',
-    fromPlaceId: '100',
-    toPlaceId: '200',
-    success: true,
-    latencyMs: 120,
-    errorMessage: null,
-    hopReason: 'auto_scan',
-    timestamp: T,
-    attemptNumber: 1,
-    totalServersAttempted: 1,
-    ...over,
-  };
-}
 
 function pet(seq: number, over: Partial<PetDiscovery> = {}): PetDiscovery {
   return {

@@ -3,39 +3,18 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/lib/realtime.tsx';
 import { FakeWebSocket, fakeSocketOptions } from '@/test/fake-websocket.ts';
-import type {
-  FleetBackfillPayload,
-  HopStats,
-  LiveDataPayload,
-  PetDiscovery,
-  Scanner,
-  ServerHopEvent,
+import {
+  type FleetBackfillPayload,
+  type HopStats,
+  liveDataOf,
+  type PetDiscovery,
+  type Scanner,
 } from '../../../../common/fleet.ts';
+import { hop } from './fleet-feed.fixtures.ts';
 import { INITIAL_NETWORK_STATS } from './fleet-feed.ts';
 import LiveMonitoringPage, { CONNECTION_LOST_TEXT } from './live-monitoring.tsx';
 
 const T = '2026-11-23T10:00:00.000Z';
-
-function hop(seq: number, over: Partial<ServerHopEvent> = {}): ServerHopEvent {
-  return {
-    id: `hop-${seq}`,
-    seq,
-    botId: '7',
-    scannerId: 'scanner-7',
-    fromJobId: 'aaaaaaaa-1111',
-    toJobId: 'bbbbbbbb-2222',
-    fromPlaceId: '100',
-    toPlaceId: '200',
-    success: true,
-    latencyMs: 120,
-    errorMessage: null,
-    hopReason: 'auto_scan',
-    timestamp: T,
-    attemptNumber: 1,
-    totalServersAttempted: 1,
-    ...over,
-  };
-}
 
 function pet(seq: number, over: Partial<PetDiscovery> = {}): PetDiscovery {
   return {
@@ -52,25 +31,6 @@ function pet(seq: number, over: Partial<PetDiscovery> = {}): PetDiscovery {
     scannerId: 'scanner-7',
     botId: '7',
     ...over,
-  };
-}
-
-function liveData(d: PetDiscovery): LiveDataPayload {
-  return {
-    eventType: 'pet_discovered',
-    seq: d.seq,
-    id: d.id,
-    numericValue: d.numericValue,
-    petData: {
-      name: d.name,
-      type: d.type,
-      value: d.value,
-      count: d.count,
-      timestamp: d.timestamp,
-      placeid: d.placeid,
-      jobid: d.jobid,
-    },
-    scannerInfo: { scannerId: d.scannerId, botId: d.botId },
   };
 }
 
@@ -210,7 +170,7 @@ describe('LiveMonitoringPage', () => {
     // An overlapping resume: 3 again (already shown), then what was missed.
     socket().receive('server_hop', hop(3));
     socket().receive('server_hop', hop(4, { botId: '8' }));
-    socket().receive('live_data', liveData(pet(5)));
+    socket().receive('live_data', liveDataOf(pet(5)));
     await waitFor(() => expect(feedLines()).toHaveLength(5));
     expect(feedLines().slice(0, 2)).toEqual([
       'Bot 7 found Dragon ($2M/s)',

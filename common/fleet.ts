@@ -237,9 +237,16 @@ export interface HopStats {
   /** Success percentage over the last 15 and 30 minutes (null with no hops in the window). */
   successRate15m: number | null;
   successRate30m: number | null;
-  /** Spec: Improving when the 15-minute rate is at least the 30-minute rate. */
-  trend: 'Improving' | 'Declining';
+  /** successTrend of the two rates. */
+  trend: SuccessTrend;
   lastHour: FleetMinute[];
+}
+
+export type SuccessTrend = 'Improving' | 'Declining';
+
+/** Spec: Improving when the 15-minute rate is at least the 30-minute rate (no hops counts as 0). */
+export function successTrend(rate15m: number | null, rate30m: number | null): SuccessTrend {
+  return (rate15m ?? 0) >= (rate30m ?? 0) ? 'Improving' : 'Declining';
 }
 
 /**

@@ -100,13 +100,25 @@ for (const dialect of DIALECTS) {
         hoppingBots: 1,
         scanningBots: 1,
         errorBots: 1,
-        totalScansPerMinute: 36,
-        totalPetsFound: 10,
+        // Scans/Min counts the active and scanning bots; Pets Found is today's discoveries (none).
+        totalScansPerMinute: 30,
+        totalPetsFound: 0,
         averageUptime: 76,
         networkHealth: 40,
       });
       const health = await client.next((f) => f.type === 'system_health');
       expect(health.payload).toMatchObject({ totalBots: 5, activeBots: 2, networkHealth: 40 });
+    });
+
+    it('counts Pets Found as the discoveries of the current UTC day', async () => {
+      t.clock.set(Date.UTC(2026, 10, 23, 23, 58));
+      await send('a', { type: 'pet_discovered', payload: pet({ jobid: 'j1' }) });
+      await send('b', { type: 'pet_discovered', payload: pet({ jobid: 'j2' }) });
+      expect(t.app.fleet.state.networkStats(t.clock.now()).totalPetsFound).toBe(2);
+      t.clock.set(Date.UTC(2026, 10, 24, 0, 0, 30));
+      expect(t.app.fleet.state.networkStats(t.clock.now()).totalPetsFound).toBe(0);
+      await send('a', { type: 'pet_discovered', payload: pet({ jobid: 'j3' }) });
+      expect(t.app.fleet.state.networkStats(t.clock.now()).totalPetsFound).toBe(1);
     });
 
     it('tells connected dashboards when a silent bot turns inactive, with no event at all', async () => {
@@ -331,6 +343,8 @@ for (const dialect of DIALECTS) {
           expect(backfill.hopStats).toMatchObject({ totalHops: 1, successRate15m: 100 });
           expect(backfill.hopStats.lastHour.at(-1)).toMatchObject({ hopsSucceeded: 1, discoveries: 1 });
           expect(backfill.scanners[0]?.hopSuccessRate).toBe(100);
+          // Today's discoveries are counted from the database.
+          expect(backfill.networkStats.totalPetsFound).toBe(1);
           const res = await restarted.injectBare({
             method: 'POST',
             url: '/api/bot/events',

@@ -9,9 +9,13 @@ import {
   type Scanner,
   type ScannerStatus,
   type ServerHopEvent,
+  successTrend,
 } from '../../../common/fleet.ts';
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+/** The UTC day an instant falls on, as a day number: "today" for the Pets Found figure. */
+export const utcDayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
 /** Spec section 9: the scanner list is capped at 100. */
 export const MAX_SCANNERS = 100;
@@ -148,6 +152,8 @@ export class FleetState {
   private readonly minutes = new Map<number, MinuteBucket>();
   /** The highest seq applied. */
   head = 0;
+  /** Discoveries on UTC day `day` (the Pets Found card: total discoveries today). */
+  private petsToday = { day: 0, count: 0 };
 
   constructor(private readonly inactiveAfterMs: number) {}
 
@@ -159,7 +165,9 @@ export class FleetState {
     lastHourHops: MinuteHopCount[];
     lastHourFinds: Array<{ minute: number; discoveries: number }>;
     totals: HopTotals;
+    petsToday: { day: number; count: number };
   }): void {
+    this.petsToday = { ...data.petsToday };
     for (const s of data.scanners) this.scanners.set(s.ghostId, s);
     const events: Array<FleetEvent & { seq: number }> = [
       ...data.hops.map((hop) => ({ kind: 'hop' as const, hop, seq: hop.seq })),
@@ -211,6 +219,9 @@ export class FleetState {
     this.events.add({ kind: 'discovery', discovery, seq: discovery.seq });
     this.discoveries.add(discovery);
     this.bucketAt(at).discoveries++;
+    const day = utcDayOf(at);
+    if (day > this.petsToday.day) this.petsToday = { day, count: 1 };
+    else if (day === this.petsToday.day) this.petsToday.count++;
     const scanner = this.scanners.get(discovery.botId);
     if (scanner) scanner.lastActivity = Math.max(scanner.lastActivity, at);
   }
@@ -266,7 +277,10 @@ export class FleetState {
       });
   }
 
-  /** Spec section 4: counts by status, sums, the mean uptime, and health as active over total. */
+  /**
+   * Spec section 4: counts by status, the active scanners' scan rate, discoveries today (UTC), the
+   * mean uptime, and health as active over total.
+   */
   networkStats(now: number): NetworkStats {
     const counts: Record<ScannerStatus, number> = {
       active: 0,
@@ -276,12 +290,12 @@ export class FleetState {
       error: 0,
     };
     let scans = 0;
-    let pets = 0;
     let uptime = 0;
     for (const s of this.scanners.values()) {
-      counts[this.effectiveStatus(s, now)]++;
-      scans += s.scansPerMinute;
-      pets += s.petsFound;
+      const status = this.effectiveStatus(s, now);
+      counts[status]++;
+      // Spec: Scans/Min across active scanners; a silent or failed bot's last rate is stale.
+      if (status === 'active' || status === 'scanning') scans += s.scansPerMinute;
       uptime += s.uptime;
     }
     const total = this.scanners.size;
@@ -294,7 +308,7 @@ export class FleetState {
       scanningBots: counts.scanning,
       errorBots: counts.error,
       totalScansPerMinute: scans,
-      totalPetsFound: pets,
+      totalPetsFound: this.petsToday.day === utcDayOf(now) ? this.petsToday.count : 0,
       averageUptime: total > 0 ? uptime / total : 0,
       networkHealth: total > 0 ? Math.round((activeBots / total) * 100) : INITIAL_NETWORK_HEALTH,
     };
@@ -331,7 +345,7 @@ export class FleetState {
       successRate15m,
       successRate30m,
       // Spec: Improving when the 15-minute rate is at least the 30-minute one (no hops counts as 0).
-      trend: (successRate15m ?? 0) >= (successRate30m ?? 0) ? 'Improving' : 'Declining',
+      trend: successTrend(successRate15m, successRate30m),
       lastHour: this.lastHour(now),
     };
   }

@@ -12,6 +12,7 @@ import type {
 import { parsePetValue } from '../../../common/pet-value.ts';
 import type { AppContext } from '../../context.ts';
 import {
+  countDiscoveriesSince,
   deleteFleetEventsBefore,
   loadDiscoveryMinutesSince,
   loadHopMinutesSince,
@@ -29,6 +30,7 @@ import {
   FleetState,
   MAX_SCANNERS,
   type ScannerRecord,
+  utcDayOf,
 } from './fleet-state.ts';
 
 const MINUTE_MS = 60_000;
@@ -228,15 +230,24 @@ export class Fleet {
   async start(): Promise<void> {
     const { db } = this.ctx;
     const now = this.ctx.now();
-    const [scanners, recent, lastHourHops, lastHourFinds, totals, seed] = await Promise.all([
+    const today = utcDayOf(now);
+    const [scanners, recent, lastHourHops, lastHourFinds, totals, petsToday, seed] = await Promise.all([
       loadScanners(db),
       loadRecentEvents(db, EVENT_RING_SIZE),
       loadHopMinutesSince(db, now - HOUR_MS),
       loadDiscoveryMinutesSince(db, now - HOUR_MS),
       loadHopTotals(db),
+      countDiscoveriesSince(db, today * DAY_MS),
       maxFleetSeq(db),
     ]);
-    this.state.seed({ scanners, ...recent, lastHourHops, lastHourFinds, totals });
+    this.state.seed({
+      scanners,
+      ...recent,
+      lastHourHops,
+      lastHourFinds,
+      totals,
+      petsToday: { day: today, count: petsToday },
+    });
     this.counter = await createSeqCounter(this.redis, seed);
     this.released = this.counter.current;
     this.unsubscribes.push(this.ctx.bus.subscribe(FLEET_CHANNEL, (message) => this.apply(message)));

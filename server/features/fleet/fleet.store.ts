@@ -196,6 +196,15 @@ export async function loadDiscoveryMinutesSince(
   return rows.map((r) => ({ minute: Number(r.minute), discoveries: Number(r.n) }));
 }
 
+export async function countDiscoveriesSince(db: Db, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('fleet_discoveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Totals over every hop kept: counted by SQL once at start and after each retention sweep. */
 export async function loadHopTotals(db: Db): Promise<HopTotals> {
   const totals = emptyHopTotals();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HopStats, PetDiscovery, ServerHopEvent } from '../../../../common/fleet.ts';
+import { hop } from './fleet-feed.fixtures.ts';
 import {
   applyFleetMessages,
   FEED_BUFFERS,
@@ -9,25 +10,6 @@ import {
   liveEventOfDiscovery,
   liveEventOfHop,
 } from './fleet-feed.ts';
-
-const hop = (seq: number, over: Partial<ServerHopEvent> = {}): ServerHopEvent => ({
-  id: `hop-${seq}`,
-  seq,
-  botId: '7',
-  scannerId: 's7',
-  fromJobId: null,
-  toJobId: 'job',
-  fromPlaceId: null,
-  toPlaceId: '1',
-  success: true,
-  latencyMs: 80,
-  errorMessage: null,
-  hopReason: 'manual',
-  timestamp: '2026-11-23T10:00:00.000Z',
-  attemptNumber: 1,
-  totalServersAttempted: 1,
-  ...over,
-});
 
 const pet = (seq: number, numericValue: number): PetDiscovery => ({
   id: `pet-${seq}`,
@@ -44,6 +26,26 @@ const pet = (seq: number, numericValue: number): PetDiscovery => ({
   botId: '7',
 });
 
+function backfill(
+  reset: boolean,
+  cursor: number,
+  hops: ServerHopEvent[],
+  discoveries: PetDiscovery[] = [],
+): FleetMessage {
+  return {
+    type: 'fleet_backfill',
+    payload: {
+      reset,
+      cursor,
+      hops,
+      discoveries,
+      scanners: [],
+      networkStats: INITIAL_NETWORK_STATS,
+      hopStats: {} as HopStats,
+    },
+  };
+}
+
 const hopMessage = (seq: number): FleetMessage => ({ type: 'server_hop', payload: hop(seq) });
 
 describe('live events', () => {
@@ -51,7 +53,7 @@ describe('live events', () => {
     expect(liveEventOfHop(hop(1))).toMatchObject({
       type: 'server_hop',
       severity: 'success',
-      message: 'Bot 7 successfully hopped to new server (80ms)',
+      message: 'Bot 7 successfully hopped to new server (120ms)',
     });
     expect(liveEventOfHop(hop(2, { success: false, errorMessage: 'Server full' }))).toMatchObject({
       severity: 'warning',
@@ -96,24 +98,20 @@ describe('applyFleetMessages', () => {
   });
 
   it('appends a non-reset backfill after what it has, and replaces on reset', () => {
-    const stats = {} as HopStats;
-    const backfill = (reset: boolean, cursor: number, hops: ServerHopEvent[]): FleetMessage => ({
-      type: 'fleet_backfill',
-      payload: {
-        reset,
-        cursor,
-        hops,
-        discoveries: [],
-        scanners: [],
-        networkStats: INITIAL_NETWORK_STATS,
-        hopStats: stats,
-      },
-    });
     let state = applyFleetMessages(INITIAL_FLEET_FEED, [backfill(false, 2, [hop(1), hop(2)])], 0);
     state = applyFleetMessages(state, [backfill(false, 3, [hop(2), hop(3)])], 0);
     expect(state.hops.map((h) => h.seq)).toEqual([3, 2, 1]);
     state = applyFleetMessages(state, [backfill(true, 10, [hop(10)])], 0);
     expect(state.hops.map((h) => h.seq)).toEqual([10]);
     expect(state.cursor).toBe(10);
+  });
+
+  it('does not count again what a reset backfill shows again', () => {
+    let state = applyFleetMessages(INITIAL_FLEET_FEED, [backfill(false, 3, [hop(1), hop(2), hop(3)])], 0);
+    expect(state.totals).toEqual({ events: 3, hops: 3 });
+    // A slow page is sent a reset: hops 2 and 3 again, then 4 and 5 and a discovery it never had.
+    state = applyFleetMessages(state, [backfill(true, 6, [hop(2), hop(3), hop(4), hop(5)], [pet(6, 1)])], 0);
+    expect(state.liveEvents.map((e) => e.seq)).toEqual([6, 5, 4, 3, 2]);
+    expect(state.totals).toEqual({ events: 6, hops: 5 });
   });
 });

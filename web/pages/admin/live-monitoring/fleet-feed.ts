@@ -35,16 +35,15 @@ export interface LiveEvent {
 
 /**
  * Spec section 9 names three size-limited lists (500/200, 1000/250, 2000/300) without saying which
- * is which. Here: `keep` is how many of a list the page holds, `show` how many a non-virtualized
- * view of it renders (the timeline and the cards render every row they are given; the feed is
- * virtualized and takes all it holds).
+ * is which. Here: `keep` is how many of a list the page holds (filters search all of it), `show` how
+ * many of the newest matches a view lists. The timeline and both feeds render only the rows in view.
  */
 export const FEED_BUFFERS = {
-  /** Server hops: the Server Hop Timeline renders the newest 200. */
+  /** Server hops: the Server Hop Timeline lists the newest 200 matches. */
   hops: { keep: 500, show: 200 },
-  /** Pet discoveries: the Pet Discoveries tab renders the newest 250 matches. */
+  /** Pet discoveries: the Pet Discoveries tab shows the newest 250 matches. */
   discoveries: { keep: 1000, show: 250 },
-  /** Live events (hops and discoveries as feed lines): the Live Events Feed card renders 300. */
+  /** Live events (hops and discoveries as feed lines): the Live Events Feed card lists the newest 300. */
   liveEvents: { keep: 2000, show: 300 },
 } as const;
 
@@ -184,6 +183,15 @@ export function applyFleetMessages(state: FleetFeedState, messages: readonly Fle
   let newEvents: LiveEvent[] = [];
   let eventCount = totals.events;
   let hopCount = totals.hops;
+  // Events up to here are in the totals already: a reset backfill shows them again, it does not
+  // make them new.
+  let countedTo = cursor ?? 0;
+  const count = (seq: number, isHop: boolean) => {
+    if (seq <= countedTo) return;
+    countedTo = seq;
+    eventCount += 1;
+    if (isHop) hopCount += 1;
+  };
 
   for (const message of messages) {
     switch (message.type) {
@@ -203,16 +211,14 @@ export function applyFleetMessages(state: FleetFeedState, messages: readonly Fle
           if (cursor !== null && hop.seq <= cursor) continue;
           newHops.push(hop);
           newEvents.push(liveEventOfHop(hop));
-          eventCount += 1;
-          hopCount += 1;
         }
         for (const d of b.discoveries) {
           if (cursor !== null && d.seq <= cursor) continue;
           newDiscoveries.push(d);
           newEvents.push(liveEventOfDiscovery(d));
-          eventCount += 1;
         }
         newEvents.sort((a, c) => a.seq - c.seq);
+        for (const e of newEvents) count(e.seq, e.type === 'server_hop');
         scanners = b.scanners;
         networkStats = b.networkStats;
         hopStats = b.hopStats;
@@ -225,8 +231,7 @@ export function applyFleetMessages(state: FleetFeedState, messages: readonly Fle
         newHops.push(hop);
         newEvents.push(liveEventOfHop(hop));
         cursor = hop.seq;
-        eventCount += 1;
-        hopCount += 1;
+        count(hop.seq, true);
         break;
       }
       case 'live_data': {
@@ -235,7 +240,7 @@ export function applyFleetMessages(state: FleetFeedState, messages: readonly Fle
         newDiscoveries.push(d);
         newEvents.push(liveEventOfDiscovery(d));
         cursor = d.seq;
-        eventCount += 1;
+        count(d.seq, false);
         break;
       }
       case 'scanner_status':

@@ -6,6 +6,7 @@ import { HOP_REASONS, type HopReason, type ServerHopEvent } from '../../../../co
 import { OptionSelect } from '../shared/option-select.tsx';
 import { FEED_BUFFERS } from './fleet-feed.ts';
 import { formatTime } from './scanner-status-tab.tsx';
+import { VirtualRows } from './virtual-rows.tsx';
 
 export const HOP_OUTCOMES = ['all', 'success', 'failed'] as const;
 export type HopOutcome = (typeof HOP_OUTCOMES)[number];
@@ -40,6 +41,11 @@ export function filterHops(hops: readonly ServerHopEvent[], filter: HopFilter): 
 
 /** Spec: job ids in the timeline are cut to 8 characters. */
 const shortJob = (jobId: string | null) => (jobId ? jobId.slice(0, 8) : 'None');
+
+/** Spec section 9: the timeline's scroll area. */
+export const TIMELINE_HEIGHT = 400;
+/** Three lines: badges and time; jobs and places; the error and attempt text of a failure. */
+const HOP_ROW_HEIGHT = 96;
 
 /** Spec section 2 "Server Hop Timeline": newest first, in a 400 px scroll area. */
 export function HopTimeline({ hops }: { hops: ServerHopEvent[] }) {
@@ -78,53 +84,69 @@ export function HopTimeline({ hops }: { hops: ServerHopEvent[] }) {
         </div>
       </CardHeader>
       <CardContent>
-        <div className="h-[400px] overflow-y-auto" data-testid="hop-timeline-scroll">
-          {shown.length === 0 ? (
-            <p className="py-8 text-center text-muted-foreground">
-              No server hop events match the current filters.
-            </p>
-          ) : (
-            <ul aria-label="Server hops" className="flex flex-col gap-2">
-              {shown.map((hop) => (
-                <HopRow key={hop.id} hop={hop} />
-              ))}
-            </ul>
-          )}
-        </div>
+        {shown.length === 0 ? (
+          <p className="py-8 text-center text-muted-foreground" style={{ height: TIMELINE_HEIGHT }}>
+            No server hop events match the current filters.
+          </p>
+        ) : (
+          <VirtualRows
+            items={shown}
+            rowHeight={HOP_ROW_HEIGHT}
+            height={TIMELINE_HEIGHT}
+            keyOf={hopKey}
+            renderRow={renderHop}
+            rowLabelOf={hopLabel}
+            label="Server hops"
+            testId="hop-timeline-scroll"
+          />
+        )}
       </CardContent>
     </Card>
   );
 }
 
+const hopKey = (hop: ServerHopEvent) => hop.id;
+const hopLabel = (hop: ServerHopEvent) => `Hop by bot ${hop.botId}`;
+const renderHop = (hop: ServerHopEvent) => <HopRow hop={hop} />;
+
 /** Memoized: hops never change once received, so a new batch renders only the new rows. */
 const HopRow = memo(function HopRow({ hop }: { hop: ServerHopEvent }) {
   return (
-    <li
-      aria-label={`Hop by bot ${hop.botId}`}
-      className={`rounded-md border p-3 text-sm ${hop.success ? 'border-green-500/40' : 'border-red-500/40'}`}
-    >
-      <div className="flex flex-wrap items-center gap-2">
-        <Badge variant="outline">Bot {hop.botId}</Badge>
-        <Badge variant="secondary">{HOP_REASON_LABELS[hop.hopReason]}</Badge>
-        <span className={hop.success ? 'text-green-600' : 'text-red-600'}>
-          {hop.success ? 'Success' : 'Failed'}
-        </span>
-        <span className="tabular-nums">{hop.latencyMs}ms</span>
-        <span className="ml-auto text-xs text-muted-foreground">{formatTime(hop.timestamp)}</span>
-      </div>
-      <p className="mt-1 font-mono text-xs">
-        {shortJob(hop.fromJobId)} → {shortJob(hop.toJobId)}
-      </p>
-      <p className="font-mono text-xs text-muted-foreground">
-        Place {hop.fromPlaceId ?? 'None'} → {hop.toPlaceId}
-      </p>
-      {!hop.success && hop.errorMessage && <p className="text-xs text-red-600">{hop.errorMessage}</p>}
-      {hop.attemptNumber > 1 && (
-        <p className="text-xs text-muted-foreground">
-          {/* Spec: 'Attempt N of M servers'. */}
-          Attempt {hop.attemptNumber} of {hop.totalServersAttempted} servers
+    <div className="h-full pb-2">
+      <div
+        className={`h-full overflow-hidden rounded-md border px-3 py-2 text-sm ${hop.success ? 'border-green-500/40' : 'border-red-500/40'}`}
+      >
+        <div className="flex items-center gap-2">
+          <Badge variant="outline">Bot {hop.botId}</Badge>
+          <Badge variant="secondary">{HOP_REASON_LABELS[hop.hopReason]}</Badge>
+          <span className={hop.success ? 'text-green-600' : 'text-red-600'}>
+            {hop.success ? 'Success' : 'Failed'}
+          </span>
+          <span className="tabular-nums">{hop.latencyMs}ms</span>
+          <span className="ml-auto shrink-0 text-xs text-muted-foreground">{formatTime(hop.timestamp)}</span>
+        </div>
+        <p className="mt-1 truncate font-mono text-xs">
+          <span>
+            {shortJob(hop.fromJobId)} → {shortJob(hop.toJobId)}
+          </span>
+          <span className="text-muted-foreground">
+            {' · '}
+            <span>
+              Place {hop.fromPlaceId ?? 'None'} → {hop.toPlaceId}
+            </span>
+          </span>
         </p>
-      )}
-    </li>
+        <p className="truncate text-xs">
+          {!hop.success && hop.errorMessage && <span className="text-red-600">{hop.errorMessage}</span>}
+          {!hop.success && hop.errorMessage && hop.attemptNumber > 1 && ' · '}
+          {hop.attemptNumber > 1 && (
+            <span className="text-muted-foreground">
+              {/* Spec: 'Attempt N of M servers'. */}
+              Attempt {hop.attemptNumber} of {hop.totalServersAttempted} servers
+            </span>
+          )}
+        </p>
+      </div>
+    </div>
   );
 });

@@ -1,7 +1,7 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HopStats, PetDiscovery } from '../../../../common/fleet.ts';
+import { type HopStats, type PetDiscovery, successTrend } from '../../../../common/fleet.ts';
 import { fleetChartColumns } from './fleet-chart-data.ts';
 import { hop } from './fleet-feed.fixtures.ts';
 import { type LiveEvent, liveEventOfDiscovery, liveEventOfHop } from './fleet-feed.ts';
@@ -10,8 +10,8 @@ import {
   HopReasonsCard,
   HopStatCards,
   LiveActivityTab,
+  LiveEventsCard,
   SuccessTrendsCard,
-  successTrend,
 } from './live-activity-tab.tsx';
 import { LiveEventFeed } from './live-event-feed.tsx';
 
@@ -74,12 +74,18 @@ describe('hop stat cards, reasons and trends', () => {
     expect(successTrend(80, 80)).toBe('Improving');
     expect(successTrend(81, 80)).toBe('Improving');
     expect(successTrend(79, 80)).toBe('Declining');
+    expect(successTrend(null, 80)).toBe('Declining');
+  });
+
+  it("shows the two rates and the server's trend badge", () => {
     const { rerender } = render(
-      <SuccessTrendsCard stats={stats({ successRate15m: 70, successRate30m: 75 })} />,
+      <SuccessTrendsCard stats={stats({ successRate15m: 70, successRate30m: 75, trend: 'Declining' })} />,
     );
     expect(screen.getByText('Declining')).toBeTruthy();
     expect(screen.getByText('70.0%')).toBeTruthy();
-    rerender(<SuccessTrendsCard stats={stats({ successRate15m: 75, successRate30m: 75 })} />);
+    rerender(
+      <SuccessTrendsCard stats={stats({ successRate15m: 75, successRate30m: 75, trend: 'Improving' })} />,
+    );
     expect(screen.getByText('Improving')).toBeTruthy();
   });
 });
@@ -215,6 +221,27 @@ describe('Server Hop Timeline', () => {
 
     await user.type(screen.getByRole('textbox', { name: 'Filter hops by bot ID' }), '7');
     expect(screen.getByText('No server hop events match the current filters.')).toBeTruthy();
+  });
+});
+
+describe('long lists', () => {
+  it('render only the rows in view: the timeline and the Live Events Feed card', () => {
+    const many = Array.from({ length: 500 }, (_, i) => hop(500 - i));
+    render(
+      <>
+        <HopTimeline hops={many} />
+        <LiveEventsCard events={many.map(liveEventOfHop)} />
+      </>,
+    );
+    const hopRows = within(screen.getByRole('list', { name: 'Server hops' })).getAllByRole('listitem');
+    // 400 px of 96 px rows, plus the overscan below.
+    expect(hopRows.length).toBeGreaterThan(4);
+    expect(hopRows.length).toBeLessThan(15);
+    expect(hopRows[0]!.textContent).toContain('Success');
+    const lines = within(screen.getByRole('list', { name: 'Live Events Feed' })).getAllByRole('listitem');
+    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.length).toBeLessThan(25);
+    expect(lines[0]!.textContent).toContain('Bot 7 successfully hopped to new server (120ms)');
   });
 });
 

@@ -11,13 +11,14 @@ import {
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
-import { HOP_REASONS, type HopStats, type ServerHopEvent } from '../../../../common/fleet.ts';
+import { HOP_REASONS, type HopStats, type ServerHopEvent, successTrend } from '../../../../common/fleet.ts';
 import { StatCard } from '../shared/stat-card.tsx';
 import { FleetChart } from './fleet-chart.tsx';
 import { FEED_BUFFERS, type LiveEvent } from './fleet-feed.ts';
 import { HOP_REASON_LABELS, HopTimeline } from './hop-timeline.tsx';
 import { LiveEventFeed } from './live-event-feed.tsx';
 import { formatTime } from './scanner-status-tab.tsx';
+import { VirtualRows } from './virtual-rows.tsx';
 
 /** A render slower than one 60 Hz frame is marked as poor. */
 export const GOOD_RENDER_MS = 16;
@@ -112,17 +113,13 @@ export function HopReasonsCard({ stats }: { stats: HopStats | null }) {
   );
 }
 
-/** Spec: Improving when the 15-minute rate is at least the 30-minute rate (no hops counts as 0). */
-export function successTrend(rate15m: number | null, rate30m: number | null): 'Improving' | 'Declining' {
-  return (rate15m ?? 0) >= (rate30m ?? 0) ? 'Improving' : 'Declining';
-}
-
 const formatRate = (rate: number | null) => (rate === null ? 'No hops' : `${rate.toFixed(1)}%`);
 
 export function SuccessTrendsCard({ stats }: { stats: HopStats | null }) {
   const rate15m = stats?.successRate15m ?? null;
   const rate30m = stats?.successRate30m ?? null;
-  const trend = successTrend(rate15m, rate30m);
+  // The server's verdict (common successTrend); before the first figures, no hops: Improving.
+  const trend = stats?.trend ?? successTrend(null, null);
   return (
     <Card>
       <CardHeader>
@@ -148,7 +145,11 @@ export function SuccessTrendsCard({ stats }: { stats: HopStats | null }) {
   );
 }
 
-/** Spec: the Live Events Feed card, a plain 400 px list of the newest lines. */
+/** The Live Events Feed card's scroll area and its one-line rows. */
+const EVENTS_CARD_HEIGHT = 400;
+const EVENT_LINE_HEIGHT = 28;
+
+/** Spec: the Live Events Feed card, a 400 px list of the newest lines. */
 export function LiveEventsCard({ events }: { events: LiveEvent[] }) {
   const shown = events.slice(0, FEED_BUFFERS.liveEvents.show);
   return (
@@ -157,29 +158,36 @@ export function LiveEventsCard({ events }: { events: LiveEvent[] }) {
         <CardTitle className="text-base">Live Events Feed</CardTitle>
       </CardHeader>
       <CardContent>
-        <div className="h-[400px] overflow-y-auto" data-testid="live-events-card">
-          {shown.length === 0 ? (
-            <p className="py-8 text-center text-muted-foreground">No live events yet...</p>
-          ) : (
-            <ul aria-label="Live Events Feed" className="flex flex-col gap-1 text-sm">
-              {shown.map((event) => (
-                <LiveEventRow key={event.id} event={event} />
-              ))}
-            </ul>
-          )}
-        </div>
+        {shown.length === 0 ? (
+          <p className="py-8 text-center text-muted-foreground" style={{ height: EVENTS_CARD_HEIGHT }}>
+            No live events yet...
+          </p>
+        ) : (
+          <VirtualRows
+            items={shown}
+            rowHeight={EVENT_LINE_HEIGHT}
+            height={EVENTS_CARD_HEIGHT}
+            keyOf={eventKey}
+            renderRow={renderEventLine}
+            label="Live Events Feed"
+            testId="live-events-card"
+          />
+        )}
       </CardContent>
     </Card>
   );
 }
 
+const eventKey = (event: LiveEvent) => event.id;
+const renderEventLine = (event: LiveEvent) => <LiveEventLine event={event} />;
+
 /** Memoized: events never change once received, so a new batch renders only the new rows. */
-const LiveEventRow = memo(function LiveEventRow({ event }: { event: LiveEvent }) {
+const LiveEventLine = memo(function LiveEventLine({ event }: { event: LiveEvent }) {
   return (
-    <li className="flex gap-2">
+    <p className="flex h-full items-center gap-2 text-sm" title={event.message}>
       <span className="shrink-0 text-xs text-muted-foreground">{formatTime(event.timestamp)}</span>
-      <span>{event.message}</span>
-    </li>
+      <span className="truncate">{event.message}</span>
+    </p>
   );
 });
 

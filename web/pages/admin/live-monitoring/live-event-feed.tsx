@@ -1,6 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronDown, ChevronUp } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useState } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
@@ -11,6 +10,7 @@ import { OptionSelect } from '../shared/option-select.tsx';
 import { useDebouncedValue } from '../shared/use-debounced-value.ts';
 import type { LiveEvent, LiveEventSeverity, LiveEventType } from './fleet-feed.ts';
 import { formatTime } from './scanner-status-tab.tsx';
+import { VirtualRows } from './virtual-rows.tsx';
 
 /** Spec section 9: the feed's virtualization figures and search debounce. */
 export const FEED_ROW_HEIGHT = 120;
@@ -137,7 +137,17 @@ export function LiveEventFeed({
           {shown.length === 0 ? (
             <p className="py-8 text-center text-muted-foreground">No events match the current filters.</p>
           ) : (
-            <VirtualEventList events={shown} autoScroll={autoScroll} />
+            <VirtualRows
+              items={shown}
+              rowHeight={FEED_ROW_HEIGHT}
+              height={FEED_HEIGHT}
+              overscan={FEED_OVERSCAN}
+              keyOf={eventKey}
+              renderRow={renderEvent}
+              label="Live Event Feed"
+              testId="live-event-feed"
+              pinNewest={autoScroll}
+            />
           )}
           <div className="flex flex-wrap justify-between gap-2 text-xs text-muted-foreground">
             <span>
@@ -155,61 +165,26 @@ export function LiveEventFeed({
   );
 }
 
-function VirtualEventList({ events, autoScroll }: { events: LiveEvent[]; autoScroll: boolean }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: events.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => FEED_ROW_HEIGHT,
-    overscan: FEED_OVERSCAN,
-    // The viewport is fixed at FEED_HEIGHT and rows span its width, so there is nothing to measure
-    // (which also lets rows render where nothing is laid out, as in jsdom).
-    observeElementRect: (_instance, onRect) => onRect({ width: 0, height: FEED_HEIGHT }),
-  });
-  const newestId = events[0]?.id;
-  // The list is newest first, so keeping the newest in view is keeping the scroll at the top.
-  useEffect(() => {
-    if (autoScroll && newestId !== undefined && scrollRef.current) scrollRef.current.scrollTop = 0;
-  }, [autoScroll, newestId]);
+const eventKey = (event: LiveEvent) => event.id;
+const renderEvent = (event: LiveEvent) => <EventRow event={event} />;
 
+/** Memoized: events never change once received, so a new batch renders only the new rows. */
+const EventRow = memo(function EventRow({ event }: { event: LiveEvent }) {
   return (
-    <div
-      ref={scrollRef}
-      className="overflow-y-auto"
-      style={{ height: FEED_HEIGHT }}
-      data-testid="live-event-feed"
-    >
-      <ul
-        aria-label="Live Event Feed"
-        className="relative w-full"
-        style={{ height: virtualizer.getTotalSize() }}
-      >
-        {virtualizer.getVirtualItems().map((item) => {
-          const event = events[item.index];
-          if (!event) return null;
-          return (
-            <li
-              key={event.id}
-              className="absolute left-0 top-0 w-full p-1"
-              style={{ height: FEED_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
-            >
-              <div className="h-full overflow-hidden rounded-md border p-3 text-sm">
-                <div className="flex items-center gap-2">
-                  <Badge className={`border-transparent ${SEVERITY_BADGE[event.severity]}`}>
-                    {SEVERITY_LABELS[event.severity]}
-                  </Badge>
-                  <Badge variant="outline">{TYPE_LABELS[event.type]}</Badge>
-                  <span className="ml-auto text-xs text-muted-foreground">{formatTime(event.timestamp)}</span>
-                </div>
-                <p className="mt-2 line-clamp-2">{event.message}</p>
-                <p className="text-xs text-muted-foreground">
-                  Bot {event.botId} · {event.scannerId}
-                </p>
-              </div>
-            </li>
-          );
-        })}
-      </ul>
+    <div className="h-full p-1">
+      <div className="h-full overflow-hidden rounded-md border p-3 text-sm">
+        <div className="flex items-center gap-2">
+          <Badge className={`border-transparent ${SEVERITY_BADGE[event.severity]}`}>
+            {SEVERITY_LABELS[event.severity]}
+          </Badge>
+          <Badge variant="outline">{TYPE_LABELS[event.type]}</Badge>
+          <span className="ml-auto text-xs text-muted-foreground">{formatTime(event.timestamp)}</span>
+        </div>
+        <p className="mt-2 line-clamp-2">{event.message}</p>
+        <p className="text-xs text-muted-foreground">
+          Bot {event.botId} · {event.scannerId}
+        </p>
+      </div>
     </div>
   );
-}
+});

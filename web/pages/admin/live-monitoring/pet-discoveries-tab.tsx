@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
@@ -98,7 +99,8 @@ export function PetDiscoveriesTab({
   );
 }
 
-function DiscoveryCard({ discovery: d }: { discovery: PetDiscovery }) {
+/** Memoized: discoveries never change once received, so a new batch renders only the new cards. */
+const DiscoveryCard = memo(function DiscoveryCard({ discovery: d }: { discovery: PetDiscovery }) {
   return (
     <Card role="group" aria-label={d.name}>
       <CardHeader className="flex-row items-start justify-between gap-2 pb-2">
@@ -119,4 +121,4 @@ function DiscoveryCard({ discovery: d }: { discovery: PetDiscovery }) {
       </CardContent>
     </Card>
   );
-}
+});

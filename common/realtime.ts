@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import type {
+  ConfigurationProgressPayload,
+  ConfigurationRollbackPayload,
+  ConfigurationUpdatePayload,
+  EmergencyControlPayload,
+} from './configuration.ts';
+import type {
   FleetBackfillPayload,
   HopStats,
   LiveDataPayload,
@@ -80,6 +86,11 @@ export interface ServerMessagePayloads {
   hop_stats: HopStats;
   system_config_update: SystemConfigUpdatePayload;
   licensing_changed: LicensingChangedPayload;
+  /** Live configuration (common/configuration.ts): a push, the emergency toggle, a rollback, acks. */
+  configuration_update: ConfigurationUpdatePayload;
+  emergency_control: EmergencyControlPayload;
+  configuration_rollback: ConfigurationRollbackPayload;
+  configuration_progress: ConfigurationProgressPayload;
   /** The server refused a frame; the connection stays open. */
   error: { error: string };
 }

@@ -1,0 +1,314 @@
+import { z } from 'zod';
+import { GhostIdSchema } from './fleet.ts';
+
+/*
+ * Live configuration of the bot network (admin-back-office spec 2.8, sections 3, 4, 5, 7, 9): one
+ * configuration per bot, pushed as versioned `config` frames the bots acknowledge, profiles,
+ * emergency stop/resume, and the history of changes with rollback. Server and screen share this.
+ */
+
+/* ---------- parameters ---------- */
+
+/** Spec section 5: the ranges (inclusive) and the screen's slider steps. */
+export const BOT_PARAMETER_RANGES = {
+  hopFrequencyMs: { min: 1000, max: 30_000, step: 500 },
+  hopDelayMs: { min: 100, max: 5000, step: 100 },
+  hopCooldownMs: { min: 5000, max: 300_000, step: 5000 },
+  maxRetryAttempts: { min: 1, max: 10, step: 1 },
+  errorThreshold: { min: 1, max: 20, step: 1 },
+  batchSize: { min: 1, max: 200, step: 1 },
+  connectionLimit: { min: 1, max: 50, step: 1 },
+  rateLimit: { min: 10, max: 1000, step: 1 },
+} as const;
+export type RangedParameter = keyof typeof BOT_PARAMETER_RANGES;
+
+/** Pet values are whole numbers of the game's currency per second; 0 as a maximum means unlimited. */
+export const MAX_PET_VALUE = 1_000_000_000_000;
+
+/** Spec section 9: the default bot parameters, given to a bot when it first says hello. */
+export const DEFAULT_BOT_PARAMETERS = {
+  hopFrequencyMs: 5000,
+  hopDelayMs: 1000,
+  hopCooldownMs: 30_000,
+  minPetValue: 500_000,
+  maxPetValue: 0,
+  targetPetValue: 1_000_000,
+  stealthMode: false,
+  maxRetryAttempts: 3,
+  errorThreshold: 5,
+  batchSize: 50,
+  connectionLimit: 10,
+  rateLimit: 100,
+} as const satisfies BotParameters;
+
+const ranged = (field: RangedParameter) => {
+  const { min, max } = BOT_PARAMETER_RANGES[field];
+  return z
+    .number({ error: `${field} must be a number from ${min} to ${max}` })
+    .int(`${field} must be a whole number from ${min} to ${max}`)
+    .min(min, `${field} must be from ${min} to ${max}`)
+    .max(max, `${field} must be from ${min} to ${max}`);
+};
+
+const petValue = (field: string) =>
+  z
+    .number({ error: `${field} must be a number from 0 to ${MAX_PET_VALUE}` })
+    .int(`${field} must be a whole number`)
+    .min(0, `${field} must be from 0 to ${MAX_PET_VALUE}`)
+    .max(MAX_PET_VALUE, `${field} must be from 0 to ${MAX_PET_VALUE}`);
+
+const parameterShape = {
+  hopFrequencyMs: ranged('hopFrequencyMs'),
+  hopDelayMs: ranged('hopDelayMs'),
+  hopCooldownMs: ranged('hopCooldownMs'),
+  minPetValue: petValue('minPetValue'),
+  /** 0 means unlimited. */
+  maxPetValue: petValue('maxPetValue'),
+  targetPetValue: petValue('targetPetValue'),
+  stealthMode: z.boolean({ error: 'stealthMode must be true or false' }),
+  maxRetryAttempts: ranged('maxRetryAttempts'),
+  errorThreshold: ranged('errorThreshold'),
+  batchSize: ranged('batchSize'),
+  connectionLimit: ranged('connectionLimit'),
+  rateLimit: ranged('rateLimit'),
+};
+
+/** Every parameter a bot runs with (sent whole in each `config` frame). */
+export const BotParametersSchema = z.strictObject(parameterShape);
+export type BotParameters = z.output<typeof BotParametersSchema>;
+export type BotParameterName = keyof BotParameters;
+export const BOT_PARAMETER_NAMES = Object.keys(parameterShape) as BotParameterName[];
+
+/** A change: any of the parameters, at least one. Checked against the bot's values after merging. */
+export const BotParameterUpdatesSchema = z
+  .strictObject(parameterShape)
+  .partial()
+  .refine((u) => Object.keys(u).length > 0, 'updates must change at least one parameter');
+export type BotParameterUpdates = z.output<typeof BotParameterUpdatesSchema>;
+
+/**
+ * The one rule across fields, checked on a bot's merged parameters: a maximum pet value, when set,
+ * is not below the minimum. Returns the 400 text, or null.
+ */
+export function parameterConflict(p: BotParameters): string | null {
+  return p.maxPetValue !== 0 && p.maxPetValue < p.minPetValue
+    ? 'maxPetValue must be 0 (unlimited) or at least minPetValue'
+    : null;
+}
+
+/* ---------- what the admin reads ---------- */
+
+/** Where a push to one bot stands (fleet-manager style: pending until the bot acknowledges). */
+export const TARGET_STATES = ['pending', 'applied', 'failed'] as const;
+export type TargetState = (typeof TARGET_STATES)[number];
+
+/** Spec section 3 "Bot configuration", plus where its latest push stands. */
+export interface BotConfiguration extends BotParameters {
+  id: string;
+  botId: string;
+  /** The bot is online (the fleet heard from it recently) and not stopped by an emergency stop. */
+  isActive: boolean;
+  /** The version of these values; each change to this bot's values adds one. */
+  version: number;
+  /** The profile these values came from, while no later change overrode it. */
+  profileId: string | null;
+  profileName: string | null;
+  /** ISO time the bot acknowledged its latest version; null before any acknowledgement. */
+  lastDeployed: string | null;
+  /** Where the latest version stands on this bot. */
+  deployState: TargetState;
+  deployError: string | null;
+}
+
+/** Spec section 3 "Configuration profile". Applying one sets its four parameters. */
+export interface ConfigurationProfile {
+  id: string;
+  name: string;
+  profileType: string;
+  isBuiltIn: boolean;
+  usageCount: number;
+  description: string;
+  hopFrequencyMs: number;
+  minPetValue: number;
+  stealthMode: boolean;
+  batchSize: number;
+}
+/** The parameters a profile sets. */
+export const PROFILE_PARAMETERS = ['hopFrequencyMs', 'minPetValue', 'stealthMode', 'batchSize'] as const;
+
+export interface EmergencyState {
+  stopped: boolean;
+  /** The reason given for the latest stop or resume; null before any. */
+  reason: string | null;
+  /** ISO time of the latest stop or resume; null before any. */
+  changedAt: string | null;
+}
+
+/** GET /api/admin/configurations/dashboard-stats (spec section 3, plus the emergency state). */
+export interface ConfigurationDashboard {
+  dashboardStats: {
+    totalConfigurations: number;
+    activeConfigurations: number;
+    /** Change records of the last 24 hours. */
+    recentChanges24h: number;
+    topUsedProfiles: Array<{ profileName: string; usageCount: number }>;
+  };
+  configHealth: {
+    onlineBots: number;
+    totalBots: number;
+    /** Bots whose current values came from each profile. */
+    activeProfiles: Array<{ profileId: string; profileName: string; botCount: number }>;
+    /** The newest failed targets (spec: the screen shows the first 5). */
+    recentFailures: Array<{ botId: string; errorMessage: string; timestamp: string }>;
+  };
+  deploymentStats: {
+    /** Targets applied, of all targets that ended (applied or failed). */
+    successfulDeployments: number;
+    totalDeployments: number;
+    /** Mean ms from sending a `config` frame to its acknowledgement, over applied targets; 0 with none. */
+    averageResponseTime: number;
+  };
+  emergency: EmergencyState;
+}
+
+export const CHANGE_KINDS = [
+  'bulk_update',
+  'profile',
+  'rollback',
+  'emergency_stop',
+  'emergency_resume',
+] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** One bot of a change: its values before and after (the fields the change touched) and the outcome. */
+export interface ChangeTarget {
+  botId: string;
+  /** The bot's configuration version this change produced (null for emergency changes). */
+  version: number | null;
+  before: Partial<BotParameters>;
+  after: Partial<BotParameters>;
+  state: TargetState;
+  /** The bot's error, or 'no acknowledgement' past the deadline. */
+  error: string | null;
+  /** ISO time the bot answered (or was counted failed); null while pending. */
+  respondedAt: string | null;
+  /** ms from sending the frame to the answer; null while pending or when it never answered. */
+  responseTimeMs: number | null;
+}
+
+/** A change record: who, when, which bots, before and after, why, whether an emergency. */
+export interface ConfigurationChange {
+  id: string;
+  kind: ChangeKind;
+  createdAt: string;
+  /** Who made it: 'admin' and the client address. */
+  actor: string;
+  reason: string;
+  isEmergency: boolean;
+  profileName: string | null;
+  /** The change this one rolled back. */
+  rollbackOf: string | null;
+  targets: ChangeTarget[];
+  counts: Record<TargetState, number>;
+  /** Parameter changes can be rolled back; emergency stop/resume cannot (the toggle undoes them). */
+  canRollback: boolean;
+}
+
+/* ---------- calls (spec section 7, "Live bot configuration") ---------- */
+
+export const MAX_TARGET_BOTS = 500;
+export const MAX_REASON_LENGTH = 500;
+
+const TargetBotIdsSchema = z
+  .array(GhostIdSchema, { error: 'targetBotIds must be a list of bot ids' })
+  .min(1, 'targetBotIds must name at least one bot')
+  .max(MAX_TARGET_BOTS, `targetBotIds must name at most ${MAX_TARGET_BOTS} bots`);
+
+const ReasonSchema = z
+  .string({ error: 'reason must be text' })
+  .trim()
+  .max(MAX_REASON_LENGTH, `reason must be at most ${MAX_REASON_LENGTH} characters`);
+
+/** POST /api/admin/configurations/bulk-update → { result: ChangeResult } */
+export const BulkUpdateRequestSchema = z.strictObject({
+  targetBotIds: TargetBotIdsSchema,
+  updates: BotParameterUpdatesSchema,
+  reason: ReasonSchema.default(''),
+  isEmergencyUpdate: z.boolean({ error: 'isEmergencyUpdate must be true or false' }).default(false),
+});
+export type BulkUpdateRequest = z.input<typeof BulkUpdateRequestSchema>;
+
+/** POST /api/admin/configuration-profiles/{profileId}/apply → { result: ChangeResult } */
+export const ApplyProfileRequestSchema = z.strictObject({
+  targetBotIds: TargetBotIdsSchema,
+  reason: ReasonSchema.default(''),
+});
+export type ApplyProfileRequest = z.input<typeof ApplyProfileRequestSchema>;
+
+/** POST /api/admin/configurations/emergency-stop and /emergency-resume → EmergencyResult */
+export const EmergencyRequestSchema = z.strictObject({ reason: ReasonSchema.default('') });
+export type EmergencyRequest = z.input<typeof EmergencyRequestSchema>;
+
+/** POST /api/admin/configurations/history/{id}/rollback → { result: ChangeResult } */
+export const RollbackRequestSchema = z.strictObject({
+  reason: ReasonSchema.min(1, 'reason is required to roll back a change'),
+});
+export type RollbackRequest = z.input<typeof RollbackRequestSchema>;
+
+/** What a bulk update, profile application or rollback answers. */
+export interface ChangeResult {
+  /** Configurations updated (the toast's 'Updated N configurations'). */
+  successful: number;
+  changeId: string;
+  /** Targets online now, sent their `config` frame at once; the rest get it when they reconnect. */
+  sent: number;
+}
+
+export interface EmergencyResult {
+  /** Connected bots the stop or resume reached. */
+  affectedBots: number;
+  emergency: EmergencyState;
+}
+
+/** GET /api/admin/configurations/history?limit=N (default 50, at most 200), newest first. */
+export const HISTORY_DEFAULT_LIMIT = 50;
+export const HISTORY_MAX_LIMIT = 200;
+
+/* ---------- frames ---------- */
+
+/** Server → bot `config`: the bot's whole parameter set at `version`; it answers `config_ack`. */
+export interface ConfigFramePayload {
+  version: number;
+  parameters: BotParameters;
+}
+/** Server → bot `emergency_stop` / `emergency_resume`. */
+export interface EmergencyFramePayload {
+  reason: string;
+}
+
+/** Server → dashboards (spec section 4). */
+export interface ConfigurationUpdatePayload {
+  /** Bots the change targeted (the toast says how many). */
+  targetedBots: number;
+  changeId: string;
+  reason: string;
+}
+export interface EmergencyControlPayload {
+  action: 'EMERGENCY_STOP' | 'EMERGENCY_RESUME';
+  reason: string;
+  affectedBots: number;
+}
+export interface ConfigurationRollbackPayload {
+  reason: string;
+  changeId: string;
+  rollbackOf: string;
+}
+/** Targets moved (acknowledged, failed): screens refresh, no toast. Replaceable. */
+export interface ConfigurationProgressPayload {
+  changeId: string;
+  counts: Record<TargetState, number>;
+}
+
+/** Spec section 9: the screen's refresh intervals and list sizes. */
+export const CONFIGURATION_POLL_MS = { dashboard: 15_000, configurations: 30_000, profiles: 60_000 } as const;
+export const CONFIGURATION_LIST_SIZES = { statusList: 10, recentFailures: 5, selectorColumns: 5 } as const;

@@ -138,7 +138,83 @@ describe('Live Monitoring in the browser', () => {
       expect(className, value).toContain(colour);
     }
   });
+
+  it('narrows each list with its filters, and the feed footer follows', async () => {
+    await page.goto('/admin/live-monitoring');
+    const footer = page.getByText(/^Showing \d+ of \d+ events$/);
+    await expect
+      .poll(async () => shownOf(await footer.innerText()).of, { timeout: 15_000 })
+      .toBeGreaterThan(50);
+    // Frozen lists, so counts can be compared.
+    await page.getByRole('button', { name: 'Pause Feed' }).click();
+    const all = shownOf(await footer.innerText());
+    expect(all.shown).toBe(all.of);
+    const feedRows = page.getByRole('list', { name: 'Live Event Feed' }).getByRole('listitem');
+
+    await choose(page, 'Filter events by severity', 'Warning');
+    const warnings = shownOf(await footer.innerText());
+    expect(warnings.of).toBe(all.of);
+    expect(warnings.shown).toBeGreaterThan(0);
+    expect(warnings.shown).toBeLessThan(all.shown);
+    for (const text of await feedRows.allInnerTexts()) expect(text).toMatch(/^Warning/);
+
+    await choose(page, 'Filter events by severity', 'All Levels');
+    await choose(page, 'Filter events by type', 'Pet Discoveries');
+    const finds = shownOf(await footer.innerText());
+    expect(finds.shown).toBeGreaterThan(0);
+    expect(finds.shown).toBeLessThan(all.shown);
+    for (const text of await feedRows.allInnerTexts()) expect(text).toContain('Pet Discoveries');
+
+    await choose(page, 'Filter events by type', 'All Types');
+    await page.getByRole('textbox', { name: 'Search events' }).fill('ghost-07');
+    await expect.poll(async () => shownOf(await footer.innerText()).shown).toBeLessThan(all.shown);
+    for (const text of await feedRows.allInnerTexts()) expect(text).toContain('ghost-07');
+
+    const hopRows = page.getByRole('list', { name: 'Server hops' }).getByRole('listitem');
+    await choose(page, 'Filter hops by outcome', 'Failed');
+    expect(await hopRows.count()).toBeGreaterThan(0);
+    for (const text of await hopRows.allInnerTexts()) expect(text).toContain('Failed');
+    await choose(page, 'Filter hops by outcome', 'All Hops');
+    await choose(page, 'Filter hops by reason', 'Auto Scan');
+    for (const text of await hopRows.allInnerTexts()) expect(text).toContain('Auto Scan');
+    await page.getByRole('textbox', { name: 'Filter hops by bot ID' }).fill('ghost-07');
+    for (const label of await hopRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')))) {
+      expect(label).toBe('Hop by bot ghost-07');
+    }
+
+    await page.getByRole('tab', { name: 'Pet Discoveries' }).click();
+    const cards = page.getByRole('group').filter({ hasText: 'Discovered' });
+    const everyCard = await cards.count();
+    await choose(page, 'Filter by value', '$5M+');
+    const premium = await cards.count();
+    expect(premium).toBeLessThan(everyCard);
+    for (const value of await cards.locator('span.rounded-full').allInnerTexts()) {
+      expect(parsePetValue(value)).toBeGreaterThanOrEqual(5_000_000);
+    }
+    await choose(page, 'Filter by value', 'All Values');
+    const name = (await cards.first().getAttribute('aria-label')) ?? '';
+    await page.getByRole('textbox', { name: 'Search pets by name or type' }).fill(name);
+    for (const label of await cards.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))) {
+      expect(label).toBe(name);
+    }
+
+    await page.getByRole('tab', { name: 'Scanner Status' }).click();
+    await choose(page, 'Filter by bot', /^Bot ghost-07 - /);
+    await expect.poll(() => page.getByRole('group', { name: /^Bot ghost-\d\d$/ }).count()).toBe(1);
+  });
 });
+
+/** The two figures of 'Showing X of Y events'. */
+function shownOf(footer: string): { shown: number; of: number } {
+  const [, shown, of] = /Showing (\d+) of (\d+) events/.exec(footer) ?? [];
+  return { shown: Number(shown), of: Number(of) };
+}
+
+/** Picks an option of a labelled select (Radix: the trigger is a combobox, its items options). */
+async function choose(page: Page, select: string, option: string | RegExp): Promise<void> {
+  await page.getByRole('combobox', { name: select }).click();
+  await page.getByRole('option', { name: option }).click();
+}
 
 describe('Live Monitoring across a server restart', () => {
   it('shows the red banner while the server is down, then recovers without showing an event twice', async () => {

@@ -25,6 +25,7 @@ const HardwareBindingsPage = lazy(() => import('@/pages/admin/hardware-bindings/
 const SecurityPage = lazy(() => import('@/pages/admin/security/security.tsx'));
 const ServerPoolPage = lazy(() => import('@/pages/admin/server-pool/server-pool.tsx'));
 const LiveMonitoringPage = lazy(() => import('@/pages/admin/live-monitoring/live-monitoring.tsx'));
+const LiveConfigurationPage = lazy(() => import('@/pages/admin/live-configuration/live-configuration.tsx'));
 
 /** A page inside its own error boundary, so one broken screen never takes down the app. */
 function page(element: React.ReactNode) {
@@ -69,6 +70,7 @@ export const appRoutes = createRoutesFromElements(
       <Route path="security" element={page(<SecurityPage />)} />
       <Route path="server-pool" element={page(<ServerPoolPage />)} />
       <Route path="live-monitoring" element={page(<LiveMonitoringPage />)} />
+      <Route path="configuration" element={page(<LiveConfigurationPage />)} />
       <Route path="*" element={<AdminNotFound />} />
     </Route>
     <Route path="*" element={<NotFoundPage />} />

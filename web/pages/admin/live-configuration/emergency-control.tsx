@@ -1,0 +1,63 @@
+import { LoaderCircle, OctagonX, Play } from 'lucide-react';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import type { EmergencyState } from '../../../../common/configuration.ts';
+import { formatDate } from '../../../../common/format.ts';
+import { useEmergencyControl } from './live-configuration-mutations.ts';
+import { ReasonDialog } from './reason-dialog.tsx';
+
+/**
+ * The header's toggle (spec section 4): Emergency Stop while the network runs, Emergency Resume
+ * while it is stopped. Either asks for a reason and a confirmation first.
+ */
+export function EmergencyToggle({ emergency }: { emergency: EmergencyState }) {
+  const control = useEmergencyControl();
+  const icon = control.isPending ? <LoaderCircle className="animate-spin" /> : null;
+  if (emergency.stopped) {
+    return (
+      <ReasonDialog
+        trigger={
+          <Button className="bg-emerald-600 text-white hover:bg-emerald-500" disabled={control.isPending}>
+            {icon ?? <Play />}
+            Emergency Resume
+          </Button>
+        }
+        title="Resume the bot network?"
+        description="Every connected bot is told to resume hopping and scanning with its current configuration."
+        confirmLabel="Resume Network"
+        confirmVariant="default"
+        placeholder="e.g. Game servers are stable again"
+        onConfirm={(reason) => control.mutate({ action: 'resume', reason })}
+      />
+    );
+  }
+  return (
+    <ReasonDialog
+      trigger={
+        <Button variant="destructive" disabled={control.isPending}>
+          {icon ?? <OctagonX />}
+          Emergency Stop
+        </Button>
+      }
+      title="Stop the whole bot network?"
+      description="Every connected bot stops hopping at once, and bots that connect later are told to stop, until you resume. Survives a server restart."
+      confirmLabel="Stop All Bots"
+      placeholder="e.g. Game update rolling out"
+      onConfirm={(reason) => control.mutate({ action: 'stop', reason })}
+    />
+  );
+}
+
+/** The red banner while the network is stopped: since when and why. */
+export function EmergencyBanner({ emergency }: { emergency: EmergencyState }) {
+  if (!emergency.stopped) return null;
+  return (
+    <Alert variant="destructive" className="border-red-600 bg-red-600/10">
+      <OctagonX className="h-4 w-4" />
+      <AlertTitle>The bot network is stopped</AlertTitle>
+      <AlertDescription>
+        {`Emergency stop since ${formatDate(emergency.changedAt)}. Reason: ${emergency.reason || 'none given'}. Bots do not hop or scan until you resume.`}
+      </AlertDescription>
+    </Alert>
+  );
+}

@@ -1,0 +1,162 @@
+import { ChevronDown, ChevronRight, LoaderCircle, Undo2 } from 'lucide-react';
+import { useState } from 'react';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
+import {
+  type BotParameterName,
+  type BotParameters,
+  type ChangeKind,
+  type ChangeTarget,
+  type ConfigurationChange,
+  TARGET_STATES,
+} from '../../../../common/configuration.ts';
+import { formatDate } from '../../../../common/format.ts';
+import { DeployStateBadge } from './deploy-state-badge.tsx';
+import { type ListState, ListStateView } from './list-state.tsx';
+import { useRollbackChange } from './live-configuration-mutations.ts';
+import { PARAMETER_LABELS } from './parameter-form.ts';
+import { ReasonDialog } from './reason-dialog.tsx';
+
+export const KIND_LABELS: Record<ChangeKind, string> = {
+  bulk_update: 'Bulk update',
+  profile: 'Profile applied',
+  rollback: 'Rollback',
+  emergency_stop: 'Emergency stop',
+  emergency_resume: 'Emergency resume',
+};
+
+function parameterValue(value: BotParameters[BotParameterName] | undefined): string {
+  if (value === undefined) return '—';
+  if (typeof value === 'boolean') return value ? 'On' : 'Off';
+  return value.toLocaleString('en-US');
+}
+
+/** The fields a change touched on one bot, as 'Label: before → after'. */
+export function fieldChanges(target: ChangeTarget): string[] {
+  return (Object.keys(target.after) as BotParameterName[]).map(
+    (name) =>
+      `${PARAMETER_LABELS[name]}: ${parameterValue(target.before[name])} → ${parameterValue(target.after[name])}`,
+  );
+}
+
+/** One change's per-bot outcomes: what changed, where it stands, the bot's error and answer time. */
+function ChangeTargets({ change }: { change: ConfigurationChange }) {
+  if (change.targets.length === 0) {
+    return <p className="px-4 pb-4 text-sm text-muted-foreground">No bot was targeted.</p>;
+  }
+  return (
+    <div className="overflow-x-auto px-2 pb-2">
+      <Table aria-label={`Bots of change ${change.id}`}>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Bot</TableHead>
+            <TableHead>Changes</TableHead>
+            <TableHead>State</TableHead>
+            <TableHead>Error</TableHead>
+            <TableHead className="text-right">Response</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {change.targets.map((target) => (
+            <TableRow key={target.botId}>
+              <TableCell className="font-mono">{target.botId}</TableCell>
+              <TableCell className="text-xs">
+                {fieldChanges(target).map((line) => (
+                  <div key={line}>{line}</div>
+                ))}
+                {target.version !== null && (
+                  <div className="text-muted-foreground">{`v${target.version}`}</div>
+                )}
+              </TableCell>
+              <TableCell>
+                <DeployStateBadge state={target.state} />
+              </TableCell>
+              <TableCell className="text-xs text-red-400">{target.error ?? ''}</TableCell>
+              <TableCell className="text-right text-xs tabular-nums">
+                {target.responseTimeMs === null ? '—' : `${target.responseTimeMs} ms`}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
+
+function ChangeRecord({ change }: { change: ConfigurationChange }) {
+  const [open, setOpen] = useState(false);
+  const rollback = useRollbackChange();
+  const rollingBack = rollback.isPending && rollback.variables?.changeId === change.id;
+  const Chevron = open ? ChevronDown : ChevronRight;
+  return (
+    <li className="rounded-lg border" data-testid={`change-${change.id}`}>
+      <div className="flex flex-wrap items-start gap-3 p-3 sm:p-4">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="h-8 w-8 shrink-0"
+          aria-expanded={open}
+          aria-label={`${open ? 'Hide' : 'Show'} bots of ${KIND_LABELS[change.kind].toLowerCase()} at ${formatDate(change.createdAt)}`}
+          onClick={() => setOpen((o) => !o)}
+        >
+          <Chevron />
+        </Button>
+        <div className="grid min-w-0 flex-1 gap-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="font-semibold">{KIND_LABELS[change.kind]}</span>
+            {change.profileName && <Badge variant="outline">{change.profileName}</Badge>}
+            {change.isEmergency && <Badge variant="destructive">Emergency</Badge>}
+            <span className="text-xs text-muted-foreground">{formatDate(change.createdAt)}</span>
+          </div>
+          <p className="text-sm">
+            {change.reason || <span className="text-muted-foreground">No reason given</span>}
+          </p>
+          <p className="text-xs text-muted-foreground">
+            {`By ${change.actor} · ${change.targets.length} bots`}
+            {change.rollbackOf && ' · rolls back an earlier change'}
+          </p>
+          <div className="flex flex-wrap gap-1.5">
+            {TARGET_STATES.map((state) => (
+              <DeployStateBadge key={state} state={state} className="tabular-nums">
+                {`${change.counts[state]} ${state}`}
+              </DeployStateBadge>
+            ))}
+          </div>
+        </div>
+        {change.canRollback && (
+          <ReasonDialog
+            trigger={
+              <Button variant="outline" size="sm" disabled={rollingBack}>
+                {rollingBack ? <LoaderCircle className="animate-spin" /> : <Undo2 />}
+                Roll back
+              </Button>
+            }
+            title="Roll back this change?"
+            description={`The ${change.targets.length} bots it changed get their earlier values back, as a new change.`}
+            confirmLabel="Roll Back"
+            reasonRequired
+            placeholder="e.g. Hop failures went up after this change"
+            onConfirm={(reason) => rollback.mutate({ changeId: change.id, reason })}
+          />
+        )}
+      </div>
+      {open && <ChangeTargets change={change} />}
+    </li>
+  );
+}
+
+/** The History tab: the change records, newest first, each with its bots and Roll back. */
+export function HistoryTab({ changes }: { changes: ListState<ConfigurationChange> }) {
+  return (
+    <ListStateView state={changes} loading="Loading history..." empty="No configuration changes yet">
+      {(items) => (
+        <ol className="grid gap-3" aria-label="Configuration changes">
+          {items.map((change) => (
+            <ChangeRecord key={change.id} change={change} />
+          ))}
+        </ol>
+      )}
+    </ListStateView>
+  );
+}

@@ -1,0 +1,111 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
+import { useRealtime } from '@/lib/realtime.tsx';
+import { AdminPageHeader } from '../shared/admin-page-header.tsx';
+import { errorText } from '../shared/error-text.ts';
+import { ConnectionBadge } from '../shell/realtime-status.tsx';
+import { EmergencyBanner, EmergencyToggle } from './emergency-control.tsx';
+import { HistoryTab } from './history-tab.tsx';
+import type { ListState } from './list-state.tsx';
+import {
+  configurationDashboardQuery,
+  configurationHistoryQuery,
+  configurationProfilesQuery,
+  configurationsQuery,
+  DASHBOARD_LOAD_FAILURE,
+} from './live-configuration-queries.ts';
+import { OverviewTab } from './overview-tab.tsx';
+import { ParametersTab, useParameterForm } from './parameters-tab.tsx';
+import { ProfilesTab } from './profiles-tab.tsx';
+import { useConfigurationEvents } from './use-configuration-events.ts';
+
+/** A query's list as the tabs take it. */
+function listState<T>(query: { data?: readonly T[]; error: unknown }): ListState<T> {
+  return { data: query.data, error: query.error ? errorText(query.error) : null };
+}
+
+/**
+ * /admin/configuration: the bot network's live configuration (spec 2.8). The header shows the
+ * admin socket's state and the emergency toggle; the tabs show the figures, the parameters form,
+ * the profiles and the history of changes. Polled (15 s, 30 s, 60 s) and refreshed by socket events.
+ */
+export default function LiveConfigurationPage() {
+  const { status } = useRealtime();
+  useConfigurationEvents();
+  const dashboard = useQuery(configurationDashboardQuery());
+  const configurations = useQuery(configurationsQuery());
+  const profiles = useQuery(configurationProfilesQuery());
+  const history = useQuery(configurationHistoryQuery());
+  const form = useParameterForm();
+  // The bots ticked on the Parameters tab; the Profiles tab applies to the same ones.
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  const targetBotIds = useMemo(
+    () => (configurations.data ?? []).filter((c) => selected.has(c.botId)).map((c) => c.botId),
+    [configurations.data, selected],
+  );
+
+  return (
+    <div className="flex min-w-0 flex-col gap-6">
+      <AdminPageHeader
+        title="Live Configuration"
+        description="Tune the scanner bots, apply profiles, and stop the whole network in an emergency."
+      >
+        <div className="flex flex-wrap items-center gap-2">
+          <ConnectionBadge status={status} />
+          {dashboard.data && <EmergencyToggle emergency={dashboard.data.emergency} />}
+        </div>
+      </AdminPageHeader>
+
+      {dashboard.error && !dashboard.data ? (
+        <Alert variant="destructive">
+          <AlertTitle>Configuration unavailable</AlertTitle>
+          <AlertDescription>{DASHBOARD_LOAD_FAILURE}</AlertDescription>
+        </Alert>
+      ) : !dashboard.data ? (
+        <div className="grid grid-cols-2 gap-4 xl:grid-cols-4" aria-busy="true">
+          {Array.from({ length: 4 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders
+            <Skeleton key={i} className="h-28" />
+          ))}
+        </div>
+      ) : (
+        <>
+          <EmergencyBanner emergency={dashboard.data.emergency} />
+          <Tabs defaultValue="overview">
+            <TabsList className="h-auto flex-wrap">
+              <TabsTrigger value="overview">Overview</TabsTrigger>
+              <TabsTrigger value="parameters">Parameters</TabsTrigger>
+              <TabsTrigger value="profiles">Profiles</TabsTrigger>
+              <TabsTrigger value="history">History</TabsTrigger>
+            </TabsList>
+            <TabsContent value="overview">
+              <OverviewTab dashboard={dashboard.data} />
+            </TabsContent>
+            <TabsContent value="parameters">
+              <ParametersTab
+                configurations={listState(configurations)}
+                targetBotIds={targetBotIds}
+                selected={selected}
+                onSelectedChange={setSelected}
+                form={form}
+              />
+            </TabsContent>
+            <TabsContent value="profiles">
+              <ProfilesTab
+                profiles={listState(profiles)}
+                ranking={dashboard.data.dashboardStats.topUsedProfiles}
+                targetBotIds={targetBotIds}
+              />
+            </TabsContent>
+            <TabsContent value="history">
+              <HistoryTab changes={listState(history)} />
+            </TabsContent>
+          </Tabs>
+        </>
+      )}
+    </div>
+  );
+}

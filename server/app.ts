@@ -11,6 +11,7 @@ import type { AppContext } from './context.ts';
 import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
+import { configurationRoutes } from './features/configuration/configuration.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
@@ -108,6 +109,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     feedRoutes,
     healthRoutes,
     serverPoolRoutes,
+    configurationRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

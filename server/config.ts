@@ -127,6 +127,50 @@ const ConfigSchema = z.object({
     .min(5, 'must be at least 5')
     .max(86_400, 'must be at most 86400 (a day)')
     .default(120),
+  /**
+   * A bot sent a `config` frame that has not answered `config_ack` within this many milliseconds
+   * counts as failed ('no acknowledgement') for that change.
+   */
+  CONFIG_ACK_DEADLINE_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of milliseconds')
+    .min(1000, 'must be at least 1000 (one second)')
+    .max(3_600_000, 'must be at most 3600000 (an hour)')
+    .default(10_000),
+  /*
+   * The optional language-model summary of a health report (features/health/report/model-summary.ts):
+   * with AI_BASE_URL and AI_MODEL set, Generate Report also asks an OpenAI-compatible endpoint
+   * (`${AI_BASE_URL}/chat/completions`, e.g. Ollama's http://localhost:11434/v1) for a short summary.
+   * Unset, the report is rule-based only.
+   */
+  /** Base URL of an OpenAI-compatible API, up to and without `/chat/completions`. */
+  AI_BASE_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const url = URL.canParse(v) ? new URL(v) : null;
+      if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return v.trim().replace(/\/+$/, '');
+      ctx.addIssue(`${v} is not an http(s) URL like http://localhost:11434/v1`);
+      return z.NEVER;
+    }),
+  /** The model name the endpoint knows (`llama3.2`, `qwen2.5:7b`). */
+  AI_MODEL: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+  /** Sent as `Authorization: Bearer …` when set (hosted endpoints; a local Ollama needs none). */
+  AI_API_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
+  /** How long Generate Report waits for the model before storing the rule-based report alone. */
+  AI_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of milliseconds')
+    .min(100, 'must be at least 100')
+    .max(600_000, 'must be at most 600000 (ten minutes)')
+    .default(20_000),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -21,6 +21,7 @@ const FEATURE_LAYERS: Record<string, number> = {
   licensing: 3,
   fleet: 3,
   'server-pool': 4,
+  configuration: 4,
   redemption: 4,
   'script-keys': 5,
   bindings: 6,

@@ -1,5 +1,12 @@
 import type { AdminCredentialsTable, AdminSessionsTable } from '../features/auth/auth.table.ts';
 import type { HardwareBindingsTable } from '../features/bindings/bindings.table.ts';
+import type {
+  BotConfigurationsTable,
+  ConfigurationChangesTable,
+  ConfigurationEmergencyTable,
+  ConfigurationProfilesTable,
+  ConfigurationTargetsTable,
+} from '../features/configuration/configuration.table.ts';
 import type { BotTokensTable } from '../features/fleet/bot-token.table.ts';
 import type {
   FleetDiscoveriesTable,
@@ -47,4 +54,9 @@ export interface Database {
   fleet_hops: FleetHopsTable;
   fleet_discoveries: FleetDiscoveriesTable;
   fleet_scanners: FleetScannersTable;
+  bot_configurations: BotConfigurationsTable;
+  configuration_changes: ConfigurationChangesTable;
+  configuration_targets: ConfigurationTargetsTable;
+  configuration_profiles: ConfigurationProfilesTable;
+  configuration_emergency: ConfigurationEmergencyTable;
 }

@@ -1,12 +1,17 @@
 import type { z } from 'zod';
-import { BotMessageSchemas, type BotMessageType } from '../../common/fleet.ts';
+import { BotMessageSchemas, type BotMessageType, type ConfigAckPayloadSchema } from '../../common/fleet.ts';
 import { ClientMessageSchemas } from '../../common/realtime.ts';
 import type { AppContext } from '../context.ts';
+import {
+  acknowledgeConfig,
+  botConnected,
+  botDisconnected,
+} from '../features/configuration/configuration.service.ts';
 import { FLEET_TEXTS, fleetOf } from '../features/fleet/fleet.service.ts';
 import type { ClientKind, RealtimeConnection } from './connection.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import { fleetStateFrames, startDashboardStream, stopDashboardStream } from './fleet-stream.ts';
-import { encodeFrame } from './frames.ts';
+import { BusMessageSchema, encodeFrame } from './frames.ts';
 import { readSystemHealth } from './system-health.ts';
 
 /** What a handler gets besides its payload. */
@@ -70,7 +75,14 @@ const adminProtocol: ClientProtocol = {
   channel: 'admin',
   // licensing_changed only makes screens fetch again: one per burst is enough.
   // scanner_status and hop_stats are the fleet's state: the newest copy is all a dashboard needs.
-  replaceable: new Set(['system_health', 'scanner_status', 'hop_stats', 'licensing_changed']),
+  // configuration_progress only makes the configuration screen fetch again, like licensing_changed.
+  replaceable: new Set([
+    'system_health',
+    'scanner_status',
+    'hop_stats',
+    'licensing_changed',
+    'configuration_progress',
+  ]),
   handlers: {
     heartbeat,
     system_health: defineHandler(ClientMessageSchemas.system_health, (_payload, env) =>
@@ -124,10 +136,31 @@ function botHandler(type: BotMessageType): MessageHandler {
     if (type === 'hello') {
       connection.identity.ghostId = ghostId;
       connection.send('hello', { ghostId, serverTime: ctx.now() });
+      followBotChannel(ctx, connection, ghostId);
+      // Its configuration (and, while the network is stopped, emergency_stop) right after the answer.
+      await botConnected(ctx, ghostId, { id: connection.id, send: (t, p) => connection.send(t, p) });
     } else if (type === 'heartbeat') {
       connection.send('heartbeat', { serverTime: ctx.now() });
+    } else if (type === 'config_ack') {
+      await acknowledgeConfig(ctx, ghostId, payload as z.infer<typeof ConfigAckPayloadSchema>);
     }
   });
+}
+
+/** The bus channel of one bot: only the instance holding that bot's socket subscribes to it. */
+export const botChannel = (ghostId: string) => `bot:${ghostId}`;
+
+/** Each bot socket's subscription to its own channel (publishToBot), ended when the socket closes. */
+const botChannelSubscriptions = new WeakMap<RealtimeConnection, () => void>();
+
+/** Delivers what is published to this bot alone (its `config` frames) to its socket, on this instance. */
+function followBotChannel(ctx: AppContext, connection: RealtimeConnection, ghostId: string): void {
+  if (botChannelSubscriptions.has(connection)) return;
+  const unsubscribe = ctx.bus.subscribe(botChannel(ghostId), (message) => {
+    const parsed = BusMessageSchema.safeParse(message);
+    if (parsed.success) connection.send(parsed.data.type, parsed.data.payload);
+  });
+  botChannelSubscriptions.set(connection, unsubscribe);
 }
 
 /** Scanner bots (bot token): the fleet's bot protocol (common/fleet.ts). */
@@ -137,6 +170,13 @@ const botProtocol: ClientProtocol = {
   handlers: Object.fromEntries(
     (Object.keys(BotMessageSchemas) as BotMessageType[]).map((type) => [type, botHandler(type)]),
   ),
+  async onDisconnect({ ctx, connection }) {
+    botChannelSubscriptions.get(connection)?.();
+    botChannelSubscriptions.delete(connection);
+    const { ghostId } = connection.identity;
+    // Pushes to it now wait for its next hello (unless another socket of it has taken over).
+    if (ghostId !== undefined) await botDisconnected(ctx, ghostId, connection.id);
+  },
 };
 
 export const PROTOCOLS: Readonly<Record<ClientKind, ClientProtocol>> = {

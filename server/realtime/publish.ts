@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ServerMessagePayloads, ServerMessageType } from '../../common/realtime.ts';
 import { sha256 } from '../features/auth/secret.ts';
 import type { Bus } from './bus.ts';
-import { PROTOCOLS } from './handlers.ts';
+import { botChannel, PROTOCOLS } from './handlers.ts';
 
 type PayloadFor<T extends string> = T extends ServerMessageType ? ServerMessagePayloads[T] : unknown;
 
@@ -19,6 +19,14 @@ export function publishToAdmins<T extends string>(bus: Bus, type: T, payload: Pa
 /** Sends a message to every connected bot, on every server instance (config pushes, emergency stop). */
 export function publishToBots(bus: Bus, type: string, payload: unknown): Promise<void> {
   return bus.publish(PROTOCOLS.bot.channel, { type, payload });
+}
+
+/**
+ * Sends a message to one bot's socket, on whichever instance holds it (its `config` frames). A bot
+ * with no socket open gets nothing: it is sent what it needs when it next says hello.
+ */
+export function publishToBot(bus: Bus, ghostId: string, type: string, payload: unknown): Promise<void> {
+  return bus.publish(botChannel(ghostId), { type, payload });
 }
 
 /** Bus channel naming an admin session that has ended, so every instance closes that session's sockets. */

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ApplyProfileRequestSchema,
+  BulkUpdateRequestSchema,
+  EmergencyRequestSchema,
+  HISTORY_DEFAULT_LIMIT,
+  HISTORY_MAX_LIMIT,
+  RollbackRequestSchema,
+} from '../../../common/configuration.ts';
+import type { FeatureOptions } from '../../context.ts';
+import { IdParamsSchema } from '../../plugins/id-params.ts';
+import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
+import {
+  applyProfile,
+  bulkUpdate,
+  emergencyResume,
+  emergencyStop,
+  expireUnacknowledged,
+  getDashboardStats,
+  listConfigurations,
+  listHistory,
+  listProfiles,
+  rollbackChange,
+} from './configuration.service.ts';
+
+const HistoryQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${HISTORY_MAX_LIMIT}` })
+    .int(`limit must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`)
+    .min(1, `limit must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`)
+    .max(HISTORY_MAX_LIMIT, `limit must be a whole number from 1 to ${HISTORY_MAX_LIMIT}`)
+    .default(HISTORY_DEFAULT_LIMIT),
+});
+
+const ProfileParamsSchema = z.object({
+  profileId: z
+    .string()
+    .min(1)
+    .max(64, 'profileId must be at most 64 characters')
+    .regex(/^[\w-]+$/, 'profileId may hold letters, digits, _ and - only'),
+});
+
+/**
+ * Live bot configuration (spec section 7): reads, pushes (bulk update, profile, rollback) and the
+ * emergency toggle. Under /api/admin, so the admin guard and the origin check cover every call.
+ */
+export const configurationRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  app.get('/api/admin/configurations/dashboard-stats', async () => getDashboardStats(ctx));
+
+  app.get('/api/admin/configurations', async () => ({ configurations: await listConfigurations(ctx) }));
+
+  app.get('/api/admin/configuration-profiles', async () => ({ profiles: await listProfiles(ctx) }));
+
+  app.post(
+    '/api/admin/configurations/bulk-update',
+    { schema: { body: BulkUpdateRequestSchema } },
+    async (request) => ({ result: await bulkUpdate(ctx, request.body, { ip: request.ip }) }),
+  );
+
+  app.post(
+    '/api/admin/configuration-profiles/:profileId/apply',
+    { schema: { params: ProfileParamsSchema, body: ApplyProfileRequestSchema } },
+    async (request) => ({
+      result: await applyProfile(ctx, request.params.profileId, request.body, { ip: request.ip }),
+    }),
+  );
+
+  app.post(
+    '/api/admin/configurations/emergency-stop',
+    { schema: { body: EmergencyRequestSchema } },
+    async (request) => emergencyStop(ctx, request.body, { ip: request.ip }),
+  );
+
+  app.post(
+    '/api/admin/configurations/emergency-resume',
+    { schema: { body: EmergencyRequestSchema } },
+    async (request) => emergencyResume(ctx, request.body, { ip: request.ip }),
+  );
+
+  app.get(
+    '/api/admin/configurations/history',
+    { schema: { querystring: HistoryQuerySchema } },
+    async (request) => ({ changes: await listHistory(ctx, request.query.limit) }),
+  );
+
+  app.post(
+    '/api/admin/configurations/history/:id/rollback',
+    { schema: { params: IdParamsSchema, body: RollbackRequestSchema } },
+    async (request) => ({
+      result: await rollbackChange(ctx, request.params.id, request.body, { ip: request.ip }),
+    }),
+  );
+
+  // Pushes a bot has not answered within CONFIG_ACK_DEADLINE_MS fail. The deadlines are in the
+  // database, so any instance's sweep settles them, whichever instance sent the frame.
+  schedulePeriodicSweep(app, {
+    name: 'configuration pushes past their acknowledgement deadline',
+    everyMs: Math.min(1000, ctx.config.CONFIG_ACK_DEADLINE_MS / 2),
+    run: async () => {
+      await expireUnacknowledged(ctx);
+      // It settles targets and deletes nothing: 0 keeps the sweep's "deleted" log line quiet.
+      return 0;
+    },
+  });
+};

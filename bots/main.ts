@@ -39,6 +39,12 @@ console.log(
   `[simulate] ${options.bots} bots against ${options.url}, a hop every ${options.hopIntervalMs} ms, ` +
     `${options.discoveryRate} finds per bot per minute, ${Math.round(options.failureRate * 100)}% failed hops`,
 );
+if (options.silentBots.length > 0 || options.failingBots.length > 0) {
+  console.log(
+    `[simulate] never acknowledging configs: ${options.silentBots.join(', ') || 'none'}; ` +
+      `refusing configs: ${options.failingBots.join(', ') || 'none'}`,
+  );
+}
 await simulator.start();
 if (options.durationSeconds > 0) {
   setTimeout(() => void stop(`${options.durationSeconds} s passed`), options.durationSeconds * 1000);

@@ -55,6 +55,38 @@ describe('simulator options', () => {
     expect(parseOptions(['--help'], {}, noFile)).toBeNull();
   });
 
+  it('picks silent and failing bots from the end of the fleet, or by id', () => {
+    const parse = (argv: string[], env = {}) => parseOptions(argv, { BOT_TOKEN: 't', ...env }, noFile);
+    expect(parse([])).toMatchObject({ silentBots: [], failingBots: [] });
+    expect(parse(['--bots', '10', '--silent-bots', '2', '--failing-bots', '3'])).toMatchObject({
+      silentBots: ['ghost-09', 'ghost-10'],
+      failingBots: ['ghost-06', 'ghost-07', 'ghost-08'],
+    });
+    // Named bots first; a count takes from the end, skipping them.
+    expect(
+      parse(['--bots', '10', '--silent-bots', 'ghost-10,ghost-02', '--failing-bots', '1']),
+    ).toMatchObject({
+      silentBots: ['ghost-10', 'ghost-02'],
+      failingBots: ['ghost-09'],
+    });
+    expect(parse(['--bots', '5'], { SIM_SILENT_BOTS: '1', SIM_FAILING_BOTS: 'ghost-01' })).toMatchObject({
+      silentBots: ['ghost-05'],
+      failingBots: ['ghost-01'],
+    });
+  });
+
+  it('refuses silent and failing bots the fleet does not have, naming the option', () => {
+    const parse = (argv: string[]) => () =>
+      parseOptions(['--bots', '5', ...argv], { BOT_TOKEN: 't' }, noFile);
+    expect(parse(['--silent-bots', '6'])).toThrow(/--silent-bots must be a whole number from 0 to 5/);
+    expect(parse(['--failing-bots', 'ghost-09'])).toThrow(
+      /--failing-bots must be a number of bots or comma-separated ids of the 5 bots/,
+    );
+    expect(parse(['--silent-bots', '-1'])).toThrow(/--silent-bots/);
+    expect(parse(['--silent-bots', 'ghost-02', '--failing-bots', 'ghost-02'])).toThrow(/both name ghost-02/);
+    expect(parse(['--silent-bots', '3', '--failing-bots', '3'])).toThrow(/ask for 6 bots, more than the 5/);
+  });
+
   it('gives bots stable, sortable ghost ids', () => {
     expect(ghostIds(70).slice(0, 2)).toEqual(['ghost-01', 'ghost-02']);
     expect(ghostIds(70).at(-1)).toBe('ghost-70');

@@ -25,6 +25,10 @@ export interface SimulatorOptions {
   /** Game places the bots scan (Roblox PlaceIds). */
   placeIds: string[];
   ghostPrefix: string;
+  /** Bots that never answer a `config` frame (neither apply nor acknowledge it): pushes to them fail on the deadline. */
+  silentBots: readonly string[];
+  /** Bots that refuse every `config` frame with an error (`config_ack {ok: false}`): pushes to them fail at once. */
+  failingBots: readonly string[];
 }
 
 export const DEFAULT_OPTIONS = {
@@ -37,6 +41,8 @@ export const DEFAULT_OPTIONS = {
   durationSeconds: 0,
   placeIds: ['109983668079237', '96342491571673', '128315398434398'],
   ghostPrefix: 'ghost-',
+  silentBots: [],
+  failingBots: [],
 } as const;
 
 export const DEFAULT_TOKEN_FILE = './data/bot-token';
@@ -52,6 +58,10 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --status-interval MS status line period, 0 for none (default ${DEFAULT_OPTIONS.statusIntervalMs})
   --duration S         stop after S seconds, 0 to run until Ctrl-C (default 0)
   --places IDS         comma-separated place ids to scan
+  --silent-bots N|IDS  bots that never acknowledge a config: the last N, or ids such as ghost-03,ghost-07
+                       (env SIM_SILENT_BOTS, default none)
+  --failing-bots N|IDS bots that refuse every config with an error: N (before the silent ones), or ids
+                       (env SIM_FAILING_BOTS, default none)
   --help               this text`;
 
 export class OptionsError extends Error {}
@@ -112,6 +122,8 @@ export function parseOptions(
         'status-interval': { type: 'string' },
         duration: { type: 'string' },
         places: { type: 'string' },
+        'silent-bots': { type: 'string' },
+        'failing-bots': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -146,12 +158,19 @@ export function parseOptions(
     throw new OptionsError(`--places must be comma-separated whole numbers (got '${rawPlaces}')`);
   }
 
+  const bots = number('--bots', flag('bots') ?? env.SIM_BOTS, DEFAULT_OPTIONS.bots, {
+    min: 1,
+    max: 999,
+    integer: true,
+  });
+  const { silent, failing } = misbehavingBots(
+    ghostIds(bots),
+    flag('silent-bots') ?? env.SIM_SILENT_BOTS,
+    flag('failing-bots') ?? env.SIM_FAILING_BOTS,
+  );
+
   return {
-    bots: number('--bots', flag('bots') ?? env.SIM_BOTS, DEFAULT_OPTIONS.bots, {
-      min: 1,
-      max: 999,
-      integer: true,
-    }),
+    bots,
     hopIntervalMs: number(
       '--hop-interval',
       flag('hop-interval') ?? env.SIM_HOP_INTERVAL_MS,
@@ -183,7 +202,66 @@ export function parseOptions(
     }),
     placeIds,
     ghostPrefix: DEFAULT_OPTIONS.ghostPrefix,
+    silentBots: silent,
+    failingBots: failing,
   };
+}
+
+type Pick = { count: number } | { ids: string[] };
+
+/** One of --silent-bots / --failing-bots: a whole number of bots, or a comma-separated list of their ids. */
+function pickOf(name: string, raw: string | undefined, fleet: readonly string[]): Pick {
+  if (raw === undefined || raw.trim() === '') return { count: 0 };
+  if (/^\s*\d+\s*$/.test(raw)) {
+    return { count: number(name, raw, 0, { min: 0, max: fleet.length, integer: true }) };
+  }
+  const ids = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const stranger = ids.find((id) => !fleet.includes(id));
+  if (ids.length === 0 || stranger !== undefined) {
+    throw new OptionsError(
+      `${name} must be a number of bots or comma-separated ids of the ${fleet.length} bots, such as ${fleet[0]} (got '${raw}')`,
+    );
+  }
+  return { ids };
+}
+
+/**
+ * Which bots misbehave on `config` frames. Named bots first; a count takes bots from the end of the
+ * fleet (silent ones last, failing ones before them), so the first bots on the screen's selector
+ * behave and the misbehaving ones are easy to find.
+ */
+function misbehavingBots(
+  fleet: readonly string[],
+  rawSilent: string | undefined,
+  rawFailing: string | undefined,
+): { silent: string[]; failing: string[] } {
+  const silentPick = pickOf('--silent-bots', rawSilent, fleet);
+  const failingPick = pickOf('--failing-bots', rawFailing, fleet);
+  const silent = 'ids' in silentPick ? silentPick.ids : [];
+  const failing = 'ids' in failingPick ? failingPick.ids : [];
+  const both = silent.find((id) => failing.includes(id));
+  if (both !== undefined) {
+    throw new OptionsError(`--silent-bots and --failing-bots both name ${both}: a bot is one or the other`);
+  }
+  const free = fleet.filter((id) => !silent.includes(id) && !failing.includes(id));
+  const take = (pick: Pick) => ('count' in pick && pick.count > 0 ? free.splice(-pick.count) : []);
+  const wanted =
+    ('count' in silentPick ? silentPick.count : 0) + ('count' in failingPick ? failingPick.count : 0);
+  if (wanted > free.length) {
+    throw new OptionsError(
+      `--silent-bots and --failing-bots ask for ${wanted} bots, more than the ${free.length} of ${fleet.length} left to them`,
+    );
+  }
+  silent.push(...take(silentPick));
+  failing.push(...take(failingPick));
+  return { silent, failing };
 }
 
 /** ghost-01 … ghost-70: stable ids, zero-padded to the fleet's size so they sort. */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
+import type { z } from 'zod';
+import { BotParametersSchema, type ConfigFramePayload } from '../common/configuration.ts';
 import type { HopReason, ScannerStatus } from '../common/fleet.ts';
 import type { SimulatorOptions } from './options.ts';
 import { ghostIds } from './options.ts';
@@ -9,7 +11,7 @@ import { drawPet, type Random } from './pets.ts';
  * A fleet of simulated scanner bots that speaks only the public protocol: /ws with a bot token
  * (hello, heartbeat, scanner_status, server_hop, pet_discovered, config_ack) and the server pool's
  * HTTP calls (servers, claim, release). It reacts to the server's `config`, `emergency_stop` and
- * `emergency_resume` frames as a real bot would.
+ * `emergency_resume` frames as a real bot would; options make some bots ignore or refuse configs.
  */
 
 export const SIMULATOR_VERSION = 'sim-1.0.0';
@@ -18,6 +20,14 @@ const RECONNECT_BASE_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
 /** A failed hop is retried at once on another server, up to this many attempts. */
 const MAX_ATTEMPTS = 3;
+/**
+ * After each (re)connect a bot waits this long before hopping: the server tells a bot that connects
+ * while the network is stopped to stop at once, and that word must land before the bot's first hop.
+ */
+export const HELLO_SETTLE_MS = 1_000;
+/** What a bot started with --failing-bots answers to every `config` frame. */
+export const SIMULATED_CONFIG_FAILURE =
+  'Configuration rejected: the scanner could not apply it (simulated failure)';
 
 /** What a failed hop says, by reason: messages as Roblox teleports and joins report them. */
 const FAILURES: Array<{ reason: HopReason; outcome: 'full' | 'error'; messages: string[] }> = [
@@ -52,7 +62,16 @@ export interface SimulatorCounters {
   lastError: string | null;
   /** Claims the pool could not serve (it was empty). */
   poolEmpty: number;
+  /** `config` frames applied and acknowledged. */
+  configsApplied: number;
+  /** `config` frames refused with `config_ack {ok: false}` (invalid, or a --failing-bots bot). */
+  configsRefused: number;
+  /** `config` frames a --silent-bots bot left unanswered. */
+  configsIgnored: number;
 }
+
+/** How a bot treats `config` frames (see the --silent-bots and --failing-bots options). */
+export type ConfigRole = 'applies' | 'silent' | 'failing';
 
 interface ClaimedServer {
   jobId: string;
@@ -63,6 +82,18 @@ type Log = (line: string) => void;
 
 const jitter = (ms: number, random: Random, spread = 0.2) => ms * (1 - spread + 2 * spread * random());
 
+/** One line naming what is wrong with a `config` frame's parameters, for its `config_ack`. */
+function describeIssues(error: z.ZodError): string {
+  const text = error.issues
+    .map((issue) => {
+      const field = issue.path.join('.');
+      // The schema's messages name their field already; the generic ones (type, unknown key) do not.
+      return field && !issue.message.includes(field) ? `${field}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+  return `invalid parameters: ${text}`.slice(0, 500);
+}
+
 /** One simulated bot: its socket (reconnected with backoff), its hop loop and its pool server. */
 class SimulatedBot {
   socket: WebSocket | null = null;
@@ -70,7 +101,17 @@ class SimulatedBot {
   status: ScannerStatus = 'active';
   petsFound = 0;
   hopIntervalMs: number;
+  /** The version of the configuration it runs; null until the server sends one. */
+  configVersion: number | null = null;
+  /** Stopped by an emergency stop: no hops until resumed. */
   paused = false;
+  readonly configRole: ConfigRole;
+  /** The server said emergency_stop on the current connection. */
+  private stopHeard = false;
+  /** No hops before this time: the current connection is settling (HELLO_SETTLE_MS). */
+  private settledAt = Number.POSITIVE_INFINITY;
+  private lastHopAt: number | null = null;
+  private nextHopAt = 0;
   private reconnectAttempt = 0;
   private heartbeat: NodeJS.Timeout | undefined;
   /** Ends the current nap early (a config or emergency frame, or the simulator stopping). */
@@ -85,6 +126,11 @@ class SimulatedBot {
     private readonly fleet: Simulator,
   ) {
     this.hopIntervalMs = fleet.options.hopIntervalMs;
+    this.configRole = fleet.options.silentBots.includes(ghostId)
+      ? 'silent'
+      : fleet.options.failingBots.includes(ghostId)
+        ? 'failing'
+        : 'applies';
   }
 
   get connected(): boolean {
@@ -100,6 +146,8 @@ class SimulatedBot {
     this.socket = socket;
     socket.on('open', () => {
       this.reconnectAttempt = 0;
+      this.stopHeard = false;
+      this.settledAt = Date.now() + HELLO_SETTLE_MS;
       this.send('hello', { ghostId: this.ghostId, version: SIMULATOR_VERSION });
       this.reportStatus(this.paused ? 'inactive' : this.current ? 'scanning' : 'active');
       this.heartbeat = setInterval(() => this.send('heartbeat', {}), HEARTBEAT_MS);
@@ -141,14 +189,13 @@ class SimulatedBot {
         this.applyConfig(payload);
         break;
       case 'emergency_stop':
+        this.stopHeard = true;
         this.paused = true;
         this.reportStatus('inactive');
         this.wake();
         break;
       case 'emergency_resume':
-        this.paused = false;
-        this.reportStatus(this.current ? 'scanning' : 'active');
-        this.wake();
+        this.resume();
         break;
       case 'error':
         this.fleet.error(`${this.ghostId}: server said ${String(payload.error)}`);
@@ -159,23 +206,53 @@ class SimulatedBot {
     }
   }
 
-  /** A versioned configuration: the hop interval follows hopFrequencyMs; acknowledged either way. */
+  private resume(): void {
+    this.paused = false;
+    this.reportStatus(this.current ? 'scanning' : 'active');
+    this.wake();
+  }
+
+  /**
+   * A `config` frame ({version, parameters}, common/configuration.ts): valid parameters are applied
+   * (the hop interval follows hopFrequencyMs) and acknowledged; invalid ones are refused with the
+   * reason. A silent bot answers nothing; a failing bot refuses everything.
+   */
   private applyConfig(payload: Record<string, unknown>): void {
-    const version = Number(payload.version);
-    const config = (payload.config ?? payload) as Record<string, unknown>;
-    const frequency = config.hopFrequencyMs;
-    let error: string | undefined;
-    if (frequency !== undefined) {
-      if (typeof frequency === 'number' && Number.isFinite(frequency) && frequency >= 50) {
-        this.hopIntervalMs = frequency;
-        this.wake();
-      } else {
-        error = `hopFrequencyMs must be a number of at least 50 (got ${JSON.stringify(frequency)})`;
-      }
+    const { counters } = this.fleet;
+    const version = payload.version;
+    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+      // Without a version there is nothing to acknowledge.
+      this.fleet.error(`${this.ghostId}: config frame without a version`);
+      return;
     }
-    if (Number.isInteger(version) && version >= 1) {
-      this.send('config_ack', { version, ok: error === undefined, ...(error ? { error } : {}) });
+    if (this.configRole === 'silent') {
+      counters.configsIgnored += 1;
+      return;
     }
+    const refuse = (error: string) => {
+      counters.configsRefused += 1;
+      this.send('config_ack', { version, ok: false, error });
+    };
+    if (this.configRole === 'failing') {
+      refuse(SIMULATED_CONFIG_FAILURE);
+      return;
+    }
+    const parsed = BotParametersSchema.safeParse(payload.parameters);
+    if (!parsed.success) {
+      refuse(describeIssues(parsed.error));
+      return;
+    }
+    const frame: ConfigFramePayload = { version, parameters: parsed.data };
+    this.configVersion = frame.version;
+    this.hopIntervalMs = frame.parameters.hopFrequencyMs;
+    // The next hop comes one new interval after the last one (or within one, before the first).
+    this.nextHopAt =
+      this.lastHopAt === null
+        ? Date.now() + this.fleet.random() * this.hopIntervalMs
+        : this.lastHopAt + jitter(this.hopIntervalMs, this.fleet.random);
+    this.wake();
+    counters.configsApplied += 1;
+    this.send('config_ack', { version, ok: true });
   }
 
   reportStatus(status: ScannerStatus): void {
@@ -191,23 +268,38 @@ class SimulatedBot {
     });
   }
 
-  /** Hops, then scans its server until the next hop; sleeps while paused. Ends when the simulator stops. */
+  /** Hops, then scans its server until the next hop; holds while stopped. Ends when the simulator stops. */
   async run(): Promise<void> {
     const { fleet } = this;
     // Spread the fleet's first hops over one interval.
-    await this.nap(fleet.random() * this.hopIntervalMs);
+    this.nextHopAt = Date.now() + fleet.random() * this.hopIntervalMs;
     while (!fleet.stopping) {
-      if (this.paused || !this.connected) {
-        await this.nap(500);
+      const holdMs = this.holdMs();
+      if (holdMs > 0) {
+        await this.nap(holdMs);
         continue;
       }
-      await this.hop();
-      const until = Date.now() + jitter(this.hopIntervalMs, fleet.random);
-      while (!fleet.stopping && !this.paused && Date.now() < until) {
-        const napped = await this.scan(until);
-        if (!napped) break;
+      if (Date.now() >= this.nextHopAt) {
+        await this.hop();
+        this.lastHopAt = Date.now();
+        this.nextHopAt = this.lastHopAt + jitter(this.hopIntervalMs, fleet.random);
+        continue;
       }
+      await this.scan(this.nextHopAt);
     }
+  }
+
+  /** How long to wait before looking again when the bot may not hop now (0 when it may). */
+  private holdMs(): number {
+    if (!this.connected) return 500;
+    const settling = this.settledAt - Date.now();
+    if (settling > 0) return Math.min(settling, 500);
+    if (this.paused && !this.stopHeard) {
+      // Stopped before its socket dropped, and the server did not repeat the stop after this hello:
+      // the network was resumed while the bot was away.
+      this.resume();
+    }
+    return this.paused ? 500 : 0;
   }
 
   /** Resolves true after `ms`, or false at once when woken (see wake) or stopping. */
@@ -262,9 +354,14 @@ class SimulatedBot {
     const { fleet } = this;
     this.reportStatus('hopping');
     let reason: HopReason = pickReason(fleet.random);
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !fleet.stopping; attempt++) {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !fleet.stopping && !this.paused; attempt++) {
       const target = await fleet.claim(this.ghostId);
       if (!target) break;
+      if (this.paused || fleet.stopping) {
+        // Stopped while the claim was under way: a stopped bot joins nothing and reports no hop.
+        await fleet.release(this.ghostId, target.jobId, 'ok');
+        break;
+      }
       const latencyMs = Math.round(150 + fleet.random() ** 2 * 2_500);
       const failed = fleet.random() < fleet.options.failureRate;
       const failure = failed ? FAILURES[fleet.random() < 0.4 ? 0 : 1]! : null;
@@ -332,6 +429,9 @@ export class Simulator {
     errors: 0,
     lastError: null,
     poolEmpty: 0,
+    configsApplied: 0,
+    configsRefused: 0,
+    configsIgnored: 0,
   };
   stopping = false;
   readonly bots: SimulatedBot[];
@@ -381,11 +481,18 @@ export class Simulator {
     const now = Date.now();
     const seconds = Math.max((now - this.lastPrinted.at) / 1000, 0.001);
     const { hops, discoveries, errors, failedHops, poolEmpty, lastError } = this.counters;
+    const { configsApplied, configsRefused, configsIgnored } = this.counters;
+    const stopped = this.bots.filter((bot) => bot.paused).length;
+    const configs = configsApplied + configsRefused + configsIgnored;
     const line =
-      `[simulate] ${this.connectedBots}/${this.bots.length} bots connected · ` +
+      `[simulate] ${this.connectedBots}/${this.bots.length} bots connected` +
+      `${stopped ? ` (${stopped} stopped)` : ''} · ` +
       `${((hops - this.lastPrinted.hops) / seconds).toFixed(1)} hops/s · ` +
       `${((discoveries - this.lastPrinted.discoveries) / seconds).toFixed(2)} discoveries/s · ` +
       `${hops} hops (${failedHops} failed), ${discoveries} finds · pool empty ${poolEmpty}× · ` +
+      (configs
+        ? `configs ${configsApplied} applied, ${configsRefused} refused, ${configsIgnored} unanswered · `
+        : '') +
       `errors ${errors}${lastError ? ` (last: ${lastError})` : ''}`;
     this.lastPrinted = { at: now, hops, discoveries };
     return line;

@@ -4,7 +4,6 @@ import {
   type BotConfiguration,
   type BotParameters,
   type BulkUpdateRequestSchema,
-  type ChangeKind,
   type ChangeResult,
   CONFIGURATION_LIST_SIZES,
   type ConfigFramePayload,
@@ -16,18 +15,17 @@ import {
   PROFILE_PARAMETERS,
   parameterConflict,
   type RollbackRequestSchema,
-  TARGET_STATES,
-  type TargetState,
 } from '../../../common/configuration.ts';
 import type { ConfigAckPayloadSchema } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
-import { isoOrNull } from '../../db/times.ts';
 import { badRequest, conflict, notFound } from '../../http-error.ts';
 import { publishToAdmins, publishToBot, publishToBots } from '../../realtime/publish.ts';
 import { fleetOf } from '../fleet/fleet.service.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import {
   type ConfigurationRow,
+  changeRowToChange,
+  configurationRowToConfiguration,
   countChangesSince,
   countTargetStates,
   expireConfiguration,
@@ -43,6 +41,7 @@ import {
   incrementProfileUsage,
   insertChange,
   insertDefaultConfigurations,
+  isEmergencyChange,
   loadDeploymentStats,
   lockConfigurations,
   markConfigurationSent,
@@ -84,61 +83,60 @@ const actorOf = (caller: Caller) => `admin (${caller.ip})`;
 /** Bot ids in natural order, so bot-2 comes before bot-10. */
 const byBotId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 
-/** The bots the fleet hears from now (any status but inactive). */
-function onlineBots(ctx: AppContext): { online: Set<string>; total: number } {
+/**
+ * The bots the fleet hears from now (any status but inactive), and `heard`: every bot it heard from
+ * lately whatever it reports, since a bot an emergency stop paused reports 'inactive' yet still
+ * takes frames (the resume above all).
+ */
+function onlineBots(ctx: AppContext): { online: Set<string>; heard: Set<string>; total: number } {
   const fleet = fleetOf(ctx);
-  if (!fleet) return { online: new Set(), total: 0 };
+  if (!fleet) return { online: new Set(), heard: new Set(), total: 0 };
   const now = ctx.now();
   const online = new Set<string>();
+  const heard = new Set<string>();
   for (const scanner of fleet.state.scanners.values()) {
     if (fleet.state.effectiveStatus(scanner, now) !== 'inactive') online.add(scanner.ghostId);
+    if (now - scanner.lastActivity <= ctx.config.FLEET_INACTIVE_AFTER_MS) heard.add(scanner.ghostId);
   }
-  return { online, total: fleet.state.scanners.size };
+  return { online, heard, total: fleet.state.scanners.size };
 }
 
 /**
  * A bot a frame reaches now: it has a socket open (on any instance) and the fleet hears from it.
  * Both, because a socket on record can outlive an instance that crashed without closing it.
  */
-const isReachable = (row: ConfigurationRow, online: Set<string>) =>
-  row.socket_id !== null && online.has(row.bot_id);
+const isReachable = (row: ConfigurationRow, heard: Set<string>) =>
+  row.socket_id !== null && heard.has(row.bot_id);
 
 /**
- * Every bot the fleet knows has a configuration: a bot that said hello only through
+ * The configurations, each bot the fleet knows included: a bot that said hello only through
  * POST /api/bot/events gets its default one here, the first time configurations are read or changed.
  */
-async function ensureFleetConfigurations(ctx: AppContext): Promise<void> {
-  const fleet = fleetOf(ctx);
-  if (!fleet || fleet.state.scanners.size === 0) return;
-  const known = new Set((await findConfigurations(ctx.db)).map((r) => r.bot_id));
-  const missing = [...fleet.state.scanners.keys()].filter((id) => !known.has(id));
+async function loadConfigurationRows(ctx: AppContext): Promise<ConfigurationRow[]> {
+  const rows = await findConfigurations(ctx.db);
+  const known = new Set(rows.map((r) => r.bot_id));
+  const missing = [...(fleetOf(ctx)?.state.scanners.keys() ?? [])].filter((id) => !known.has(id));
+  if (missing.length === 0) return rows;
   await insertDefaultConfigurations(ctx.db, missing, ctx.now());
+  return findConfigurations(ctx.db);
 }
 
 /* ---------- reads ---------- */
 
+/** Every bot's configuration, in natural bot order (bot-2 before bot-10). */
 export async function listConfigurations(ctx: AppContext): Promise<BotConfiguration[]> {
-  await ensureFleetConfigurations(ctx);
   const [rows, profiles, emergency] = await Promise.all([
-    findConfigurations(ctx.db),
+    loadConfigurationRows(ctx),
     findProfiles(ctx.db),
     findEmergencyState(ctx.db),
   ]);
   const { online } = onlineBots(ctx);
   const profileNames = new Map(profiles.map((p) => [p.id, p.name]));
   return rows
-    .map(
-      (row): BotConfiguration => ({
-        id: row.bot_id,
-        botId: row.bot_id,
-        ...parametersOfRow(row),
+    .map((row) =>
+      configurationRowToConfiguration(row, {
         isActive: online.has(row.bot_id) && !emergency.stopped,
-        version: Number(row.version),
-        profileId: row.profile_id,
         profileName: row.profile_id === null ? null : (profileNames.get(row.profile_id) ?? null),
-        lastDeployed: isoOrNull(row.last_deployed === null ? null : Number(row.last_deployed)),
-        deployState: row.deploy_state,
-        deployError: row.deploy_error,
       }),
     )
     .sort((a, b) => byBotId(a.botId, b.botId));
@@ -199,27 +197,13 @@ export async function listHistory(ctx: AppContext, limit: number): Promise<Confi
     const id = Number(t.change_id);
     byChange.set(id, [...(byChange.get(id) ?? []), t]);
   }
-  return changes.map((c): ConfigurationChange => {
-    const rows = (byChange.get(Number(c.id)) ?? []).sort((a, b) => byBotId(a.bot_id, b.bot_id));
-    const counts = Object.fromEntries(TARGET_STATES.map((s) => [s, 0])) as Record<TargetState, number>;
-    for (const t of rows) counts[t.state]++;
-    return {
-      id: String(c.id),
-      kind: c.kind,
-      createdAt: new Date(Number(c.created_at)).toISOString(),
-      actor: c.actor,
-      reason: c.reason,
-      isEmergency: Number(c.is_emergency) === 1,
-      profileName: c.profile_name,
-      rollbackOf: c.rollback_of === null ? null : String(c.rollback_of),
-      targets: rows.map(targetRowToTarget),
-      counts,
-      canRollback: !isEmergencyKind(c.kind),
-    };
-  });
+  return changes.map((c) =>
+    changeRowToChange(
+      c,
+      (byChange.get(Number(c.id)) ?? []).sort((a, b) => byBotId(a.bot_id, b.bot_id)),
+    ),
+  );
 }
-
-const isEmergencyKind = (kind: ChangeKind) => kind === 'emergency_stop' || kind === 'emergency_resume';
 
 /* ---------- pushes ---------- */
 
@@ -258,7 +242,7 @@ function pick(values: BotParameters, names: string[]): Partial<BotParameters> {
 async function pushChange(ctx: AppContext, push: Push): Promise<ChangeResult> {
   const now = ctx.now();
   const botIds = [...new Set(push.botIds)];
-  const { online } = onlineBots(ctx);
+  const { heard } = onlineBots(ctx);
   // A bot the fleet knows but no configuration yet (it only used POST /api/bot/events) gets one first.
   const fleetKnown = fleetOf(ctx)?.state.scanners;
   await insertDefaultConfigurations(
@@ -288,7 +272,7 @@ async function pushChange(ctx: AppContext, push: Push): Promise<ChangeResult> {
         );
       }
       const version = Number(row.version) + 1;
-      const reachable = isReachable(row, online);
+      const reachable = isReachable(row, heard);
       if (reachable) sent++;
       const profileId = touchesProfile(updates) ? push.profileFor(row.bot_id) : row.profile_id;
       await updateConfigurationValues(
@@ -410,7 +394,7 @@ export async function rollbackChange(
 ): Promise<ChangeResult> {
   const change = await findChange(ctx.db, id);
   if (!change) throw notFound(CONFIGURATION_TEXTS.unknownChange(id));
-  if (isEmergencyKind(change.kind)) throw conflict(CONFIGURATION_TEXTS.noEmergencyRollback);
+  if (isEmergencyChange(change.kind)) throw conflict(CONFIGURATION_TEXTS.noEmergencyRollback);
   const rows = await findTargetsOfChanges(ctx.db, [id]);
   const targets = new Map(rows.map((t) => [t.bot_id, targetRowToTarget(t)]));
   const profilesBefore = new Map(rows.map((t) => [t.bot_id, t.profile_before]));
@@ -463,7 +447,7 @@ async function switchNetwork(
   caller: Caller,
 ): Promise<EmergencyResult> {
   const now = ctx.now();
-  const { online } = onlineBots(ctx);
+  const { heard } = onlineBots(ctx);
   const kind = stop ? 'emergency_stop' : 'emergency_resume';
   const reached = await ctx.db.transaction().execute(async (trx) => {
     if (!(await switchEmergency(trx, stop, reason, now))) {
@@ -471,7 +455,7 @@ async function switchNetwork(
     }
     const rows = await findConfigurations(trx);
     const reached = rows
-      .filter((r) => isReachable(r, online))
+      .filter((r) => isReachable(r, heard))
       .map((r) => r.bot_id)
       .sort(byBotId);
     await insertChange(

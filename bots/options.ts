@@ -50,7 +50,8 @@ export const DEFAULT_TOKEN_FILE = './data/bot-token';
 export const USAGE = `Usage: npm run simulate -- [options]
 
   --bots N             bots to run (env SIM_BOTS, default ${DEFAULT_OPTIONS.bots})
-  --hop-interval MS    time between hops per bot (env SIM_HOP_INTERVAL_MS, default ${DEFAULT_OPTIONS.hopIntervalMs})
+  --hop-interval MS    time between hops per bot until the server's first config frame sets it
+                       (env SIM_HOP_INTERVAL_MS, default ${DEFAULT_OPTIONS.hopIntervalMs})
   --discovery-rate N   finds per bot per minute (env SIM_DISCOVERY_RATE, default ${DEFAULT_OPTIONS.discoveryRate})
   --failure-rate P     share of failed hop attempts, 0-1 (env SIM_FAILURE_RATE, default ${DEFAULT_OPTIONS.failureRate})
   --url URL            server (env SIM_URL, default ${DEFAULT_OPTIONS.url})

@@ -1,9 +1,11 @@
 import { type Selectable, sql } from 'kysely';
 import {
+  type BotConfiguration,
   type BotParameterName,
   type BotParameters,
   type ChangeKind,
   type ChangeTarget,
+  type ConfigurationChange,
   type ConfigurationProfile,
   DEFAULT_BOT_PARAMETERS,
   type EmergencyState,
@@ -69,7 +71,31 @@ export function parametersOfRow(row: ConfigurationRow): BotParameters {
   };
 }
 
+/** A nullable number column as a number (as every store reads its columns). */
+const numberOrNull = (value: number | null) => (value === null ? null : Number(value));
+
+const noTargets = () => Object.fromEntries(TARGET_STATES.map((s) => [s, 0])) as Record<TargetState, number>;
+
 /* ---------- configurations ---------- */
+
+/** A row as the admin reads it; whether the bot is active and its profile's name come from elsewhere. */
+export function configurationRowToConfiguration(
+  row: ConfigurationRow,
+  extra: { isActive: boolean; profileName: string | null },
+): BotConfiguration {
+  return {
+    id: row.bot_id,
+    botId: row.bot_id,
+    ...parametersOfRow(row),
+    isActive: extra.isActive,
+    version: Number(row.version),
+    profileId: row.profile_id,
+    profileName: extra.profileName,
+    lastDeployed: isoOrNull(numberOrNull(row.last_deployed)),
+    deployState: row.deploy_state,
+    deployError: row.deploy_error,
+  };
+}
 
 export async function findConfigurations(db: Db): Promise<ConfigurationRow[]> {
   return db.selectFrom('bot_configurations').selectAll().execute();
@@ -342,7 +368,7 @@ export async function countTargetStates(db: Db, changeId: number): Promise<Recor
     .where('change_id', '=', changeId)
     .groupBy('state')
     .execute();
-  const counts = Object.fromEntries(TARGET_STATES.map((s) => [s, 0])) as Record<TargetState, number>;
+  const counts = noTargets();
   for (const r of rows) counts[r.state] = Number(r.n);
   return counts;
 }
@@ -404,13 +430,36 @@ export async function markTargetsSent(trx: Db, botId: string, now: number, deadl
 export function targetRowToTarget(row: TargetRow): ChangeTarget {
   return {
     botId: row.bot_id,
-    version: row.version === null ? null : Number(row.version),
+    version: numberOrNull(row.version),
     before: JSON.parse(row.before_values) as Partial<BotParameters>,
     after: JSON.parse(row.after_values) as Partial<BotParameters>,
     state: row.state,
     error: row.error,
-    respondedAt: isoOrNull(row.responded_at === null ? null : Number(row.responded_at)),
-    responseTimeMs: row.response_time_ms === null ? null : Number(row.response_time_ms),
+    respondedAt: isoOrNull(numberOrNull(row.responded_at)),
+    responseTimeMs: numberOrNull(row.response_time_ms),
+  };
+}
+
+/** Emergency stop and resume are undone with the toggle, not rolled back. */
+export const isEmergencyChange = (kind: ChangeKind) =>
+  kind === 'emergency_stop' || kind === 'emergency_resume';
+
+/** A change record with its targets (in the order given) and how many stand where. */
+export function changeRowToChange(row: ChangeRow, targets: TargetRow[]): ConfigurationChange {
+  const counts = noTargets();
+  for (const t of targets) counts[t.state]++;
+  return {
+    id: String(row.id),
+    kind: row.kind,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    actor: row.actor,
+    reason: row.reason,
+    isEmergency: Number(row.is_emergency) === 1,
+    profileName: row.profile_name,
+    rollbackOf: row.rollback_of === null ? null : String(row.rollback_of),
+    targets: targets.map(targetRowToTarget),
+    counts,
+    canRollback: !isEmergencyChange(row.kind),
   };
 }
 
@@ -518,7 +567,7 @@ export async function findEmergencyState(db: Db): Promise<EmergencyState> {
   return {
     stopped: Number(row?.stopped ?? 0) === 1,
     reason: row?.reason ?? null,
-    changedAt: isoOrNull(row?.changed_at == null ? null : Number(row.changed_at)),
+    changedAt: isoOrNull(numberOrNull(row?.changed_at ?? null)),
   };
 }
 

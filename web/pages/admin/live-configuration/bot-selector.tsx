@@ -68,7 +68,7 @@ export function BotSelector({
                 )}
                 title={configuration.isActive ? 'Active' : 'Inactive'}
               />
-              <span className="sr-only">{configuration.isActive ? '(active)' : '(inactive)'}</span>
+              <span className="sr-only">{configuration.isActive ? ' (active)' : ' (inactive)'}</span>
             </label>
           ))}
         </fieldset>

@@ -1,0 +1,109 @@
+import { waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { RealtimeProvider } from '@/lib/realtime.tsx';
+import { toast } from '@/lib/toast.ts';
+import { FakeWebSocket, fakeSocketOptions } from '@/test/fake-websocket.ts';
+import { type FetchHandler, json, mockFetch } from '@/test/render.tsx';
+import type {
+  BotConfiguration,
+  ConfigurationChange,
+  ConfigurationDashboard,
+  ConfigurationProfile,
+} from '../../../../common/configuration.ts';
+import { renderAt } from '../shared/test-utils.tsx';
+import { bots, dashboard, PROFILES } from './live-configuration.fixtures.ts';
+import LiveConfigurationPage from './live-configuration.tsx';
+
+// Radix Switch measures its thumb; jsdom has no ResizeObserver.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+} as unknown as typeof ResizeObserver;
+
+/** What the fake server answers to the four GETs; POSTs are given per test. */
+export interface FakeState {
+  dashboard?: ConfigurationDashboard;
+  configurations?: BotConfiguration[];
+  profiles?: ConfigurationProfile[];
+  changes?: ConfigurationChange[];
+}
+
+/** A recorded POST: its path and JSON body. */
+export interface Post {
+  path: string;
+  body: unknown;
+}
+
+/**
+ * Renders the page at /admin/configuration with the app's providers and a fake admin socket,
+ * answering the GETs from `state` and the calls in `handlers` ("POST /path", or a path to replace a
+ * GET); each POST's body is recorded in `sent`.
+ */
+export function renderLiveConfiguration(state: FakeState = {}, handlers: Record<string, FetchHandler> = {}) {
+  const sent: Post[] = [];
+  const recorded = Object.fromEntries(
+    Object.entries(handlers).map(([key, handler]) => [
+      key,
+      ((init, url) => {
+        if (key.startsWith('POST ')) {
+          sent.push({ path: url.pathname, body: JSON.parse(String(init?.body ?? 'null')) });
+        }
+        return handler(init, url);
+      }) satisfies FetchHandler,
+    ]),
+  );
+  const fetchMock = mockFetch({
+    '/api/admin/configurations/dashboard-stats': () => json(state.dashboard ?? dashboard()),
+    '/api/admin/configurations': () => json({ configurations: state.configurations ?? bots(12) }),
+    '/api/admin/configuration-profiles': () => json({ profiles: state.profiles ?? PROFILES }),
+    '/api/admin/configurations/history': () => json({ changes: state.changes ?? [] }),
+    ...recorded,
+  });
+  const result = renderAt(
+    <RealtimeProvider options={fakeSocketOptions()}>
+      <LiveConfigurationPage />
+    </RealtimeProvider>,
+    '/admin/configuration',
+  );
+  return { ...result, fetchMock, sent };
+}
+
+export const socket = () => FakeWebSocket.instances.at(-1) as FakeWebSocket;
+
+/** How many GETs of `path` the page made. */
+export function getsOf(fetchMock: ReturnType<typeof mockFetch>, path: string): number {
+  return fetchMock.mock.calls.filter(([input, init]) => {
+    const url = new URL(String(input), 'http://localhost');
+    return url.pathname === path && (init?.method ?? 'GET') === 'GET';
+  }).length;
+}
+
+/**
+ * Each test starts with no socket and no toast, and leaves fetch as it found it. Call at the top of
+ * a test file that mocks '@/lib/toast.ts'.
+ */
+export function resetBetweenTests(): void {
+  beforeEach(() => {
+    FakeWebSocket.instances = [];
+    vi.mocked(toast).mockClear();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+}
+
+/** Waits for a toast with this title and description (and variant, for the destructive ones). */
+export async function expectToast(title: string, description: string, variant?: 'destructive' | 'default') {
+  const expected = variant ? { title, description, variant } : { title, description };
+  await waitFor(() => expect(toast).toHaveBeenCalledWith(expected));
+}
+
+/** From now on every POST fails without an answer, as when the network is gone. */
+export function failPosts(fetchMock: ReturnType<typeof mockFetch>): void {
+  const answer = fetchMock.getMockImplementation();
+  fetchMock.mockImplementation(async (input, init) => {
+    if (init?.method === 'POST') throw new TypeError('Failed to fetch');
+    return answer?.(input, init) ?? json({ error: 'not found' }, 404);
+  });
+}

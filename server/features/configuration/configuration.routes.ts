@@ -14,14 +14,13 @@ import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
 import {
   applyProfile,
   bulkUpdate,
-  emergencyResume,
-  emergencyStop,
   expireUnacknowledged,
   getDashboardStats,
   listConfigurations,
   listHistory,
   listProfiles,
   rollbackChange,
+  switchNetwork,
 } from './configuration.service.ts';
 
 const HistoryQuerySchema = z.object({
@@ -66,17 +65,17 @@ export const configurationRoutes: FastifyPluginAsyncZod<FeatureOptions> = async 
     }),
   );
 
-  app.post(
-    '/api/admin/configurations/emergency-stop',
-    { schema: { body: EmergencyRequestSchema } },
-    async (request) => emergencyStop(ctx, request.body, { ip: request.ip }),
-  );
-
-  app.post(
-    '/api/admin/configurations/emergency-resume',
-    { schema: { body: EmergencyRequestSchema } },
-    async (request) => emergencyResume(ctx, request.body, { ip: request.ip }),
-  );
+  // Emergency Stop and Emergency Resume: the same call with the toggle's two positions.
+  for (const [path, stop] of [
+    ['emergency-stop', true],
+    ['emergency-resume', false],
+  ] as const) {
+    app.post(
+      `/api/admin/configurations/${path}`,
+      { schema: { body: EmergencyRequestSchema } },
+      async (request) => switchNetwork(ctx, stop, request.body, { ip: request.ip }),
+    );
+  }
 
   app.get(
     '/api/admin/configurations/history',

@@ -419,33 +419,18 @@ export async function rollbackChange(
 
 /* ---------- emergency stop ---------- */
 
-export function emergencyStop(
-  ctx: AppContext,
-  request: z.output<typeof EmergencyRequestSchema>,
-  caller: Caller,
-): Promise<EmergencyResult> {
-  return switchNetwork(ctx, true, request.reason, caller);
-}
-
-export function emergencyResume(
-  ctx: AppContext,
-  request: z.output<typeof EmergencyRequestSchema>,
-  caller: Caller,
-): Promise<EmergencyResult> {
-  return switchNetwork(ctx, false, request.reason, caller);
-}
-
 /**
  * Stops or resumes the whole network: the state is kept in the database (a restart or another
  * instance keeps it; a bot saying hello while stopped is told at once), recorded as a change whose
  * targets are the bots reached, audited, then sent to every bot socket on every instance.
  */
-async function switchNetwork(
+export async function switchNetwork(
   ctx: AppContext,
   stop: boolean,
-  reason: string,
+  request: z.output<typeof EmergencyRequestSchema>,
   caller: Caller,
 ): Promise<EmergencyResult> {
+  const { reason } = request;
   const now = ctx.now();
   const { heard } = onlineBots(ctx);
   const kind = stop ? 'emergency_stop' : 'emergency_resume';

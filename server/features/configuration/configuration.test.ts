@@ -400,6 +400,9 @@ for (const dialect of DIALECTS) {
       expect(late.frames.map((f) => f.type)).toEqual(['hello', 'config', 'emergency_stop']);
       expect((await stats()).emergency.stopped).toBe(true);
       expect((await configurations()).map((c) => c.isActive)).toEqual([false, false, false, false]);
+      // Stopped bots report themselves inactive (the simulator does): they still take the resume.
+      for (const client of [a, b]) client.send({ type: 'scanner_status', payload: { status: 'inactive' } });
+      await eventually(async () => expect((await stats()).configHealth.onlineBots).toBe(2));
 
       const resume = await admin('POST', '/api/admin/configurations/emergency-resume', {
         reason: 'All clear',
@@ -420,6 +423,8 @@ for (const dialect of DIALECTS) {
       );
       const twice = await admin('POST', '/api/admin/configurations/emergency-resume', { reason: 'again' });
       expect([twice.statusCode, twice.json()]).toEqual([409, { error: 'The network is already running' }]);
+      for (const client of [a, b]) client.send({ type: 'scanner_status', payload: { status: 'scanning' } });
+      await eventually(async () => expect((await stats()).configHealth.onlineBots).toBe(4));
       expect((await configurations()).map((c) => c.isActive)).toEqual([true, true, true, true]);
 
       const changes = await history();

@@ -16,6 +16,7 @@ import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
+import { healthReportRoutes } from './features/health/report/report.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
 import { loaderRoutes } from './features/loader/loader.routes.ts';
 import { scriptAccessRoutes } from './features/loader/script-access.routes.ts';
@@ -32,6 +33,7 @@ import { systemRoutes } from './features/system/system.routes.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
 import { serializeRequest } from './plugins/request-log.ts';
+import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 
@@ -68,6 +70,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   registerSecurityHeaders(app);
+  registerRequestTimings(app, ctx.now);
   await app.register(cookie);
   // Per-route limits for the socket upgrade and error reports (`config.rateLimit`); the licensing
   // calls have their own two-scope limits (features/security/rate-limit-hooks.ts).
@@ -108,6 +111,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     loaderRoutes,
     feedRoutes,
     healthRoutes,
+    healthReportRoutes,
     serverPoolRoutes,
     configurationRoutes,
   ]) {

@@ -14,6 +14,7 @@ import type {
   FleetScannersTable,
 } from '../features/fleet/fleet.table.ts';
 import type { ErrorReportsTable } from '../features/health/health.table.ts';
+import type { HealthReportsTable } from '../features/health/report/report.table.ts';
 import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
 import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
 import type { RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
@@ -47,6 +48,7 @@ export interface Database {
   scripts: ScriptsTable;
   script_versions: ScriptVersionsTable;
   error_reports: ErrorReportsTable;
+  health_reports: HealthReportsTable;
   bot_tokens: BotTokensTable;
   pool_servers: PoolServersTable;
   pool_failures: PoolFailuresTable;

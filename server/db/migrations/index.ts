@@ -9,6 +9,7 @@ import * as createBotTokens from './2026_11_23_000200_create_bot_tokens.ts';
 import * as createServerPool from './2026_11_23_000400_create_server_pool.ts';
 import * as createFleet from './2026_11_23_000500_create_fleet.ts';
 import * as createConfiguration from './2026_11_24_000000_create_configuration.ts';
+import * as createHealthReports from './2026_11_25_000000_create_health_reports.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
@@ -23,4 +24,5 @@ export const migrations = {
   '2026_11_23_000400_create_server_pool': createServerPool,
   '2026_11_23_000500_create_fleet': createFleet,
   '2026_11_24_000000_create_configuration': createConfiguration,
+  '2026_11_25_000000_create_health_reports': createHealthReports,
 };

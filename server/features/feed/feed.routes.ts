@@ -96,7 +96,8 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
 
   app.get(
     '/api/script/feed',
-    { schema: { querystring: FeedQuerySchema }, preHandler: rateLimit },
+    // A long poll waits up to `wait` seconds by design: kept out of the health report's request timings.
+    { schema: { querystring: FeedQuerySchema }, preHandler: rateLimit, config: { skipRequestTiming: true } },
     async (request, reply): Promise<FeedResponse | undefined> => {
       reply.header('cache-control', 'no-store');
       const { since, key, wait } = request.query;

@@ -1,0 +1,34 @@
+import type { HealthReport } from '../../../../common/ai-health.ts';
+import type { AppContext } from '../../../context.ts';
+import { fleetOf } from '../../fleet/fleet.service.ts';
+import { countPoolServers } from '../../server-pool/server-pool.store.ts';
+
+type FleetHealth = HealthReport['fleetHealth'];
+
+const oneDecimal = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * The fleet as this instance's live state holds it: bots by status (networkStats) and the share of
+ * the last hour's hops that failed (the hop stats' sixty one-minute buckets). Memory only.
+ */
+export function measureBots(ctx: AppContext, now: number): Omit<FleetHealth, 'poolAvailability'> {
+  const fleet = fleetOf(ctx);
+  const network = fleet?.state.networkStats(now);
+  let succeeded = 0;
+  let failed = 0;
+  for (const minute of fleet?.state.hopStats(now).lastHour ?? []) {
+    succeeded += minute.hopsSucceeded;
+    failed += minute.hopsFailed;
+  }
+  return {
+    totalBots: network?.totalBots ?? 0,
+    errorBots: network?.errorBots ?? 0,
+    hopFailureRate: succeeded + failed > 0 ? oneDecimal((failed / (succeeded + failed)) * 100) : null,
+  };
+}
+
+/** % of pool servers available, counted as the Server Pool Monitor counts it (over every server it holds). */
+export async function measurePoolAvailability(ctx: AppContext): Promise<number | null> {
+  const pool = await countPoolServers(ctx.db);
+  return pool.total > 0 ? oneDecimal((Number(pool.byStatus.available) / pool.total) * 100) : null;
+}

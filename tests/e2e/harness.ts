@@ -135,12 +135,12 @@ export interface BrowserSuite {
  * Registers the hooks every browser suite needs, in the calling describe block: one built server
  * (with its own empty database) and one Chromium for the file, a fresh context and page per test,
  * all closed afterwards. Read the fields inside tests and hooks, not at collection time: the hooks
- * fill them in.
+ * fill them in. `serverEnv` adds to the server's environment (see startServer).
  */
-export function useBrowserSuite(): BrowserSuite {
+export function useBrowserSuite(serverEnv: Record<string, string> = {}): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
-    [suite.server, suite.browser] = await Promise.all([startServer(), launchBrowser()]);
+    [suite.server, suite.browser] = await Promise.all([startServer(serverEnv), launchBrowser()]);
   });
   afterAll(async () => {
     await suite.browser?.close();

@@ -1,18 +1,10 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../bots/options.ts';
 import { SIMULATED_CONFIG_FAILURE, Simulator } from '../../bots/simulator.ts';
 import type { ServerHopEvent } from '../../common/fleet.ts';
 import { connectTestClient, type TestClient } from '../../server/test/socket-client.ts';
-import {
-  launchBrowser,
-  loginThroughApi,
-  newPage,
-  type RunningServer,
-  sameOriginHeaders,
-  startServer,
-  toastTitled,
-} from './harness.ts';
+import { loginThroughApi, sameOriginHeaders, toastTitled, useBrowserSuite } from './harness.ts';
 
 const BOT_TOKEN = 'e2e-bot-token-live-configuration-0123456';
 const BOTS = 10;
@@ -59,35 +51,27 @@ async function hopFeedOf(page: Page, serverUrl: string): Promise<TestClient> {
 
 /** The Live Configuration page against the built server, with 10 simulated bots taking its pushes. */
 describe('Live Configuration in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  // A short acknowledgement deadline, so the silent bot's push fails within the test.
+  const suite = useBrowserSuite({ BOT_TOKEN, CONFIG_ACK_DEADLINE_MS: '2000' });
   let simulator: Simulator;
-  let context: BrowserContext;
   let page: Page;
   let dashboard: TestClient | undefined;
 
+  // Registered after the suite's hooks: the bots start after the server, and stop before it.
   beforeAll(async () => {
-    // A short acknowledgement deadline, so the silent bot's push fails within the test.
-    [server, browser] = await Promise.all([
-      startServer({ BOT_TOKEN, CONFIG_ACK_DEADLINE_MS: '2000' }),
-      launchBrowser(),
-    ]);
-    simulator = simulatorFor(server.url);
+    simulator = simulatorFor(suite.server.url);
     await simulator.start();
   });
   afterAll(async () => {
     await simulator?.stop();
-    await browser?.close();
-    await server?.stop();
   });
   beforeEach(async () => {
-    ({ context, page } = await newPage(browser, server.url));
+    page = suite.page;
     await loginThroughApi(page);
   });
-  afterEach(async () => {
+  afterEach(() => {
     dashboard?.ws.terminate();
     dashboard = undefined;
-    await context.close();
   });
 
   /** Opens the screen on a tab once every bot's configuration is listed. */
@@ -209,7 +193,7 @@ describe('Live Configuration in the browser', () => {
   });
 
   it('Emergency Stop silences every bot (the hop feed goes quiet) and Emergency Resume sets them hopping again', async () => {
-    dashboard = await hopFeedOf(page, server.url);
+    dashboard = await hopFeedOf(page, suite.server.url);
     await openTab('Parameters');
     // The feed moves first: every bot hops (Aggressive ones every 2 s, the others every 5 s).
     await expect.poll(() => hoppersSince(dashboard!, 0).size, { timeout: 15_000 }).toBe(BOTS);

@@ -32,11 +32,37 @@ function parameterValue(value: BotParameters[BotParameterName] | undefined): str
   return value.toLocaleString('en-US');
 }
 
-/** The fields a change touched on one bot, as 'Label: before → after'. */
-export function fieldChanges(target: ChangeTarget): string[] {
-  return (Object.keys(target.after) as BotParameterName[]).map(
-    (name) =>
-      `${PARAMETER_LABELS[name]}: ${parameterValue(target.before[name])} → ${parameterValue(target.after[name])}`,
+/**
+ * What a change did to one bot's values, as 'Label: before → after' for each value that moved, and
+ * how many values it sent unchanged (a bulk update sends every parameter; most stay as they were).
+ */
+export function fieldChanges(target: ChangeTarget): { changed: string[]; unchanged: number } {
+  const names = Object.keys(target.after) as BotParameterName[];
+  const moved = names.filter((name) => target.before[name] !== target.after[name]);
+  return {
+    changed: moved.map(
+      (name) =>
+        `${PARAMETER_LABELS[name]}: ${parameterValue(target.before[name])} → ${parameterValue(target.after[name])}`,
+    ),
+    unchanged: names.length - moved.length,
+  };
+}
+
+/** The Changes cell: the values that moved, then how many stayed, then the version it made. */
+function TargetChanges({ target }: { target: ChangeTarget }) {
+  const { changed, unchanged } = fieldChanges(target);
+  return (
+    <>
+      {changed.map((line) => (
+        <div key={line}>{line}</div>
+      ))}
+      {unchanged > 0 && (
+        <div className="text-muted-foreground">
+          {changed.length === 0 ? `No value changed (${unchanged} sent)` : `${unchanged} more unchanged`}
+        </div>
+      )}
+      {target.version !== null && <div className="text-muted-foreground">{`v${target.version}`}</div>}
+    </>
   );
 }
 
@@ -60,14 +86,9 @@ function ChangeTargets({ change }: { change: ConfigurationChange }) {
         <TableBody>
           {change.targets.map((target) => (
             <TableRow key={target.botId}>
-              <TableCell className="font-mono">{target.botId}</TableCell>
+              <TableCell className="whitespace-nowrap font-mono">{target.botId}</TableCell>
               <TableCell className="text-xs">
-                {fieldChanges(target).map((line) => (
-                  <div key={line}>{line}</div>
-                ))}
-                {target.version !== null && (
-                  <div className="text-muted-foreground">{`v${target.version}`}</div>
-                )}
+                <TargetChanges target={target} />
               </TableCell>
               <TableCell>
                 <DeployStateBadge state={target.state} />

@@ -88,8 +88,8 @@ export function change(id: string, over: Partial<ConfigurationChange> = {}): Con
       {
         botId: 'ghost-01',
         version: 2,
-        before: { hopFrequencyMs: 5000 },
-        after: { hopFrequencyMs: 3000 },
+        before: { hopFrequencyMs: 5000, batchSize: 50, stealthMode: false },
+        after: { hopFrequencyMs: 3000, batchSize: 50, stealthMode: false },
         state: 'applied',
         error: null,
         respondedAt: T,

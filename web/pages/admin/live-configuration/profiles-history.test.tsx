@@ -137,6 +137,9 @@ describe('History tab', () => {
     const bots = within(applied.getByRole('table', { name: 'Bots of change c-1' }));
     const first = within(bots.getByText('ghost-01').closest('tr') as HTMLElement);
     expect(first.getByText('Hop Frequency (ms): 5,000 → 3,000')).toBeTruthy();
+    // Values sent as they were are counted, not listed.
+    expect(first.getByText('2 more unchanged')).toBeTruthy();
+    expect(first.queryByText(/Batch Size/)).toBeNull();
     expect(first.getByText('applied')).toBeTruthy();
     expect(first.getByText('85 ms')).toBeTruthy();
     const second = within(bots.getByText('ghost-02').closest('tr') as HTMLElement);

@@ -174,8 +174,10 @@ const botProtocol: ClientProtocol = {
     botChannelSubscriptions.get(connection)?.();
     botChannelSubscriptions.delete(connection);
     const { ghostId } = connection.identity;
-    // Pushes to it now wait for its next hello (unless another socket of it has taken over).
-    if (ghostId !== undefined) await botDisconnected(ctx, ghostId, connection.id);
+    // Pushes to it now wait for its next hello (unless another socket of it has taken over). At
+    // shutdown the database may already be closed: a socket left on record is replaced at the bot's
+    // next hello, and counts for nothing once the fleet stops hearing from the bot.
+    if (ghostId !== undefined) await botDisconnected(ctx, ghostId, connection.id).catch(() => {});
   },
 };
 

@@ -570,11 +570,28 @@ export async function expireUnacknowledged(ctx: AppContext): Promise<number> {
   return settled;
 }
 
-async function announceProgress(ctx: AppContext, changeIds: number[]): Promise<void> {
-  for (const changeId of changeIds) {
-    const counts = await countTargetStates(ctx.db, changeId);
-    await publishToAdmins(ctx.bus, 'configuration_progress', { changeId: String(changeId), counts }).catch(
-      afterCommit,
-    );
-  }
+/** Each app's progress announcements, one at a time (see announceProgress). */
+const progressChains = new WeakMap<AppContext, Promise<void>>();
+
+/**
+ * Tells dashboards how the changes' targets stand now. Acknowledgements settle concurrently, so the
+ * counting is done one announcement at a time: the last one counted after the last settlement,
+ * and the newest copy (all a dashboard keeps of this replaceable type) is never an older count.
+ */
+function announceProgress(ctx: AppContext, changeIds: number[]): Promise<void> {
+  if (changeIds.length === 0) return Promise.resolve();
+  const announce = async () => {
+    for (const changeId of changeIds) {
+      const counts = await countTargetStates(ctx.db, changeId);
+      await publishToAdmins(ctx.bus, 'configuration_progress', { changeId: String(changeId), counts }).catch(
+        afterCommit,
+      );
+    }
+  };
+  const next = (progressChains.get(ctx) ?? Promise.resolve()).then(announce);
+  progressChains.set(
+    ctx,
+    next.catch(() => {}),
+  );
+  return next;
 }

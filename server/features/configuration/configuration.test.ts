@@ -653,6 +653,25 @@ for (const dialect of DIALECTS) {
       expect((await stats()).dashboardStats.recentChanges24h).toBe(0);
     });
 
+    it('gives simultaneous pushes to one bot one version each, and lets only one of two simultaneous stops win', async () => {
+      await bot('busy');
+      const pushes = await Promise.all(
+        [1000, 2000, 3000, 4000, 5000].map((hopDelayMs) =>
+          bulkUpdate({ targetBotIds: ['busy'], updates: { hopDelayMs } }),
+        ),
+      );
+      expect(pushes.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      const versions = (await history()).map((c) => c.targets[0]?.version).sort();
+      expect(versions).toEqual([2, 3, 4, 5, 6]);
+      expect((await configurationOf('busy'))?.version).toBe(6);
+
+      const stops = await Promise.all(
+        ['one', 'two'].map((reason) => admin('POST', '/api/admin/configurations/emergency-stop', { reason })),
+      );
+      expect(stops.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      expect((await history()).filter((c) => c.kind === 'emergency_stop')).toHaveLength(1);
+    });
+
     it('needs the admin session and the app origin for every call', async () => {
       const read = await t.app.inject({ method: 'GET', url: '/api/admin/configurations' });
       expect(read.statusCode).toBe(401);

@@ -73,7 +73,9 @@ function performanceComponent(p: Measurements['performanceHealth']): ScoreCompon
 
 function securityComponent(s: Measurements['securityHealth']): ScoreComponent {
   const notes = [...s.weaknesses];
-  if (s.activeThreats > 0) notes.push(`${s.activeThreats} threats in the last hour`);
+  if (s.activeThreats > 0) {
+    notes.push(`${s.activeThreats} ${s.activeThreats === 1 ? 'threat' : 'threats'} in the last hour`);
+  }
   return component('security', 100 - s.vulnerabilityScore, notes);
 }
 

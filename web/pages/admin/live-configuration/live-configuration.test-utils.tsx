@@ -13,6 +13,7 @@ import type {
 import { renderAt } from '../shared/test-utils.tsx';
 import { bots, dashboard, PROFILES } from './live-configuration.fixtures.ts';
 import LiveConfigurationPage from './live-configuration.tsx';
+import { useConfigurationEvents } from './use-configuration-events.ts';
 
 // Radix Switch measures its thumb; jsdom has no ResizeObserver.
 globalThis.ResizeObserver ??= class {
@@ -62,11 +63,18 @@ export function renderLiveConfiguration(state: FakeState = {}, handlers: Record<
   });
   const result = renderAt(
     <RealtimeProvider options={fakeSocketOptions()}>
+      <ShellEvents />
       <LiveConfigurationPage />
     </RealtimeProvider>,
     '/admin/configuration',
   );
   return { ...result, fetchMock, sent };
+}
+
+/** What the admin shell mounts around every screen: the configuration socket events. */
+function ShellEvents() {
+  useConfigurationEvents();
+  return null;
 }
 
 export const socket = () => FakeWebSocket.instances.at(-1) as FakeWebSocket;

@@ -20,7 +20,6 @@ import {
 import { OverviewTab } from './overview-tab.tsx';
 import { ParametersTab, useParameterForm } from './parameters-tab.tsx';
 import { ProfilesTab } from './profiles-tab.tsx';
-import { useConfigurationEvents } from './use-configuration-events.ts';
 
 /** A query's list as the tabs take it. */
 function listState<T>(query: { data?: readonly T[]; error: unknown }): ListState<T> {
@@ -34,7 +33,6 @@ function listState<T>(query: { data?: readonly T[]; error: unknown }): ListState
  */
 export default function LiveConfigurationPage() {
   const { status } = useRealtime();
-  useConfigurationEvents();
   const dashboard = useQuery(configurationDashboardQuery());
   const configurations = useQuery(configurationsQuery());
   const profiles = useQuery(configurationProfilesQuery());

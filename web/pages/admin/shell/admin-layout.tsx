@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
+import { useConfigurationEvents } from '../live-configuration/use-configuration-events.ts';
 import { UnsavedWorkProvider, useConfirmLeavingUnsavedWork } from '../shared/use-unsaved-changes-guard.tsx';
 import { ADMIN_NAV, type AdminNavItem, isNavItemActive } from './admin-nav.ts';
 import { useAdminLogout, useAdminSession, useSessionCheckOnFailure } from './admin-session.ts';
@@ -42,6 +43,8 @@ function AdminShell({ offline }: { offline: boolean }) {
   const closeMenu = () => setMenuOpen(false);
   const { status } = useRealtime();
   useRealtimeInvalidation();
+  // An emergency stop or a push made elsewhere is news on every screen, not only Live Configuration.
+  useConfigurationEvents();
   useSessionCheckOnFailure();
   useRefetchFailedAfterOutage(offline);
 

@@ -26,6 +26,7 @@ const SecurityPage = lazy(() => import('@/pages/admin/security/security.tsx'));
 const ServerPoolPage = lazy(() => import('@/pages/admin/server-pool/server-pool.tsx'));
 const LiveMonitoringPage = lazy(() => import('@/pages/admin/live-monitoring/live-monitoring.tsx'));
 const LiveConfigurationPage = lazy(() => import('@/pages/admin/live-configuration/live-configuration.tsx'));
+const AiDebuggingPage = lazy(() => import('@/pages/admin/ai-debugging/ai-debugging.tsx'));
 
 /** A page inside its own error boundary, so one broken screen never takes down the app. */
 function page(element: React.ReactNode) {
@@ -71,6 +72,7 @@ export const appRoutes = createRoutesFromElements(
       <Route path="server-pool" element={page(<ServerPoolPage />)} />
       <Route path="live-monitoring" element={page(<LiveMonitoringPage />)} />
       <Route path="configuration" element={page(<LiveConfigurationPage />)} />
+      <Route path="ai-debugging" element={page(<AiDebuggingPage />)} />
       <Route path="*" element={<AdminNotFound />} />
     </Route>
     <Route path="*" element={<NotFoundPage />} />

@@ -1,8 +1,12 @@
 import type { LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { cn } from '@/lib/cn.ts';
 
-/** One figure with its title, icon and a one-line hint; the admin screens' stat cards. */
+/**
+ * One figure with its title, icon and a one-line hint; the admin screens' stat cards. `children`
+ * (e.g. the measurements behind the figure) go under the hint.
+ */
 export function StatCard({
   title,
   value,
@@ -10,6 +14,7 @@ export function StatCard({
   hint,
   tone,
   className,
+  children,
 }: {
   title: string;
   /** A count (shown with thousands separators) or a word such as Healthy. */
@@ -18,6 +23,7 @@ export function StatCard({
   hint: string;
   tone?: string;
   className?: string;
+  children?: ReactNode;
 }) {
   return (
     <Card role="group" aria-label={title} className={className}>
@@ -30,6 +36,7 @@ export function StatCard({
           {typeof value === 'number' ? value.toLocaleString('en-US') : value}
         </div>
         <p className="text-xs text-muted-foreground">{hint}</p>
+        {children}
       </CardContent>
     </Card>
   );

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../bots/options.ts';
 import { Simulator } from '../../bots/simulator.ts';
-import { loginThroughApi, toastTitled, useBrowserSuite } from './harness.ts';
+import { loginThroughApi, useBrowserSuite } from './harness.ts';
 
 const BOT_TOKEN = 'e2e-bot-token-ai-debugging-0123456789ab';
 
@@ -61,6 +61,5 @@ describe('AI System Debugging in the browser', () => {
     );
     await page.getByText(/\(less than a minute ago\)/).waitFor();
     await page.getByText(/^\d+ms$|^\d+\.\d+s$/).waitFor();
-    await page.screenshot({ path: '/tmp/ai-debugging.png', fullPage: true });
   });
 });

@@ -7,12 +7,12 @@ import { StatCard } from '../shared/stat-card.tsx';
 import { BAND_TEXT, BandBadge, CONNECTION_BAND, ScoreValue, STATUS_BAND } from './score-tone.tsx';
 
 /** Milliseconds as the cards show them: one decimal under 10 ms (a local query takes 0.4 ms), else whole. */
-export function formatMs(ms: number): string {
+function formatMs(ms: number): string {
   return `${ms < 10 ? Number(ms.toFixed(1)) : Math.round(ms)} ms`;
 }
 
 /** A percentage with at most one decimal: 42%, 7.5%. */
-export function formatPercent(value: number): string {
+function formatPercent(value: number): string {
   return `${Number(value.toFixed(1))}%`;
 }
 

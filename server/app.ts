@@ -15,6 +15,7 @@ import { configurationRoutes } from './features/configuration/configuration.rout
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
+import { analysisRoutes } from './features/health/analysis/analysis.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { healthReportRoutes } from './features/health/report/report.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
@@ -112,6 +113,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     feedRoutes,
     healthRoutes,
     healthReportRoutes,
+    analysisRoutes,
     serverPoolRoutes,
     configurationRoutes,
   ]) {

@@ -13,6 +13,11 @@ import type {
   FleetHopsTable,
   FleetScannersTable,
 } from '../features/fleet/fleet.table.ts';
+import type {
+  AnalysisFindingsTable,
+  AnalysisStateTable,
+  RecommendationsTable,
+} from '../features/health/analysis/analysis.table.ts';
 import type { ErrorReportsTable } from '../features/health/health.table.ts';
 import type { HealthReportsTable } from '../features/health/report/report.table.ts';
 import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
@@ -49,6 +54,9 @@ export interface Database {
   script_versions: ScriptVersionsTable;
   error_reports: ErrorReportsTable;
   health_reports: HealthReportsTable;
+  analysis_findings: AnalysisFindingsTable;
+  recommendations: RecommendationsTable;
+  analysis_state: AnalysisStateTable;
   bot_tokens: BotTokensTable;
   pool_servers: PoolServersTable;
   pool_failures: PoolFailuresTable;

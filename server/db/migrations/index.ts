@@ -10,6 +10,7 @@ import * as createServerPool from './2026_11_23_000400_create_server_pool.ts';
 import * as createFleet from './2026_11_23_000500_create_fleet.ts';
 import * as createConfiguration from './2026_11_24_000000_create_configuration.ts';
 import * as createHealthReports from './2026_11_25_000000_create_health_reports.ts';
+import * as createAnalysis from './2026_11_26_000000_create_analysis.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
@@ -25,4 +26,5 @@ export const migrations = {
   '2026_11_23_000500_create_fleet': createFleet,
   '2026_11_24_000000_create_configuration': createConfiguration,
   '2026_11_25_000000_create_health_reports': createHealthReports,
+  '2026_11_26_000000_create_analysis': createAnalysis,
 };

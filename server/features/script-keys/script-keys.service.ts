@@ -20,6 +20,7 @@ import { insertAuditLog } from '../security/security.store.ts';
 import { generateScriptKey } from './script-key.ts';
 import { publishScriptKeyChanged } from './script-key-events.ts';
 import {
+  deactivateScriptKeyById,
   deleteScriptKeyById,
   findScriptKeyById,
   insertScriptKey,
@@ -134,6 +135,43 @@ export async function toggleScriptKey(
   await announceLicensingChanged(ctx, 'script_key');
   const message = scriptKey.isActive === 1 ? SCRIPT_KEY_TEXTS.activated : SCRIPT_KEY_TEXTS.deactivated;
   return { message, scriptKey };
+}
+
+/**
+ * Switches a key off if it is on, never back on (unlike the toggle), so an automated action may
+ * repeat it safely (the AI health recommendations' Implement). Audited with `reason` when it switched
+ * the key off. Returns the key as it is now (undefined when there is none) and whether this call did.
+ */
+export async function switchOffScriptKey(
+  ctx: AppContext,
+  id: number,
+  client: AdminClient,
+  reason: string,
+): Promise<{ scriptKey: ScriptKey | undefined; switchedOff: boolean }> {
+  const now = ctx.now();
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const switchedOff = await deactivateScriptKeyById(trx, id);
+    const scriptKey = await findScriptKeyById(trx, id);
+    if (switchedOff && scriptKey) {
+      await insertAuditLog(
+        trx,
+        {
+          eventType: 'script_key_status_changed',
+          success: true,
+          licenseKey: scriptKey.scriptKey,
+          ipAddress: client.ip,
+          details: { id, isActive: 0, reason },
+        },
+        now,
+      );
+    }
+    return { scriptKey, switchedOff };
+  });
+  if (result.switchedOff && result.scriptKey) {
+    await announceScriptKeyChanged(ctx, result.scriptKey.scriptKey);
+    await announceLicensingChanged(ctx, 'script_key');
+  }
+  return result;
 }
 
 /** Deletes a key with its bindings and nonces; the loaders stop serving it before this returns. */

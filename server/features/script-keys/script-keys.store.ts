@@ -74,6 +74,17 @@ export async function toggleScriptKeyActiveById(db: Db, id: number): Promise<boo
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Switches an active key off; false when it was already off or does not exist. */
+export async function deactivateScriptKeyById(db: Db, id: number): Promise<boolean> {
+  const result = await db
+    .updateTable('script_keys')
+    .set({ is_active: 0 })
+    .where('id', '=', id)
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** Deletes the key (its bindings and challenge nonces go with it); returns whether a row was deleted. */
 export async function deleteScriptKeyById(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('script_keys').where('id', '=', id).executeTakeFirst();

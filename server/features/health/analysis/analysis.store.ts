@@ -1,0 +1,306 @@
+import { type Selectable, sql } from 'kysely';
+import type {
+  AnalysisResult,
+  AnalysisType,
+  Recommendation,
+  RecommendationAction,
+} from '../../../../common/ai-health.ts';
+import type { Db } from '../../../db/index.ts';
+import type { AnalysisFindingsTable, RecommendationsTable } from './analysis.table.ts';
+import type { FindingCandidate, FindingEvidence } from './detectors/detector.ts';
+
+export type FindingRow = Selectable<AnalysisFindingsTable>;
+export type RecommendationRow = Selectable<RecommendationsTable>;
+
+const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
+
+/** The unique key of an open finding: one open row per analysis type and subject. */
+const openKeyOf = (type: AnalysisType, subject: string) => `${type} ${subject}`;
+
+export function findingRowToAnalysisResult(row: FindingRow): AnalysisResult {
+  return {
+    id: String(row.id),
+    severity: row.severity,
+    analysisType: row.analysis_type,
+    subject: row.subject,
+    title: row.title,
+    description: row.description,
+    suggestedAction: row.suggested_action,
+    frequency: Number(row.frequency),
+    createdAt: iso(row.created_at),
+    lastSeenAt: iso(row.last_seen_at),
+    isResolved: Number(row.is_resolved) === 1 ? 1 : 0,
+  };
+}
+
+export function evidenceOf(row: FindingRow): FindingEvidence {
+  return JSON.parse(row.evidence) as FindingEvidence;
+}
+
+export function recommendationRowToRecommendation(row: RecommendationRow): Recommendation {
+  return {
+    id: String(row.id),
+    priority: row.priority,
+    category: row.category,
+    title: row.title,
+    description: row.description,
+    reasoning: row.reasoning,
+    estimatedImpact: row.estimated_impact,
+    implementationNotes: row.implementation_notes,
+    createdAt: iso(row.created_at),
+    validUntil: iso(row.valid_until),
+    isImplemented: Number(row.is_implemented) === 1 ? 1 : 0,
+    analysisId: row.analysis_id === null ? null : String(row.analysis_id),
+    action: JSON.parse(row.action) as RecommendationAction,
+    actionLabel: row.action_label,
+  };
+}
+
+/* ---------- the watermark ---------- */
+
+export async function findWatermark(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom('analysis_state')
+    .select('watermark')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return row?.watermark == null ? null : Number(row.watermark);
+}
+
+/**
+ * Moves the watermark from `previous` to `to` if nobody moved it meanwhile: the run that succeeds
+ * owns the window (and, on PostgreSQL, holds the row until it commits, so runs take turns).
+ */
+export async function advanceWatermark(db: Db, previous: number | null, to: number): Promise<boolean> {
+  const result = await db
+    .updateTable('analysis_state')
+    .set({ watermark: to })
+    .where('id', '=', 1)
+    .where('watermark', previous === null ? 'is' : '=', previous)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/* ---------- findings ---------- */
+
+const severityRank = (column: string) =>
+  sql<number>`case ${sql.ref(column)} when 'CRITICAL' then 3 when 'ERROR' then 2 when 'WARNING' then 1 else 0 end`;
+
+/**
+ * Opens a finding, or adds to the open one of the same type and subject: its frequency grows by
+ * `occurrences`, its last-seen time and texts follow the new evidence, and its severity only rises.
+ */
+export async function upsertOpenFinding(
+  db: Db,
+  finding: FindingCandidate,
+  occurrences: number,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('analysis_findings')
+    .values({
+      analysis_type: finding.analysisType,
+      subject: finding.subject,
+      severity: finding.severity,
+      title: finding.title,
+      description: finding.description,
+      suggested_action: finding.suggestedAction,
+      frequency: occurrences,
+      evidence: JSON.stringify(finding.evidence),
+      created_at: now,
+      last_seen_at: finding.lastSeenAt,
+      is_resolved: 0,
+      resolved_at: null,
+      open_key: openKeyOf(finding.analysisType, finding.subject),
+    })
+    .onConflict((oc) =>
+      oc.column('open_key').doUpdateSet((eb) => ({
+        frequency: sql<number>`analysis_findings.frequency + excluded.frequency`,
+        last_seen_at: sql<number>`case when excluded.last_seen_at > analysis_findings.last_seen_at then excluded.last_seen_at else analysis_findings.last_seen_at end`,
+        severity: sql`case when ${severityRank('excluded.severity')} > ${severityRank('analysis_findings.severity')} then excluded.severity else analysis_findings.severity end`,
+        title: eb.ref('excluded.title'),
+        description: eb.ref('excluded.description'),
+        suggested_action: eb.ref('excluded.suggested_action'),
+        evidence: eb.ref('excluded.evidence'),
+      })),
+    )
+    .execute();
+}
+
+/** When the open finding of this type and subject was last seen, or null with none open. */
+export async function findOpenFindingLastSeen(
+  db: Db,
+  type: AnalysisType,
+  subject: string,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('analysis_findings')
+    .select('last_seen_at')
+    .where('open_key', '=', openKeyOf(type, subject))
+    .executeTakeFirst();
+  return row ? Number(row.last_seen_at) : null;
+}
+
+/** Unresolved first, then newest; at most `limit`. */
+export async function listFindings(db: Db, limit: number): Promise<AnalysisResult[]> {
+  const rows = await db
+    .selectFrom('analysis_findings')
+    .selectAll()
+    .orderBy('is_resolved')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(findingRowToAnalysisResult);
+}
+
+export async function listOpenFindings(db: Db): Promise<AnalysisResult[]> {
+  const rows = await db
+    .selectFrom('analysis_findings')
+    .selectAll()
+    .where('is_resolved', '=', 0)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(findingRowToAnalysisResult);
+}
+
+export function findFindingById(db: Db, id: number): Promise<FindingRow | undefined> {
+  return db.selectFrom('analysis_findings').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Resolves an open finding (its type and subject are free for a new one); false when it was not open. */
+export async function resolveFindingById(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('analysis_findings')
+    .set({ is_resolved: 1, resolved_at: now, open_key: null })
+    .where('id', '=', id)
+    .where('is_resolved', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/* ---------- recommendations ---------- */
+
+/** Open findings with no recommendation that is implemented or still valid at `now`. */
+export function findFindingsNeedingRecommendation(db: Db, now: number): Promise<FindingRow[]> {
+  return db
+    .selectFrom('analysis_findings as f')
+    .selectAll('f')
+    .where('f.is_resolved', '=', 0)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('recommendations as r')
+            .select('r.id')
+            .whereRef('r.analysis_id', '=', 'f.id')
+            .where((eb) => eb.or([eb('r.is_implemented', '=', 1), eb('r.valid_until', '>', now)])),
+        ),
+      ),
+    )
+    .orderBy('f.id')
+    .execute();
+}
+
+export interface NewRecommendation {
+  analysisId: number | null;
+  priority: Recommendation['priority'];
+  category: string;
+  title: string;
+  description: string;
+  reasoning: string;
+  estimatedImpact: string;
+  implementationNotes: string;
+  action: RecommendationAction;
+  actionLabel: string;
+  validUntil: number;
+}
+
+export async function insertRecommendation(db: Db, r: NewRecommendation, now: number): Promise<void> {
+  await db
+    .insertInto('recommendations')
+    .values({
+      analysis_id: r.analysisId,
+      priority: r.priority,
+      category: r.category,
+      title: r.title,
+      description: r.description,
+      reasoning: r.reasoning,
+      estimated_impact: r.estimatedImpact,
+      implementation_notes: r.implementationNotes,
+      action: JSON.stringify(r.action),
+      action_label: r.actionLabel,
+      created_at: now,
+      valid_until: r.validUntil,
+      is_implemented: 0,
+      implemented_at: null,
+    })
+    .execute();
+}
+
+/** Unimplemented and still valid first, then newest; at most `limit`. */
+export async function listRecommendations(db: Db, now: number, limit: number): Promise<Recommendation[]> {
+  const rows = await db
+    .selectFrom('recommendations')
+    .selectAll()
+    .orderBy(sql`case when is_implemented = 0 and valid_until > ${now} then 0 else 1 end`)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(recommendationRowToRecommendation);
+}
+
+export function findRecommendationById(db: Db, id: number): Promise<RecommendationRow | undefined> {
+  return db.selectFrom('recommendations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Marks an unimplemented, still valid recommendation implemented: the guard that lets one Implement
+ * act. False when it was implemented or expired already.
+ */
+export async function claimRecommendation(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('recommendations')
+    .set({ is_implemented: 1, implemented_at: now })
+    .where('id', '=', id)
+    .where('is_implemented', '=', 0)
+    .where('valid_until', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Gives a claim back (its action failed): the recommendation can be implemented again. */
+export async function unclaimRecommendation(db: Db, id: number): Promise<void> {
+  await db
+    .updateTable('recommendations')
+    .set({ is_implemented: 0, implemented_at: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function updateActionLabel(db: Db, id: number, actionLabel: string): Promise<void> {
+  await db.updateTable('recommendations').set({ action_label: actionLabel }).where('id', '=', id).execute();
+}
+
+/**
+ * Deletes resolved findings (with their recommendations) and implemented or expired recommendations
+ * older than `before`; returns the rows deleted.
+ */
+export async function deleteAnalysisBefore(db: Db, before: number): Promise<number> {
+  const recommendations = await db
+    .deleteFrom('recommendations')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('is_implemented', '=', 1), eb('implemented_at', '<', before)]),
+        eb.and([eb('is_implemented', '=', 0), eb('valid_until', '<', before)]),
+      ]),
+    )
+    .executeTakeFirst();
+  const findings = await db
+    .deleteFrom('analysis_findings')
+    .where('is_resolved', '=', 1)
+    .where('resolved_at', '<', before)
+    .executeTakeFirst();
+  return Number(recommendations.numDeletedRows) + Number(findings.numDeletedRows);
+}

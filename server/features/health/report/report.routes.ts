@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { HealthReportResponse } from '../../../../common/ai-health.ts';
 import type { FeatureOptions } from '../../../context.ts';
+import { runAnalysis } from '../analysis/analysis.service.ts';
 import { HealthReports } from './report.service.ts';
 
 /** The report's own calls stay out of the request timings it reports (they would measure themselves). */
@@ -15,7 +16,7 @@ export const healthReportRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
   const reports = new HealthReports(ctx, {
     timings: app.requestTimings,
     pendingWrites: app.pendingWrites,
-    openFindings: async () => [],
+    openFindings: () => runAnalysis(ctx, ctx.now()),
     log: app.log,
   });
 

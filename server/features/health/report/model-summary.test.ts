@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthReport } from '../../../../common/ai-health.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../../../test/helper.ts';
+import { upsertOpenFinding } from '../analysis/analysis.store.ts';
 
 interface SeenRequest {
   path: string;
@@ -62,10 +63,17 @@ for (const dialect of DIALECTS) {
       await new Promise((resolve) => fake.server.close(resolve));
     });
 
-    /** Generates a report on an app built with `env`; returns it, the stored latest, and the call's wall time. */
-    async function generateWith(env: Record<string, string>) {
+    /**
+     * Generates a report on an app built with `env` (after `prepare`); returns it, the stored latest,
+     * and the call's wall time.
+     */
+    async function generateWith(
+      env: Record<string, string>,
+      prepare: (t: TestApp) => Promise<void> = async () => {},
+    ) {
       const t: TestApp = await buildTestApp(dialect, env);
       try {
+        await prepare(t);
         const cookie = await t.adminCookie();
         const started = performance.now();
         const res = await t.app.inject({
@@ -117,6 +125,28 @@ for (const dialect of DIALECTS) {
       const prompt = asked?.body.messages.find((m) => m.role === 'user')?.content ?? '';
       expect(prompt).toContain(`"healthScore":${report.healthScore}`);
       expect(prompt).toContain('Open findings');
+    });
+
+    it('tells the model about the open findings', async () => {
+      const before = fake.seen.length;
+      const finding = {
+        analysisType: 'client_errors',
+        subject: 'TypeError: boom',
+        severity: 'ERROR',
+        title: 'Repeated client error: TypeError: boom',
+        description: 'The console reported this error 12 times in 10 minutes',
+        suggestedAction: 'Look at the component that throws it',
+        occurrences: 12,
+        lastSeenAt: 0,
+        evidence: { kind: 'client_errors', name: 'TypeError', message: 'boom', reports: 12 },
+      } as const;
+      await generateWith({ AI_BASE_URL: fake.baseUrl('ok'), AI_MODEL: 'llama3.2' }, async (t) => {
+        await upsertOpenFinding(t.ctx.db, { ...finding, lastSeenAt: t.clock.now() }, 12, t.clock.now());
+      });
+      const prompt = fake.seen.slice(before)[0]?.body.messages.find((m) => m.role === 'user')?.content ?? '';
+      expect(prompt).toContain('Open findings (1)');
+      expect(prompt).toContain(finding.title);
+      expect(prompt).toContain('"frequency":12');
     });
 
     it('keeps the rule-based report when the model answers 500, and says so', async () => {

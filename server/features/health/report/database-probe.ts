@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { HealthReport } from '../../../../common/ai-health.ts';
 import type { Db } from '../../../db/index.ts';
+import { oneDecimal } from './rounding.ts';
 
 /** A round trip slower than this is reported 'slow' (a local SQLite answers in well under 1 ms, a nearby PostgreSQL in a few). */
 export const SLOW_DATABASE_MS = 200;
@@ -33,15 +34,18 @@ export async function probeDatabase(db: Db): Promise<DatabaseHealth> {
       DATABASE_PROBE_TIMEOUT_MS,
     );
   });
+  const elapsed = () => oneDecimal(performance.now() - started);
   try {
     await Promise.race([databasePing.ping(db), timeout]);
-    const responseTime = Math.round((performance.now() - started) * 10) / 10;
-    const connectionStatus = responseTime > SLOW_DATABASE_MS ? 'slow' : 'connected';
-    return { responseTime, connectionStatus, error: null };
+    const responseTime = elapsed();
+    return {
+      responseTime,
+      connectionStatus: responseTime > SLOW_DATABASE_MS ? 'slow' : 'connected',
+      error: null,
+    };
   } catch (error) {
-    const responseTime = Math.round((performance.now() - started) * 10) / 10;
     const message = error instanceof Error ? error.message : String(error);
-    return { responseTime, connectionStatus: 'disconnected', error: message };
+    return { responseTime: elapsed(), connectionStatus: 'disconnected', error: message };
   } finally {
     clearTimeout(timer);
   }

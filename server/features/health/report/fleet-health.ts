@@ -2,10 +2,9 @@ import type { HealthReport } from '../../../../common/ai-health.ts';
 import type { AppContext } from '../../../context.ts';
 import { fleetOf } from '../../fleet/fleet.service.ts';
 import { countPoolServers } from '../../server-pool/server-pool.store.ts';
+import { oneDecimal } from './rounding.ts';
 
 type FleetHealth = HealthReport['fleetHealth'];
-
-const oneDecimal = (value: number) => Math.round(value * 10) / 10;
 
 /**
  * The fleet as this instance's live state holds it: bots by status (networkStats) and the share of

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-
-const oneDecimal = (value: number) => Math.round(value * 10) / 10;
+import { oneDecimal } from './rounding.ts';
 
 /** % of the heap V8 lets this process grow to (`--max-old-space-size` or its default) that is in use. */
 export function heapUsagePercent(): number {

@@ -1,12 +1,22 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../bots/options.ts';
 import { Simulator } from '../../bots/simulator.ts';
-import { loginThroughApi, useBrowserSuite } from './harness.ts';
+import { createDb } from '../../server/db/index.ts';
+import { migrateToLatest } from '../../server/db/migrate.ts';
+import { loginThroughApi, toastTitled, useBrowserSuite } from './harness.ts';
 
 const BOT_TOKEN = 'e2e-bot-token-ai-debugging-0123456789ab';
+const MINUTE_MS = 60_000;
+/** The simulator's usual share of failed hops, and the raised one. */
+const QUIET_FAILURE_RATE = 0.05;
+const RAISED_FAILURE_RATE = 0.9;
 
-/** 20 bots hopping every second with few failures, until the test raises the rate. */
+/** 20 bots hopping with few failures (every 5 s once the server's config frame arrives), finding nothing. */
 function simulatorFor(url: string): Simulator {
   return new Simulator(
     {
@@ -15,7 +25,7 @@ function simulatorFor(url: string): Simulator {
       bots: 20,
       hopIntervalMs: 1_000,
       discoveryRate: 0,
-      failureRate: 0.05,
+      failureRate: QUIET_FAILURE_RATE,
       url,
       token: BOT_TOKEN,
       statusIntervalMs: 0,
@@ -25,13 +35,71 @@ function simulatorFor(url: string): Simulator {
   );
 }
 
+/**
+ * The hop failure detector holds each minute against the fleet's own baseline, which it only trusts
+ * after 15 minutes with 20 hops or more. A browser test cannot wait that long, so the database starts
+ * with the last 25 minutes of a quiet fleet (60 hops a minute, 3 failed, spread over the bots) as history, written before
+ * the server starts; the spike itself comes live from the simulator.
+ */
+async function seedQuietHistory(url: string, now: number): Promise<void> {
+  const { db } = createDb(url);
+  try {
+    await migrateToLatest(db);
+    const firstMinute = now - (now % MINUTE_MS) - 25 * MINUTE_MS;
+    const hops = Array.from({ length: 25 * 60 }, (_, i) => {
+      const minute = Math.floor(i / 60);
+      // One hop per bot in each run of 20; the run's failure falls on a different bot each time, so
+      // no bot stands out from the rest.
+      const failed = Math.floor(i / 20) % 20 === i % 20;
+      return {
+        seq: i + 1,
+        event_id: `seeded-${i + 1}`,
+        bot_id: `ghost-${String((i % 20) + 1).padStart(2, '0')}`,
+        from_job_id: null,
+        to_job_id: `seeded-job-${i + 1}`,
+        from_place_id: null,
+        to_place_id: DEFAULT_OPTIONS.placeIds[0],
+        success: failed ? 0 : 1,
+        latency_ms: 400,
+        error_message: failed ? 'Teleport failed: the server is full (GameFull)' : null,
+        hop_reason: failed ? ('server_full' as const) : ('auto_scan' as const),
+        attempt_number: 1,
+        total_servers_attempted: 1,
+        created_at: firstMinute + minute * MINUTE_MS + (i % 60) * 1_000,
+      };
+    });
+    for (let i = 0; i < hops.length; i += 500) {
+      await db
+        .insertInto('fleet_hops')
+        .values(hops.slice(i, i + 500))
+        .execute();
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * A SQLite database of the suite's own, migrated and given `seed` before the suite's server starts
+ * (register it before useBrowserSuite), and deleted afterwards. Returns its path.
+ */
+function useSeededDatabase(seed: (url: string, now: number) => Promise<void>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'scanline-e2e-seeded-'));
+  const url = join(dir, 'scanline.db');
+  beforeAll(() => seed(url, Date.now()));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return url;
+}
+
 /** The AI System Debugging page against the built server, with simulated bots feeding the report. */
 describe('AI System Debugging in the browser', () => {
-  const suite = useBrowserSuite({ BOT_TOKEN });
+  // Its hooks come before the suite's: the history is in the database before the server opens it.
+  const databaseUrl = useSeededDatabase(seedQuietHistory);
+  const suite = useBrowserSuite({ BOT_TOKEN, DATABASE_URL: databaseUrl });
   let simulator: Simulator;
   let page: Page;
 
-  // Registered after the suite's hooks: the bots start after the server, and stop before it.
+  // The bots start after the server, and stop before it.
   beforeAll(async () => {
     simulator = simulatorFor(suite.server.url);
     await simulator.start();
@@ -44,16 +112,14 @@ describe('AI System Debugging in the browser', () => {
     await loginThroughApi(page);
   });
 
-  it('generates a report from the fleet: the four cards, the score in its colour, the fleet and the duration', async () => {
+  it('generates a report from the fleet: the four cards, the score parts, the fleet, its age and duration', async () => {
     await page.goto('/admin/ai-debugging');
     await page.getByRole('heading', { name: 'AI System Debugging' }).waitFor();
     await page.getByText('No health report yet').waitFor();
     await expect.poll(() => simulator.counters.hops, { timeout: 15_000 }).toBeGreaterThan(40);
 
     await page.getByRole('button', { name: 'Generate Report' }).click();
-    const score = page.getByRole('group', { name: 'Health Score' });
-    await score.waitFor();
-    for (const name of ['Database', 'Security', 'Performance', 'Fleet Health', 'Score Breakdown']) {
+    for (const name of ['Health Score', 'Database', 'Security', 'Performance', 'Score Breakdown']) {
       await page.getByRole('group', { name }).waitFor();
     }
     expect(await page.getByRole('group', { name: 'Fleet Health' }).innerText()).toMatch(
@@ -61,5 +127,55 @@ describe('AI System Debugging in the browser', () => {
     );
     await page.getByText(/\(less than a minute ago\)/).waitFor();
     await page.getByText(/^\d+ms$|^\d+\.\d+s$/).waitFor();
+    // The quiet fleet raises nothing.
+    expect(await page.getByRole('article').filter({ hasText: 'hop_failure_spike' }).count()).toBe(0);
   });
+
+  it('finds the hop failure spike when the failure rate is raised, recommends, and resolves and implements them', async () => {
+    // Raised now, so the first minute with at least 30 s of it fails far above the quiet baseline.
+    const raisedAt = Date.now();
+    simulator.options.failureRate = RAISED_FAILURE_RATE;
+    let spikeMinuteEnd = raisedAt - (raisedAt % MINUTE_MS) + MINUTE_MS;
+    if (spikeMinuteEnd - raisedAt < 30_000) spikeMinuteEnd += MINUTE_MS;
+    // A minute is judged once complete, and the analysis reads up to 5 s before now (hops are written
+    // in batches): wait until then.
+    await sleep(spikeMinuteEnd + 6_000 - Date.now());
+    simulator.options.failureRate = QUIET_FAILURE_RATE;
+
+    await page.goto('/admin/ai-debugging');
+    await page.getByRole('group', { name: 'Health Score' }).waitFor();
+    await page.getByRole('button', { name: 'Generate Report' }).click();
+    const finding = page.getByRole('article').filter({ hasText: 'hop_failure_spike' });
+    await finding.waitFor({ timeout: 15_000 });
+    expect(await finding.getByRole('heading').innerText()).toMatch(
+      /^Hop failures spiked to [\d.]+% \(baseline/,
+    );
+    expect(await finding.innerText()).toMatch(/CRITICAL|ERROR|WARNING/);
+    expect(await finding.innerText()).toContain('Suggested action:');
+
+    await page.getByRole('tab', { name: /AI Recommendations/ }).click();
+    // The simulator's failures are mostly full and dead servers, few rate limits: check the pool.
+    const recommendation = page
+      .getByRole('article')
+      .filter({ hasText: /Check the server pool: hop failures at [\d.]+%/ });
+    await recommendation.waitFor();
+    expect(await recommendation.innerText()).toContain('Marks it implemented');
+    await recommendation.getByRole('button', { name: 'Implement' }).click();
+    await toastTitled(page, 'Recommendation Implemented').waitFor();
+    await recommendation.getByText('Implemented', { exact: true }).waitFor();
+    expect(await recommendation.getByRole('button', { name: 'Implement' }).count()).toBe(0);
+
+    await page.getByRole('tab', { name: /Analysis Results/ }).click();
+    await finding.getByRole('button', { name: 'Resolve' }).click();
+    await toastTitled(page, 'Finding Resolved').waitFor();
+    await finding.getByText('Resolved', { exact: true }).waitFor();
+
+    // The server kept both: after a reload neither offers its button again.
+    await page.reload();
+    await finding.getByText('Resolved', { exact: true }).waitFor();
+    expect(await finding.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
+    await page.getByRole('tab', { name: /AI Recommendations/ }).click();
+    await recommendation.getByText('Implemented', { exact: true }).waitFor();
+    expect(await recommendation.getByRole('button', { name: 'Implement' }).count()).toBe(0);
+  }, 180_000);
 });

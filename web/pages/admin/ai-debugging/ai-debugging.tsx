@@ -132,7 +132,7 @@ function ReportTiming({ report }: { report: HealthReport }) {
   // Never later than now: a report made since the last tick reads 'less than a minute ago', not 'in …'.
   const now = Math.max(useNow(AGE_REFRESH_MS), Date.parse(report.generatedAt));
   return (
-    <dl className="grid gap-0.5 text-sm text-muted-foreground sm:text-right">
+    <dl className="grid gap-0.5 text-sm text-muted-foreground sm:whitespace-nowrap sm:text-right">
       <div>
         <dt className="inline">Last updated: </dt>
         <dd className="inline text-foreground">

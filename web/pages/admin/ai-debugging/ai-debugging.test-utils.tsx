@@ -4,12 +4,8 @@ import { renderAt } from '../shared/test-utils.tsx';
 import { healthReport } from './ai-debugging.fixtures.ts';
 import AiDebuggingPage from './ai-debugging.tsx';
 
-// The generic helpers the Live Configuration tests wrote (GET counts, toasts, a clean slate per test).
-export {
-  expectToast,
-  getsOf,
-  resetBetweenTests,
-} from '../live-configuration/live-configuration.test-utils.tsx';
+// The screens' shared helpers (GET counts, toasts, a clean slate per test).
+export { expectToast, getsOf, resetBetweenTests } from '../shared/test-utils.tsx';
 
 /** What the fake server holds; Resolve and Implement change it, as the real one would. */
 export interface FakeHealthState {

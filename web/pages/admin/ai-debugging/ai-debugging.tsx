@@ -10,9 +10,9 @@ import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { formatAnalysisDuration, type HealthReport } from '../../../../common/ai-health.ts';
 import { formatDate } from '../../../../common/format.ts';
-import type { ListState } from '../live-configuration/list-state.tsx';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
+import type { ListState } from '../shared/list-state.tsx';
 import { useGenerateReport } from './ai-debugging-mutations.ts';
 import {
   analysisResultsQuery,

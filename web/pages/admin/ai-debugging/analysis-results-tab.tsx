@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import type { AnalysisResult } from '../../../../common/ai-health.ts';
 import { formatDate } from '../../../../common/format.ts';
-import type { ListState } from '../live-configuration/list-state.tsx';
+import type { ListState } from '../shared/list-state.tsx';
 import { useResolveFinding } from './ai-debugging-mutations.ts';
 import { SeverityBadge } from './finding-badges.tsx';
 import { OpenItemsList } from './open-items-list.tsx';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Card, CardContent } from '@/components/ui/card.tsx';
-import { type ListState, ListStateView } from '../live-configuration/list-state.tsx';
+import { type ListState, ListStateView } from '../shared/list-state.tsx';
 
 /**
  * A tab's list of findings or recommendations. The spec's empty text shows whenever nothing is open

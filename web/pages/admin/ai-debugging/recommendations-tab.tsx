@@ -13,7 +13,7 @@ import {
 } from '@/components/ui/card.tsx';
 import type { Recommendation } from '../../../../common/ai-health.ts';
 import { formatDate } from '../../../../common/format.ts';
-import type { ListState } from '../live-configuration/list-state.tsx';
+import type { ListState } from '../shared/list-state.tsx';
 import { useImplementRecommendation } from './ai-debugging-mutations.ts';
 import { PriorityBadge } from './finding-badges.tsx';
 import { OpenItemsList } from './open-items-list.tsx';

@@ -12,8 +12,8 @@ import {
   TARGET_STATES,
 } from '../../../../common/configuration.ts';
 import { formatDate } from '../../../../common/format.ts';
+import { type ListState, ListStateView } from '../shared/list-state.tsx';
 import { DeployStateBadge } from './deploy-state-badge.tsx';
-import { type ListState, ListStateView } from './list-state.tsx';
 import { useRollbackChange } from './live-configuration-mutations.ts';
 import { PARAMETER_LABELS } from './parameter-form.ts';
 import { ReasonDialog } from './reason-dialog.tsx';

@@ -1,7 +1,4 @@
-import { waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { RealtimeProvider } from '@/lib/realtime.tsx';
-import { toast } from '@/lib/toast.ts';
 import { FakeWebSocket, fakeSocketOptions } from '@/test/fake-websocket.ts';
 import { type FetchHandler, json, mockFetch } from '@/test/render.tsx';
 import type {
@@ -79,39 +76,5 @@ function ShellEvents() {
 
 export const socket = () => FakeWebSocket.instances.at(-1) as FakeWebSocket;
 
-/** How many GETs of `path` the page made. */
-export function getsOf(fetchMock: ReturnType<typeof mockFetch>, path: string): number {
-  return fetchMock.mock.calls.filter(([input, init]) => {
-    const url = new URL(String(input), 'http://localhost');
-    return url.pathname === path && (init?.method ?? 'GET') === 'GET';
-  }).length;
-}
-
-/**
- * Each test starts with no socket and no toast, and leaves fetch as it found it. Call at the top of
- * a test file that mocks '@/lib/toast.ts'.
- */
-export function resetBetweenTests(): void {
-  beforeEach(() => {
-    FakeWebSocket.instances = [];
-    vi.mocked(toast).mockClear();
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
-}
-
-/** Waits for a toast with this title and description (and variant, for the destructive ones). */
-export async function expectToast(title: string, description: string, variant?: 'destructive' | 'default') {
-  const expected = variant ? { title, description, variant } : { title, description };
-  await waitFor(() => expect(toast).toHaveBeenCalledWith(expected));
-}
-
-/** From now on every POST fails without an answer, as when the network is gone. */
-export function failPosts(fetchMock: ReturnType<typeof mockFetch>): void {
-  const answer = fetchMock.getMockImplementation();
-  fetchMock.mockImplementation(async (input, init) => {
-    if (init?.method === 'POST') throw new TypeError('Failed to fetch');
-    return answer?.(input, init) ?? json({ error: 'not found' }, 404);
-  });
-}
+// The screens' shared helpers (GET counts, toasts, failing POSTs, a clean slate per test).
+export { expectToast, failPosts, getsOf, resetBetweenTests } from '../shared/test-utils.tsx';

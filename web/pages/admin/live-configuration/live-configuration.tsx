@@ -6,10 +6,10 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.t
 import { useRealtime } from '@/lib/realtime.tsx';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
+import type { ListState } from '../shared/list-state.tsx';
 import { ConnectionBadge } from '../shell/realtime-status.tsx';
 import { EmergencyBanner, EmergencyToggle } from './emergency-control.tsx';
 import { HistoryTab } from './history-tab.tsx';
-import type { ListState } from './list-state.tsx';
 import {
   configurationDashboardQuery,
   configurationHistoryQuery,

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { type BotConfiguration, DEFAULT_BOT_PARAMETERS } from '../../../../common/configuration.ts';
+import { type ListState, ListStateView } from '../shared/list-state.tsx';
 import { BotSelector } from './bot-selector.tsx';
 import { ConfigurationStatusList } from './configuration-status-list.tsx';
-import { type ListState, ListStateView } from './list-state.tsx';
 import { NO_BOTS_SELECTED, requireSelection, useBulkUpdate } from './live-configuration-mutations.ts';
 import { ParameterControls, type ParameterForm } from './parameter-controls.tsx';
 import {

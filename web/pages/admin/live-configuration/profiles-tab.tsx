@@ -18,7 +18,7 @@ import {
   MAX_REASON_LENGTH,
   PROFILE_PARAMETERS,
 } from '../../../../common/configuration.ts';
-import { type ListState, ListStateView } from './list-state.tsx';
+import { type ListState, ListStateView } from '../shared/list-state.tsx';
 import { NO_BOTS_SELECTED, requireSelection, useApplyProfile } from './live-configuration-mutations.ts';
 import { PARAMETER_LABELS } from './parameter-form.ts';
 

@@ -17,25 +17,30 @@ import {
 /**
  * hop_failure_spike: the fleet's per-minute hop failure rate against its own recent past. An
  * exponentially weighted moving average (EWMA) of the rate and of its squared deviation follows the
- * fleet minute by minute; a minute fires when its rate is above the average by at least
- * SPIKE_MIN_EXCESS and by SPIKE_K deviations. The deviation used is the larger of the fleet's own
- * (EW) one and the sampling noise of a minute with that many hops (√(p(1−p)/n)), so a quiet minute
- * with few hops does not fire on chance. A minute that fires does not move the baseline.
+ * fleet minute by minute. A minute fires when its rate is above the average
+ * - by at least SPIKE.k of the fleet's own (EW) deviations,
+ * - by at least SPIKE.minExcess, so a steady fleet's wobble never fires,
+ * - and by more than chance: with that many hops at the baseline rate, so many failures would happen
+ *   less than once in 1/SPIKE.maxChance minutes (the Chernoff bound e^(−n·KL(rate‖baseline))), so a
+ *   quiet minute with few hops does not fire on a handful of failures.
+ * A minute that fires does not move the baseline.
  */
 export const SPIKE = {
   /** Weight of each new minute in the averages: about the last 20 minutes count, the last 2 hours matter. */
   alpha: 0.05,
   /** Deviations above the baseline that make a spike. */
   k: 4,
-  /** …and at least this much above it (0.10: 10 percentage points), so a steady fleet's wobble never fires. */
+  /** …and at least this much above it (0.10: 10 percentage points). */
   minExcess: 0.1,
+  /** …and that many failures at the baseline rate are less likely than this in a minute. */
+  maxChance: 1e-6,
   /** Minutes with fewer hops are too noisy to judge and do not feed the baseline. */
   minHops: 20,
   /** Judged minutes need this many minutes of baseline before them. */
   minBaselineMinutes: 15,
   /** How far back the baseline is read before the window (α = 0.05 forgets 99% in 90 minutes). */
   lookbackMs: 2 * HOUR_MS,
-  /** Severity by deviations above: ERROR from 2k, CRITICAL from 4k. */
+  /** Severity by deviations above (the larger of the fleet's and the minute's sampling noise): ERROR from 2k, CRITICAL from 4k. */
   severity: { error: 8, critical: 16 },
 } as const;
 
@@ -71,13 +76,16 @@ export function findHopSpikes(minutes: HopMinute[], window: AnalysisWindow): Spi
     if (m.hops < SPIKE.minHops) continue;
     const rate = m.failed / m.hops;
     if (mean !== undefined && seen >= SPIKE.minBaselineMinutes) {
-      const sampling = Math.sqrt((Math.max(mean, 0.01) * (1 - Math.max(mean, 0.01))) / m.hops);
-      const deviation = Math.max(Math.sqrt(variance), sampling);
-      const score = (rate - mean) / deviation;
-      if (rate - mean >= SPIKE.minExcess && score >= SPIKE.k) {
+      const excess = rate - mean;
+      const fleetDeviation = Math.sqrt(variance);
+      const p = Math.min(Math.max(mean, 0.005), 0.995);
+      const unlikely = m.hops * divergence(rate, p) >= -Math.log(SPIKE.maxChance);
+      if (excess >= SPIKE.minExcess && excess >= SPIKE.k * fleetDeviation && unlikely) {
+        const deviation = Math.max(fleetDeviation, Math.sqrt((p * (1 - p)) / m.hops));
         const end = m.minute + MINUTE_MS;
-        if (end > window.from && end <= window.to)
-          spikes.push({ ...m, rate, baseline: mean, deviation, score });
+        if (end > window.from && end <= window.to) {
+          spikes.push({ ...m, rate, baseline: mean, deviation, score: excess / deviation });
+        }
         continue;
       }
     }
@@ -92,6 +100,12 @@ export function findHopSpikes(minutes: HopMinute[], window: AnalysisWindow): Spi
     seen++;
   }
   return spikes;
+}
+
+/** KL(a ‖ p) for Bernoulli rates: how surprising a rate `a` is when `p` is expected, per trial. */
+function divergence(a: number, p: number): number {
+  const term = (x: number, y: number) => (x === 0 ? 0 : x * Math.log(x / y));
+  return term(a, p) + term(1 - a, 1 - p);
 }
 
 /** The finding for a window's spiking minutes; `failures` are the failed hops in those minutes by bot and error. */

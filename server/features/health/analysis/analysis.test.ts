@@ -1,0 +1,521 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AnalysisResult, Recommendation } from '../../../../common/ai-health.ts';
+import type { BotConfiguration, ConfigurationChange } from '../../../../common/configuration.ts';
+import { maskLicenseKey } from '../../../../common/mask.ts';
+import { periodicSweepsIdle } from '../../../plugins/periodic-sweep.ts';
+import { botChannel } from '../../../realtime/handlers.ts';
+import { DIALECTS, TEST_BOT_TOKEN, type TestAppSuite, useTestApp } from '../../../test/helper.ts';
+import { connectTestClient, type TestClient } from '../../../test/socket-client.ts';
+import { ACCESS_TEXTS } from '../../loader/loader-access.ts';
+import { callLoader, insertTestScriptKey, savePremiumScript } from '../../loader/script-access.fixtures.ts';
+import { ANALYSIS_TEXTS, runAnalysis, SETTLE_MS } from './analysis.service.ts';
+import { IMPLEMENT_TEXTS } from './implement.service.ts';
+import { RECOMMENDATION_VALID_MS } from './recommendations.ts';
+
+const MINUTE = 60_000;
+const PLACE = '109983668079237';
+const FULL = 'Teleport failed: the server is full (GameFull)';
+const RATE_LIMITED = 'HTTP 429 (Too Many Requests) from TeleportService';
+const LOST = 'Lost connection to the game server, please reconnect (Error Code: 277)';
+/** The test fleet: four bots, ten hops each a minute. */
+const BOTS = ['ghost-1', 'ghost-2', 'ghost-3', 'ghost-4'];
+const HOPS_PER_BOT = 10;
+const SCRIPT = 'premium.lua';
+
+/** The admin calls and the bot protocol a suite's tests drive. */
+function driver(t: TestAppSuite) {
+  let job = 0;
+  const admin = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { cookie: t.cookie }, ...(payload ? { payload } : {}) });
+  const hop = (ok: boolean, error: string) => ({
+    type: 'server_hop',
+    payload: {
+      fromJobId: null,
+      toJobId: `job-${++job}`,
+      fromPlaceId: null,
+      toPlaceId: PLACE,
+      success: ok,
+      latencyMs: 250,
+      errorMessage: ok ? null : error,
+      hopReason: ok ? 'auto_scan' : error === FULL ? 'server_full' : 'error_recovery',
+    },
+  });
+  return {
+    admin,
+    async findings(): Promise<AnalysisResult[]> {
+      const res = await admin('GET', '/api/admin/ai-analysis');
+      expect(res.statusCode).toBe(200);
+      return res.json().analysisResults;
+    },
+    async recommendations(): Promise<Recommendation[]> {
+      const res = await admin('GET', '/api/admin/ai-recommendations');
+      expect(res.statusCode).toBe(200);
+      return res.json().recommendations;
+    },
+    /** What the periodic sweep does: queued audit rows written, then one analysis run now. */
+    async analyse(): Promise<AnalysisResult[]> {
+      await t.app.pendingWrites.flush();
+      return runAnalysis(t.ctx, t.clock.now());
+    },
+    /** One minute of the fleet over POST /api/bot/events: bot i fails `failing[i]` of its hops; then the clock moves on. */
+    async fleetMinute(failing: number[], error = FULL): Promise<void> {
+      for (const [i, failed] of failing.entries()) {
+        const events = Array.from({ length: HOPS_PER_BOT }, (_, h) => hop(h >= failed, error));
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/bot/events',
+          headers: { authorization: `Bearer ${TEST_BOT_TOKEN}` },
+          payload: { ghostId: BOTS[i], events },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      t.clock.advance(MINUTE);
+    },
+    /** Minute `n` of a healthy fleet: 1 to 3 of its 40 hops fail (2.5–7.5%), spread over the bots. */
+    async normalMinute(n: number): Promise<void> {
+      const failing = BOTS.map(() => 0);
+      for (let k = 0; k < 1 + (n % 3); k++)
+        failing[(n + k) % BOTS.length] = (failing[(n + k) % BOTS.length] ?? 0) + 1;
+      await this.fleetMinute(failing);
+    },
+    async normalMinutes(count: number): Promise<void> {
+      for (let n = 0; n < count; n++) await this.normalMinute(n);
+    },
+    implement: (id: string) => admin('POST', `/api/admin/ai-recommendations/implement/${id}`),
+    resolve: (id: string) => admin('POST', `/api/admin/ai-analysis/resolve/${id}`),
+  };
+}
+
+/** Lets the rows of the last moment settle (the run reads up to SETTLE_MS ago). */
+const settle = (t: TestAppSuite) => t.clock.advance(SETTLE_MS + 1000);
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: AI analysis`, () => {
+    const t = useTestApp(dialect, { signIn: true });
+    const d = driver(t);
+    // The sweep's first run (when the app became ready) is over before a test adds data.
+    beforeEach(() => periodicSweepsIdle(t.app));
+
+    it('stays quiet on a healthy fleet, opens one finding for a hop-failure spike driven by the bots, counts its recurrence, and opens a new one after Resolve', async () => {
+      await d.normalMinutes(20);
+      settle(t);
+      expect(await d.analyse()).toEqual([]);
+
+      await d.fleetMinute([5, 5, 5, 5]); // 20 of 40 hops fail
+      const [spike, ...others] = await d.analyse();
+      expect(others).toEqual([]);
+      expect(spike).toMatchObject({
+        analysisType: 'hop_failure_spike',
+        subject: 'fleet',
+        severity: 'ERROR',
+        title: expect.stringMatching(/^Hop failures spiked to 50% \(baseline [\d.]+%\)$/),
+        frequency: 1,
+        isResolved: 0,
+      });
+      expect(spike?.description).toContain('20 of 40 hops failed');
+      expect(spike?.suggestedAction).toContain('Server Pool Monitor');
+      // Running again reads no new data: nothing is counted twice.
+      t.clock.advance(30_000);
+      expect((await d.analyse()).map((f) => f.frequency)).toEqual([1]);
+
+      const [recommendation, ...more] = await d.recommendations();
+      expect(more).toEqual([]);
+      expect(recommendation).toMatchObject({
+        analysisId: spike?.id,
+        priority: 'HIGH',
+        category: 'fleet',
+        title: expect.stringMatching(/^Check the server pool: hop failures at 50% \(usually [\d.]+%\)$/),
+        action: { kind: 'none' },
+        actionLabel: 'Marks it implemented; the change itself is yours to make',
+        isImplemented: 0,
+      });
+
+      await d.normalMinutes(3);
+      await d.fleetMinute([5, 5, 5, 5]);
+      await d.analyse();
+      const [recurred] = await d.findings();
+      expect(recurred).toMatchObject({ id: spike?.id, frequency: 2, isResolved: 0 });
+      expect(Date.parse(recurred?.lastSeenAt ?? '')).toBeGreaterThan(Date.parse(spike?.lastSeenAt ?? ''));
+      expect(await d.recommendations()).toHaveLength(1);
+
+      const resolved = await d.resolve(spike?.id ?? '');
+      expect(resolved.statusCode).toBe(200);
+      expect(resolved.json()).toMatchObject({ id: spike?.id, isResolved: 1, frequency: 2 });
+      const again = await d.resolve(spike?.id ?? '');
+      expect([again.statusCode, again.json()]).toEqual([409, { error: ANALYSIS_TEXTS.alreadyResolved }]);
+
+      await d.normalMinutes(3);
+      await d.fleetMinute([5, 5, 5, 5]);
+      await d.analyse();
+      const list = await d.findings();
+      expect(list.map((f) => [f.analysisType, f.frequency, f.isResolved])).toEqual([
+        ['hop_failure_spike', 1, 0],
+        ['hop_failure_spike', 2, 1],
+      ]);
+      expect(list[0]?.id).not.toBe(spike?.id);
+    });
+
+    it('runs the detectors when Generate Report runs', async () => {
+      await d.normalMinutes(20);
+      await d.fleetMinute([5, 5, 5, 5]);
+      settle(t);
+      const generated = await d.admin('POST', '/api/admin/system-health/generate');
+      expect(generated.statusCode).toBe(200);
+      expect((await d.findings()).map((f) => f.analysisType)).toEqual(['hop_failure_spike']);
+    });
+
+    it('recommends STEALTH for the bots the game rate-limited in a spike, and Implement pushes it to them, audited', async () => {
+      await d.normalMinutes(16);
+      await d.fleetMinute([10, 10, 0, 0], RATE_LIMITED);
+      settle(t);
+      const [spike] = await d.analyse();
+      expect(spike?.suggestedAction).toContain('STEALTH');
+      const [recommendation] = await d.recommendations();
+      expect(recommendation).toMatchObject({
+        analysisId: spike?.id,
+        title: 'Apply STEALTH to ghost-1, ghost-2: rate-limited by the game',
+        action: { kind: 'apply_profile', profileId: 'stealth', botIds: ['ghost-1', 'ghost-2'] },
+        actionLabel: 'Applies the STEALTH profile to ghost-1, ghost-2 (a configuration push, audited)',
+      });
+
+      const frames: unknown[] = [];
+      const unsubscribe = t.ctx.bus.subscribe(botChannel('ghost-1'), (frame) => frames.push(frame));
+      const res = await d.implement(recommendation?.id ?? '');
+      unsubscribe();
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({
+        id: recommendation?.id,
+        isImplemented: 1,
+        actionLabel: expect.stringMatching(
+          /^Applied the STEALTH profile to ghost-1, ghost-2 \(change #\d+\)$/,
+        ),
+      });
+      expect(frames).toEqual([
+        {
+          type: 'config',
+          payload: {
+            version: 2,
+            parameters: expect.objectContaining({ hopFrequencyMs: 15_000, stealthMode: true }),
+          },
+        },
+      ]);
+      const configurations: BotConfiguration[] = (await d.admin('GET', '/api/admin/configurations')).json()
+        .configurations;
+      expect(configurations.map((c) => [c.botId, c.profileId, c.hopFrequencyMs])).toEqual([
+        ['ghost-1', 'stealth', 15_000],
+        ['ghost-2', 'stealth', 15_000],
+        ['ghost-3', null, 5000],
+        ['ghost-4', null, 5000],
+      ]);
+      const [change]: ConfigurationChange[] = (
+        await d.admin('GET', '/api/admin/configurations/history')
+      ).json().changes;
+      expect(change).toMatchObject({ kind: 'profile', profileName: 'Stealth' });
+      expect(change?.reason).toBe(`AI recommendation #${recommendation?.id}: ${recommendation?.title}`);
+      const audits = await t.ctx.db.selectFrom('audit_logs').select('event_type').orderBy('id').execute();
+      expect(audits.map((a) => a.event_type).slice(-2)).toEqual([
+        'configuration_profile_applied',
+        'ai_recommendation_implemented',
+      ]);
+      expect((await d.recommendations())[0]?.isImplemented).toBe(1);
+      const twice = await d.implement(recommendation?.id ?? '');
+      expect([twice.statusCode, twice.json()]).toEqual([409, { error: IMPLEMENT_TEXTS.alreadyImplemented }]);
+    });
+
+    it('flags the one bot that fails far more than the rest, counting its new failures', async () => {
+      const minute = async (n: number) => d.fleetMinute([n % 2, 0, (n + 1) % 2, 5], LOST);
+      for (let n = 0; n < 20; n++) await minute(n);
+      settle(t);
+      const found = await d.analyse();
+      expect(found.map((f) => [f.analysisType, f.subject, f.frequency])).toEqual([
+        ['failing_bot', 'ghost-4', 100],
+      ]);
+      expect(found[0]?.title).toMatch(/^ghost-4 fails 50% of its hops \(the fleet: [\d.]+%\)$/);
+      expect(found[0]?.description).toContain(`most often "${LOST}"`);
+      for (let n = 0; n < 2; n++) await minute(n);
+      settle(t);
+      expect((await d.analyse()).map((f) => [f.subject, f.frequency])).toEqual([['ghost-4', 110]]);
+      expect((await d.recommendations()).map((r) => [r.title, r.action.kind])).toEqual([
+        ['Restart ghost-4: 50% of its hops fail', 'none'],
+      ]);
+    });
+
+    it('flags a key the loader refused to many devices, and Implement switches it off so the loader refuses it', async () => {
+      await savePremiumScript(t, t.cookie, SCRIPT, 'return "premium"\n');
+      const key = await insertTestScriptKey(t, { maxHardwareBindings: 1 });
+      const load = (device: number) =>
+        t.app.inject({
+          method: 'GET',
+          url: `/api/script/loader?${new URLSearchParams({ script: SCRIPT, key: key.scriptKey, hwid: `device-${device}` })}`,
+          remoteAddress: `198.51.100.${device + 1}`,
+        });
+      expect((await load(0)).statusCode).toBe(200);
+      for (const device of [1, 2, 3]) expect((await load(device)).statusCode).toBe(403);
+      settle(t);
+      expect(await d.analyse()).toEqual([]); // three other devices: its owner's new phone, maybe
+
+      for (const device of [4, 5, 6]) expect((await load(device)).statusCode).toBe(403);
+      settle(t);
+      const [shared] = await d.analyse();
+      const masked = maskLicenseKey(key.scriptKey);
+      expect(shared).toMatchObject({
+        analysisType: 'shared_key',
+        subject: `script key #${key.id}`,
+        title: `Script key ${masked} tried from 6 devices in an hour`,
+        frequency: 2,
+      });
+      const [recommendation] = await d.recommendations();
+      expect(recommendation).toMatchObject({
+        priority: 'MEDIUM',
+        category: 'security',
+        title: `Revoke key ${masked}: 6 devices tried it in an hour`,
+        action: { kind: 'revoke_script_key', scriptKeyId: String(key.id) },
+        actionLabel: `Switches script key ${masked} off: the loader then refuses it on every device (audited)`,
+      });
+
+      const res = await d.implement(recommendation?.id ?? '');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().actionLabel).toBe(`Switched script key ${masked} off: the loader refuses it now`);
+      const refused = await load(0);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.body).toContain(ACCESS_TEXTS.inactiveKey);
+      const audit = await t.ctx.db
+        .selectFrom('audit_logs')
+        .select(['event_type', 'details'])
+        .where('event_type', '=', 'script_key_status_changed')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(audit.details)).toEqual({
+        id: key.id,
+        isActive: 0,
+        reason: `AI recommendation #${recommendation?.id}: ${recommendation?.title}`,
+      });
+    });
+
+    it('marks a revoke implemented without switching the key back on when the admin switched it off first', async () => {
+      await savePremiumScript(t, t.cookie, SCRIPT, 'return "premium"\n');
+      const key = await insertTestScriptKey(t, { maxHardwareBindings: 1 });
+      for (let device = 0; device < 7; device++) {
+        await callLoader(t, { script: SCRIPT, key: key.scriptKey, hwid: `device-${device}` });
+      }
+      settle(t);
+      await d.analyse();
+      const [recommendation] = await d.recommendations();
+      const toggled = await d.admin('POST', '/api/admin/script-keys/toggle-status', { keyId: key.id });
+      expect(toggled.json().scriptKey?.isActive, toggled.body).toBe(0);
+
+      const res = await d.implement(recommendation?.id ?? '');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        isImplemented: 1,
+        actionLabel: `Script key ${maskLicenseKey(key.scriptKey)} was already off: nothing changed`,
+      });
+      const row = await t.ctx.db
+        .selectFrom('script_keys')
+        .select('is_active')
+        .where('id', '=', key.id)
+        .executeTakeFirst();
+      expect(row?.is_active).toBe(0);
+    });
+
+    it('flags a burst of failed admin logins from one address, not a couple of typos, and Implement only marks it', async () => {
+      const login = (ip: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/admin/login',
+          payload: { adminSecret: 'guess' },
+          remoteAddress: ip,
+        });
+      for (let i = 0; i < 6; i++) await login('203.0.113.7'); // 5 wrong, then the lockout
+      for (let i = 0; i < 2; i++) await login('192.0.2.1');
+      settle(t);
+      const found = await d.analyse();
+      expect(found.map((f) => [f.analysisType, f.subject, f.frequency])).toEqual([
+        ['login_burst', '203.0.113.7', 2],
+      ]);
+      const [recommendation] = await d.recommendations();
+      expect(recommendation).toMatchObject({
+        title: 'Block 203.0.113.7: 6 failed admin logins',
+        category: 'security',
+        action: { kind: 'none' },
+      });
+      const res = await d.implement(recommendation?.id ?? '');
+      expect(res.json()).toMatchObject({ isImplemented: 1, actionLabel: IMPLEMENT_TEXTS.markedOnly });
+      expect(await d.findings()).toMatchObject([{ isResolved: 0 }]); // implementing resolves nothing
+    });
+
+    it('groups repeated client error reports into one finding, and leaves different errors alone', async () => {
+      const report = (message: string, n: number) =>
+        d.admin('POST', '/api/admin/error-report', {
+          errorId: `err-${message}-${n}`,
+          error: { name: 'TypeError', message },
+          level: 'component',
+          timestamp: new Date(t.clock.now()).toISOString(),
+        });
+      for (let n = 0; n < 5; n++)
+        expect((await report('rows.map is not a function', n)).statusCode).toBe(201);
+      for (let n = 0; n < 4; n++) await report(`unexpected token ${n}`, n);
+      settle(t);
+      expect((await d.analyse()).map((f) => [f.analysisType, f.subject, f.frequency])).toEqual([
+        ['client_errors', 'TypeError: rows.map is not a function', 1],
+      ]);
+    });
+
+    it('flags slots nearly full as one occurrence while it lasts, and again after it eased', async () => {
+      const setSlots = async (totalSlots: number) =>
+        expect(
+          (await d.admin('PUT', '/api/admin/system-configuration', { totalSlots, paymentWallets: {} }))
+            .statusCode,
+        ).toBe(200);
+      await setSlots(10);
+      for (let i = 0; i < 8; i++) await insertTestScriptKey(t);
+      settle(t);
+      expect(await d.analyse()).toEqual([]); // 80%
+      await insertTestScriptKey(t);
+      t.clock.advance(MINUTE);
+      const [slots] = await d.analyse();
+      expect(slots).toMatchObject({
+        analysisType: 'slots_nearly_full',
+        severity: 'WARNING',
+        title: 'Premium slots nearly full: 9/10 used',
+        frequency: 1,
+      });
+      t.clock.advance(MINUTE);
+      expect((await d.analyse()).map((f) => f.frequency)).toEqual([1]);
+      await setSlots(20);
+      t.clock.advance(MINUTE);
+      await d.analyse();
+      await setSlots(10);
+      t.clock.advance(MINUTE);
+      expect((await d.analyse()).map((f) => [f.id, f.frequency])).toEqual([[slots?.id, 2]]);
+      expect((await d.recommendations()).map((r) => [r.title, r.category])).toEqual([
+        ['Raise total slots: 9/10 used', 'capacity'],
+      ]);
+    });
+
+    it('answers 404 for unknown ids, 400 for malformed ones, 409 for an expired recommendation, and needs the admin session and the own origin', async () => {
+      for (const url of [
+        '/api/admin/ai-analysis/resolve/999',
+        '/api/admin/ai-recommendations/implement/999',
+      ]) {
+        const res = await d.admin('POST', url);
+        expect(res.statusCode).toBe(404);
+      }
+      expect((await d.resolve('999')).json()).toEqual({ error: ANALYSIS_TEXTS.findingNotFound });
+      expect((await d.implement('999')).json()).toEqual({ error: IMPLEMENT_TEXTS.notFound });
+      const malformed = await d.resolve('abc');
+      expect([malformed.statusCode, malformed.json().error]).toEqual([
+        400,
+        'params id: id must be a positive whole number',
+      ]);
+
+      for (const url of ['/api/admin/ai-analysis', '/api/admin/ai-recommendations']) {
+        expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+      }
+
+      await d.normalMinutes(20);
+      await d.fleetMinute([5, 5, 5, 5]);
+      settle(t);
+      const [spike] = await d.analyse();
+      const [recommendation] = await d.recommendations();
+      const foreign = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/ai-analysis/resolve/${spike?.id}`,
+        headers: { cookie: t.cookie, origin: 'https://evil.example' },
+      });
+      expect(foreign.statusCode).toBe(403);
+      expect((await d.findings())[0]?.isResolved).toBe(0);
+
+      t.clock.advance(RECOMMENDATION_VALID_MS + 1);
+      t.cookie = await t.adminCookie(); // the session lasted 24 hours too
+      const expired = await d.implement(recommendation?.id ?? '');
+      expect([expired.statusCode, expired.json()]).toEqual([409, { error: IMPLEMENT_TEXTS.expired }]);
+      // The finding is still open: the next run derives a current recommendation for it.
+      await d.analyse();
+      const current = await d.recommendations();
+      expect(current.map((r) => [r.analysisId, r.isImplemented])).toEqual([
+        [spike?.id, 0],
+        [spike?.id, 0],
+      ]);
+      expect(current[0]?.id).not.toBe(recommendation?.id);
+    });
+  });
+
+  describe(`${dialect}: AI analysis of rate limits`, () => {
+    const t = useTestApp(dialect, { signIn: true, env: { RATE_LIMIT_LOADER: '3' } });
+    const d = driver(t);
+    beforeEach(() => periodicSweepsIdle(t.app));
+
+    it('flags a client the rate limits refused a hundred times within minutes, once its window is over', async () => {
+      const load = (ip: string) =>
+        t.app.inject({ method: 'GET', url: `/api/script/loader?script=${SCRIPT}`, remoteAddress: ip });
+      for (let i = 0; i < 110; i++) await load('198.51.100.20');
+      for (let i = 0; i < 20; i++) await load('198.51.100.21');
+      settle(t);
+      expect(await d.analyse()).toEqual([]); // the window's count may still grow
+      t.clock.advance(t.ctx.config.RATE_LIMIT_WINDOW_MS);
+      const found = await d.analyse();
+      expect(found.map((f) => [f.analysisType, f.subject, f.frequency])).toEqual([
+        ['rate_limit_burst', '198.51.100.20', 107],
+      ]);
+      expect(found[0]?.description).toContain(
+        'refused 107 calls from 198.51.100.20 within 10 minutes (loader;',
+      );
+    });
+  });
+
+  describe(`${dialect}: AI analysis of configuration pushes`, () => {
+    const t = useTestApp(dialect, { signIn: true, listen: true });
+    const d = driver(t);
+    const sockets: TestClient[] = [];
+    beforeEach(() => periodicSweepsIdle(t.app));
+    afterEach(() => {
+      for (const socket of sockets.splice(0)) socket.ws.terminate();
+    });
+
+    /** A bot on a real socket that acknowledges configuration, or never answers. */
+    async function bot(ghostId: string, answers: boolean): Promise<void> {
+      const client = await connectTestClient(`${t.socketUrl}?token=${TEST_BOT_TOKEN}`, undefined, {
+        origin: null,
+      });
+      sockets.push(client);
+      client.ws.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as { type: string; payload: { version: number } };
+        if (frame.type === 'config' && answers) {
+          client.send({ type: 'config_ack', payload: { version: frame.payload.version, ok: true } });
+        }
+      });
+      client.send({ type: 'hello', payload: { ghostId, version: '1.0.0' } });
+      await client.next((f) => f.type === 'config');
+    }
+
+    it('flags a connected bot that lets a push pass its deadline unanswered, not the one that answers', async () => {
+      await bot('ghost-quiet', false);
+      await bot('ghost-ok', true);
+      const push = await d.admin('POST', '/api/admin/configurations/bulk-update', {
+        targetBotIds: ['ghost-quiet', 'ghost-ok'],
+        updates: { batchSize: 75 },
+      });
+      expect(push.statusCode, push.body).toBe(200);
+      t.clock.advance(t.ctx.config.CONFIG_ACK_DEADLINE_MS + 1);
+      // The configuration feature's own sweep (every second) settles the push.
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const target = await t.ctx.db
+          .selectFrom('configuration_targets')
+          .select('state')
+          .where('bot_id', '=', 'ghost-quiet')
+          .executeTakeFirst();
+        if (target?.state === 'failed' || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      settle(t);
+      const found = await d.analyse();
+      expect(found.map((f) => [f.analysisType, f.subject, f.frequency])).toEqual([
+        ['config_not_acknowledged', 'ghost-quiet', 1],
+      ]);
+      expect((await d.recommendations()).map((r) => r.title)).toEqual([
+        'Restart ghost-quiet: it does not acknowledge its configuration',
+      ]);
+    });
+  });
+}

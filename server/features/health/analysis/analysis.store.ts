@@ -202,19 +202,14 @@ export function findFindingsNeedingRecommendation(db: Db, now: number): Promise<
     .execute();
 }
 
-export interface NewRecommendation {
+/** A recommendation to store: what it says and does, the finding it came from, until when it stands. */
+export type NewRecommendation = Omit<
+  Recommendation,
+  'id' | 'createdAt' | 'validUntil' | 'isImplemented' | 'analysisId'
+> & {
   analysisId: number | null;
-  priority: Recommendation['priority'];
-  category: string;
-  title: string;
-  description: string;
-  reasoning: string;
-  estimatedImpact: string;
-  implementationNotes: string;
-  action: RecommendationAction;
-  actionLabel: string;
   validUntil: number;
-}
+};
 
 export async function insertRecommendation(db: Db, r: NewRecommendation, now: number): Promise<void> {
   await db

@@ -27,11 +27,11 @@ function driver(t: TestAppSuite) {
   let job = 0;
   const admin = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie: t.cookie }, ...(payload ? { payload } : {}) });
-  const hop = (ok: boolean, error: string) => ({
+  const hop = (ok: boolean, error: string, toJobId = `job-${++job}`) => ({
     type: 'server_hop',
     payload: {
       fromJobId: null,
-      toJobId: `job-${++job}`,
+      toJobId,
       fromPlaceId: null,
       toPlaceId: PLACE,
       success: ok,
@@ -57,17 +57,24 @@ function driver(t: TestAppSuite) {
       await t.app.pendingWrites.flush();
       return runAnalysis(t.ctx, t.clock.now());
     },
-    /** One minute of the fleet over POST /api/bot/events: bot i fails `failing[i]` of its hops; then the clock moves on. */
+    /** Hops a bot reports over POST /api/bot/events. */
+    async report(ghostId: string, events: ReturnType<typeof hop>[]): Promise<void> {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/bot/events',
+        headers: { authorization: `Bearer ${TEST_BOT_TOKEN}` },
+        payload: { ghostId, events },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    },
+    hop,
+    /** One minute of the fleet: bot i fails `failing[i]` of its hops; then the clock moves on. */
     async fleetMinute(failing: number[], error = FULL): Promise<void> {
       for (const [i, failed] of failing.entries()) {
-        const events = Array.from({ length: HOPS_PER_BOT }, (_, h) => hop(h >= failed, error));
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/bot/events',
-          headers: { authorization: `Bearer ${TEST_BOT_TOKEN}` },
-          payload: { ghostId: BOTS[i], events },
-        });
-        expect(res.statusCode, res.body).toBe(200);
+        await this.report(
+          BOTS[i] ?? '',
+          Array.from({ length: HOPS_PER_BOT }, (_, h) => hop(h >= failed, error)),
+        );
       }
       t.clock.advance(MINUTE);
     },
@@ -237,6 +244,22 @@ for (const dialect of DIALECTS) {
       expect((await d.analyse()).map((f) => [f.subject, f.frequency])).toEqual([['ghost-4', 110]]);
       expect((await d.recommendations()).map((r) => [r.title, r.action.kind])).toEqual([
         ['Restart ghost-4: 50% of its hops fail', 'none'],
+      ]);
+    });
+
+    it('flags a game server the bots keep failing on, and not the servers they fail on once', async () => {
+      for (let n = 0; n < 20; n++) {
+        if (n % 3 === 0) await d.report(BOTS[n % 4] ?? '', [d.hop(false, FULL, 'dead-server')]);
+        await d.normalMinute(n);
+      }
+      settle(t);
+      const found = await d.analyse();
+      expect(found.map((f) => [f.analysisType, f.subject, f.frequency])).toEqual([
+        ['failing_server', `${PLACE}/dead-server`, 7],
+      ]);
+      expect(found[0]?.title).toBe('Game server dead-server fails 100% of the hops to it');
+      expect((await d.recommendations()).map((r) => r.title)).toEqual([
+        'Take server dead-server out of the pool',
       ]);
     });
 

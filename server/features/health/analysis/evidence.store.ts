@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import { countWhere } from '../../../db/aggregates.ts';
 import type { Db } from '../../../db/index.ts';
 
@@ -83,7 +83,8 @@ export async function tallyHopsByBot(db: Db, span: Span, newSince: number) {
  * failures at or after `newSince`. The many servers with fewer are left in the database.
  */
 export async function tallyFailingServers(db: Db, span: Span, newSince: number, minFailed: number) {
-  const failed = sql<number>`sum(case when success = 0 then 1 else 0 end)`;
+  // The same expression in SELECT and HAVING (PostgreSQL cannot HAVING on the alias).
+  const failed = countWhere(sql<SqlBool>`success = 0`);
   const rows = await db
     .selectFrom('fleet_hops')
     .select((eb) => [

@@ -1,6 +1,6 @@
 import type {
   FindingSeverity,
-  RecommendationAction,
+  Recommendation,
   RecommendationPriority,
 } from '../../../../common/ai-health.ts';
 import { LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS } from '../../../../common/auth.ts';
@@ -31,17 +31,10 @@ export const ACTION_LABELS = {
 } as const;
 
 /** What a recommendation says and does, before it is stored. */
-export interface RecommendationDraft {
-  priority: RecommendationPriority;
-  category: string;
-  title: string;
-  description: string;
-  reasoning: string;
-  estimatedImpact: string;
-  implementationNotes: string;
-  action: RecommendationAction;
-  actionLabel: string;
-}
+export type RecommendationDraft = Omit<
+  Recommendation,
+  'id' | 'createdAt' | 'validUntil' | 'isImplemented' | 'analysisId'
+>;
 
 /** The finding a recommendation is derived from. */
 export interface FindingForRecommendation {

@@ -166,7 +166,7 @@ export interface Recommendation {
   /** The finding it came from, if any. */
   analysisId: string | null;
   action: RecommendationAction;
-  /** What Implement will do, in words ('Revokes key SK-1234…abcd'), or that it only marks it done. */
+  /** What Implement will do, in words ('Revokes key SK-1234…abcd'), or that it only marks it done; once implemented, what it did. */
   actionLabel: string;
 }
 /** GET /api/admin/ai-recommendations → { recommendations } (unimplemented and valid first). */

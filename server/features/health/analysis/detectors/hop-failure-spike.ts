@@ -144,8 +144,8 @@ export function hopSpikeFinding(
     description:
       `In the minute from ${clockTime(worst.minute)}, ${worst.failed} of ${worst.hops} hops failed ` +
       `(${percent(worst.rate)}) against ${percent(worst.baseline)} ± ${percent(worst.deviation)} over the ` +
-      `previous hours (${worst.score.toFixed(1)} deviations above). ${plural(spikes.length, 'minute')} spiked; ` +
-      `most failures: ${listNames(failedBots)}` +
+      `previous hours (${worst.score.toFixed(1)} deviations above). ${plural(spikes.length, 'minute')} spiked` +
+      (failedBots.length > 0 ? `; most failures: ${listNames(failedBots)}` : '') +
       (rateLimitedShare > 0 ? `; ${percent(rateLimitedShare)} of them were rate limits.` : '.'),
     suggestedAction: mostlyRateLimited
       ? 'The game is rate-limiting the bots: slow them down (apply the STEALTH profile to the bots that failed).'

@@ -128,7 +128,7 @@ for (const dialect of DIALECTS) {
       expect(slow.databaseHealth.connectionStatus).toBe('slow');
       expect(slow.databaseHealth.responseTime).toBeGreaterThanOrEqual(SLOW_DATABASE_MS + 100);
       expect(componentScore(slow, 'database')).toBeLessThan(componentScore(fast, 'database') ?? 0);
-      expect(slow.healthScore).toBeLessThan(fast.healthScore);
+      // Not the whole score: its performance part follows this process's CPU, which other tests move.
       expect(slow.analysisTime).toBeGreaterThanOrEqual(SLOW_DATABASE_MS + 100);
     });
 
@@ -156,7 +156,9 @@ for (const dialect of DIALECTS) {
       expect(attacked.securityHealth.vulnerabilityScore).toBeGreaterThan(
         calm.securityHealth.vulnerabilityScore,
       );
-      expect(attacked.healthScore).toBeLessThan(calm.healthScore);
+      // The security part falls. (Not the whole score: its performance part follows this
+      // process's CPU, which other tests move.)
+      expect(componentScore(attacked, 'security')).toBeLessThan(componentScore(calm, 'security') ?? 0);
       expect(attacked.components.find((c) => c.name === 'security')?.notes).toContain(
         '6 threats in the last hour',
       );

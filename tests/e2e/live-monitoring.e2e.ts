@@ -83,6 +83,9 @@ describe('Live Monitoring in the browser', () => {
       .first()
       .waitFor();
     expect(await page.getByText(/WebSocket connection lost/).count()).toBe(0);
+    // The performance card times the tab's renders in the production build too.
+    const renderCount = page.getByText('Render Count').locator('xpath=following-sibling::*[1]');
+    await expect.poll(async () => Number(await renderCount.innerText())).toBeGreaterThan(0);
 
     await page.getByRole('tab', { name: 'Scanner Status' }).click();
     await expect.poll(() => page.getByRole('group', { name: /^Bot ghost-\d\d$/ }).count()).toBe(70);
@@ -255,11 +258,14 @@ describe('Live Monitoring across a server restart', () => {
         .poll(async () => (await exportedData(page)).data.liveEvents[0]?.seq ?? 0, { timeout: 15_000 })
         .toBeGreaterThan(before);
       await page.getByRole('tab', { name: 'Pet Discoveries' }).click();
+      // The bots hop at the server's configured pace (5 s by default): wait for a find.
+      await expect
+        .poll(async () => (await exportedData(page)).data.petDiscoveries.length, { timeout: 20_000 })
+        .toBeGreaterThan(0);
       const { data } = await exportedData(page);
       const ids = (list: Array<{ id: string }>) => list.map((e) => e.id);
       expect(new Set(ids(data.liveEvents)).size).toBe(data.liveEvents.length);
       expect(new Set(ids(data.petDiscoveries)).size).toBe(data.petDiscoveries.length);
-      expect(data.petDiscoveries.length).toBeGreaterThan(0);
     } finally {
       await simulator.stop();
       await browser.close();

@@ -27,6 +27,12 @@ export interface ConfirmDialogProps {
   confirmVariant?: ButtonProps['variant'];
   /** Runs when the admin confirms; the dialog closes either way. */
   onConfirm: () => void;
+  /** What the dialog asks besides yes or no (a form field), between the question and the buttons. */
+  children?: ReactNode;
+  /** Confirm waits, e.g. for a required field. */
+  confirmDisabled?: boolean;
+  /** Called as the dialog opens and closes, e.g. to clear a field. */
+  onOpenChange?: (open: boolean) => void;
 }
 
 /** An action that asks first: `trigger` opens an alert dialog with the question, Cancel and confirm. */
@@ -37,18 +43,26 @@ export function ConfirmDialog({
   confirmLabel,
   confirmVariant = 'destructive',
   onConfirm,
+  children,
+  confirmDisabled = false,
+  onOpenChange,
 }: ConfirmDialogProps) {
   return (
-    <AlertDialog>
+    <AlertDialog onOpenChange={onOpenChange}>
       <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
+        {children}
         <AlertDialogFooter>
           <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction className={buttonVariants({ variant: confirmVariant })} onClick={onConfirm}>
+          <AlertDialogAction
+            className={buttonVariants({ variant: confirmVariant })}
+            disabled={confirmDisabled}
+            onClick={onConfirm}
+          >
             {confirmLabel}
           </AlertDialogAction>
         </AlertDialogFooter>

@@ -12,41 +12,50 @@ import { ReasonDialog } from './reason-dialog.tsx';
  */
 export function EmergencyToggle({ emergency }: { emergency: EmergencyState }) {
   const control = useEmergencyControl();
-  const icon = control.isPending ? <LoaderCircle className="animate-spin" /> : null;
-  if (emergency.stopped) {
-    return (
-      <ReasonDialog
-        trigger={
-          <Button className="bg-emerald-600 text-white hover:bg-emerald-500" disabled={control.isPending}>
-            {icon ?? <Play />}
-            Emergency Resume
-          </Button>
-        }
-        title="Resume the bot network?"
-        description="Every connected bot is told to resume hopping and scanning with its current configuration."
-        confirmLabel="Resume Network"
-        confirmVariant="default"
-        placeholder="e.g. Game servers are stable again"
-        onConfirm={(reason) => control.mutate({ action: 'resume', reason })}
-      />
-    );
-  }
+  const action = emergency.stopped ? 'resume' : 'stop';
+  const words = TOGGLE[action];
   return (
     <ReasonDialog
       trigger={
-        <Button variant="destructive" disabled={control.isPending}>
-          {icon ?? <OctagonX />}
-          Emergency Stop
+        <Button className={words.className} variant={words.variant} disabled={control.isPending}>
+          {control.isPending ? <LoaderCircle className="animate-spin" /> : words.icon}
+          {words.label}
         </Button>
       }
-      title="Stop the whole bot network?"
-      description="Every connected bot stops hopping at once, and bots that connect later are told to stop, until you resume. Survives a server restart."
-      confirmLabel="Stop All Bots"
-      placeholder="e.g. Game update rolling out"
-      onConfirm={(reason) => control.mutate({ action: 'stop', reason })}
+      title={words.title}
+      description={words.description}
+      confirmLabel={words.confirmLabel}
+      confirmVariant={words.variant}
+      placeholder={words.placeholder}
+      onConfirm={(reason) => control.mutate({ action, reason })}
     />
   );
 }
+
+/** The toggle's two positions: Stop while the network runs, Resume while it is stopped. */
+const TOGGLE = {
+  stop: {
+    label: 'Emergency Stop',
+    icon: <OctagonX />,
+    variant: 'destructive',
+    className: undefined,
+    title: 'Stop the whole bot network?',
+    description:
+      'Every connected bot stops hopping at once, and bots that connect later are told to stop, until you resume. Survives a server restart.',
+    confirmLabel: 'Stop All Bots',
+    placeholder: 'e.g. Game update rolling out',
+  },
+  resume: {
+    label: 'Emergency Resume',
+    icon: <Play />,
+    variant: 'default',
+    className: 'bg-emerald-600 text-white hover:bg-emerald-500',
+    title: 'Resume the bot network?',
+    description: 'Every connected bot is told to resume hopping and scanning with its current configuration.',
+    confirmLabel: 'Resume Network',
+    placeholder: 'e.g. Game servers are stable again',
+  },
+} as const;
 
 /** The red banner while the network is stopped: since when and why. */
 export function EmergencyBanner({ emergency }: { emergency: EmergencyState }) {

@@ -1,16 +1,6 @@
 import { type ReactElement, useId, useState } from 'react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog.tsx';
-import { type ButtonProps, buttonVariants } from '@/components/ui/button.tsx';
+import { ConfirmDialog } from '@/components/confirm-action-button.tsx';
+import type { ButtonProps } from '@/components/ui/button.tsx';
 import { Textarea } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { MAX_REASON_LENGTH } from '../../../../common/configuration.ts';
@@ -43,35 +33,27 @@ export function ReasonDialog({
   const [reason, setReason] = useState('');
   const blank = reason.trim() === '';
   return (
-    <AlertDialog onOpenChange={(open) => open && setReason('')}>
-      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <div className="grid gap-2">
-          <Label htmlFor={id}>{reasonRequired ? 'Reason' : 'Reason (optional)'}</Label>
-          <Textarea
-            id={id}
-            rows={3}
-            value={reason}
-            maxLength={MAX_REASON_LENGTH}
-            placeholder={placeholder}
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </div>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            className={buttonVariants({ variant: confirmVariant })}
-            disabled={reasonRequired && blank}
-            onClick={() => onConfirm(reason.trim())}
-          >
-            {confirmLabel}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      trigger={trigger}
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
+      confirmVariant={confirmVariant}
+      confirmDisabled={reasonRequired && blank}
+      onOpenChange={(open) => open && setReason('')}
+      onConfirm={() => onConfirm(reason.trim())}
+    >
+      <div className="grid gap-2">
+        <Label htmlFor={id}>{reasonRequired ? 'Reason' : 'Reason (optional)'}</Label>
+        <Textarea
+          id={id}
+          rows={3}
+          value={reason}
+          maxLength={MAX_REASON_LENGTH}
+          placeholder={placeholder}
+          onChange={(event) => setReason(event.target.value)}
+        />
+      </div>
+    </ConfirmDialog>
   );
 }

@@ -34,7 +34,14 @@ export interface ConnectionOptions {
 export const CLOSE_CODES = {
   goingAway: 1001,
   policyViolation: 1008,
+  messageTooBig: 1009,
+  /** A bot's hello was refused (invalid, or naming another bot than the socket's). Fix the bot, then reconnect. */
+  badHello: 4400,
   sessionEnded: 4401,
+  /** The administrator removed this bot from the fleet. */
+  botRemoved: 4403,
+  /** The fleet holds FLEET_MAX_BOTS bots already. */
+  fleetFull: 4409,
 } as const;
 
 /** One open socket: its identity, outgoing coalescing, incoming rate limit and ordered handling. */

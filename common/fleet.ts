@@ -140,6 +140,10 @@ export interface PetDiscovery {
   name: string;
   type: string;
   value: string;
+  /**
+   * The value text parsed (parsePetValue): 0 also when the text does not parse, for the dashboards'
+   * sorting and badges. Who may see the find is decided from the text (freeTierShare), never this.
+   */
   numericValue: number;
   count: number;
   timestamp: string;

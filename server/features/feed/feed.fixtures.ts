@@ -6,6 +6,8 @@ export const SMALL = { name: 'Noobini Pizzanini', value: '$850K/s' };
 export const MIDDLE = { name: 'Chimpanzini Bananini', value: '$6.2M/s' };
 export const LARGE = { name: 'La Vacca Saturno', value: '$12M/s' };
 export const HUGE = { name: 'Garama and Madundung', value: '$50M/s' };
+/** A value the server cannot read ('Qa' is no suffix it knows): it could be worth anything. */
+export const UNREADABLE = { name: 'Strawberry Elephant', value: '$3Qa/s' };
 
 export const TEST_PLACE_ID = '109983668079237';
 

@@ -1,5 +1,5 @@
 import type { FeedResponse, PetDiscovery } from '../../../common/fleet.ts';
-import { FEED_TIER_LIMITS } from '../../../common/pet-value.ts';
+import { freeTierShare } from '../../../common/pet-value.ts';
 import type { AppContext } from '../../context.ts';
 import type { DiscoveryStream } from '../fleet/fleet.service.ts';
 import { ACCESS_TEXTS, LoaderAccess } from '../loader/loader-access.ts';
@@ -24,14 +24,21 @@ const FREE: FeedAccess = { kind: 'granted', tier: 'FREE' };
 const PREMIUM: FeedAccess = { kind: 'granted', tier: 'PREMIUM' };
 
 /**
- * What a caller of the tier may see of a discovery: FREE callers nothing at 10M/s and up, and no
- * join data (jobid) at 5M/s and up; PREMIUM everything. Enforced here, never left to the script.
+ * What a caller of the tier may see of a discovery: FREE callers nothing at 10M/s and up or whose
+ * value does not parse, and no join data (jobid) at 5M/s and up; PREMIUM everything. Decided from
+ * the value text, not `numericValue` (which is 0 for a value that does not parse, for display).
+ * Enforced here, never left to the script.
  */
 export function discoveryForTier(discovery: PetDiscovery, tier: FeedTier): PetDiscovery | undefined {
   if (tier === 'PREMIUM') return discovery;
-  if (discovery.numericValue >= FEED_TIER_LIMITS.freeMaxValue) return undefined;
-  if (discovery.numericValue >= FEED_TIER_LIMITS.freeJoinDataBelow) return { ...discovery, jobid: null };
-  return discovery;
+  switch (freeTierShare(discovery.value)) {
+    case 'none':
+      return undefined;
+    case 'withoutJoinData':
+      return { ...discovery, jobid: null };
+    case 'all':
+      return discovery;
+  }
 }
 
 function visibleTo(discoveries: PetDiscovery[], tier: FeedTier): PetDiscovery[] {

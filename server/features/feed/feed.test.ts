@@ -6,7 +6,7 @@ import { DIALECTS, type TestAppSuite, useTestApp } from '../../test/helper.ts';
 import { connectTestClient, type TestClient } from '../../test/socket-client.ts';
 import { ACCESS_TEXTS } from '../loader/loader-access.ts';
 import { HOUR_MS, insertTestScriptKey, scriptKeyBindings } from '../loader/script-access.fixtures.ts';
-import { HUGE, LARGE, MIDDLE, reportFinds, SMALL } from './feed.fixtures.ts';
+import { HUGE, LARGE, MIDDLE, reportFinds, SMALL, UNREADABLE } from './feed.fixtures.ts';
 import { FEED_TEXTS } from './feed.service.ts';
 
 type App = Pick<TestAppSuite, 'app' | 'injectBare'>;
@@ -37,6 +37,28 @@ for (const dialect of DIALECTS) {
       expect(names(feed.discoveries)).toEqual([SMALL.name, MIDDLE.name]);
       expect(joinData(feed.discoveries)).toEqual({ [SMALL.name]: 'jobid', [MIDDLE.name]: null });
       expect(feed.discoveries[0]).toMatchObject({ value: SMALL.value, numericValue: 850_000 });
+    });
+
+    it('keeps a find whose value does not parse for PREMIUM keys: never free, never its join data', async () => {
+      const [unreadableJob] = await reportFinds(t, [
+        UNREADABLE,
+        SMALL,
+        { ...UNREADABLE, name: 'Unpriced', value: 'priceless' },
+      ]);
+      const keyless = await feedOf(t, { since: 0 });
+      expect(names(keyless.discoveries)).toEqual([SMALL.name]);
+      const free = await insertTestScriptKey(t, { scriptType: 'FREE' });
+      const freeFeed = await feedOf(t, { since: 0, key: free.scriptKey, hwid: 'free-device' });
+      expect(names(freeFeed.discoveries)).toEqual([SMALL.name]);
+      // Long-polled: the find arriving during the wait is not handed to the free tier either.
+      const waiting = feedOf(t, { since: keyless.cursor, wait: 1 });
+      await reportFinds(t, [{ ...UNREADABLE, name: 'Later' }]);
+      expect(names((await waiting).discoveries)).toEqual([]);
+
+      const premium = await insertTestScriptKey(t);
+      const premiumFeed = await feedOf(t, { since: 0, key: premium.scriptKey, hwid: 'device-1' });
+      expect(names(premiumFeed.discoveries)).toEqual([UNREADABLE.name, SMALL.name, 'Unpriced', 'Later']);
+      expect(premiumFeed.discoveries[0]).toMatchObject({ value: '$3Qa/s', jobid: unreadableJob });
     });
 
     it('gives a FREE key the free tier, and binds no device for it', async () => {
@@ -228,6 +250,19 @@ for (const dialect of DIALECTS) {
       );
       expect(discoveryNames(client)).toEqual([SMALL.name, MIDDLE.name]);
       expect((middle.payload as PetDiscovery).jobid).toBeNull();
+    });
+
+    it('never streams a find whose value does not parse to the free tier; a PREMIUM key gets it', async () => {
+      const premium = await insertTestScriptKey(t);
+      const [free, paid] = await Promise.all([open({}), open({ key: premium.scriptKey, hwid: 'd' })]);
+      await Promise.all([free, paid].map((c) => c.next((f) => f.type === 'ready')));
+      const [unreadableJob] = await reportFinds(t, [UNREADABLE, SMALL]);
+      await free.next((f) => f.type === 'discovery' && (f.payload as PetDiscovery).name === SMALL.name);
+      await paid.next((f) => f.type === 'discovery' && (f.payload as PetDiscovery).name === SMALL.name);
+      expect(discoveryNames(free)).toEqual([SMALL.name]);
+      expect(discoveryNames(paid)).toEqual([UNREADABLE.name, SMALL.name]);
+      expect(paid.ofType('discovery')[0]?.payload).toMatchObject({ jobid: unreadableJob });
+      expect(JSON.stringify(free.frames)).not.toContain(unreadableJob);
     });
 
     it('streams a PREMIUM key every find with its join data, and resumes after since=', async () => {

@@ -269,6 +269,11 @@ export class Fleet {
 
   /* ---------- bot messages ---------- */
 
+  /** Whether the fleet holds `ghostId` (it said hello and was not removed or forgotten since). */
+  holds(ghostId: string): boolean {
+    return this.state.scanners.has(ghostId);
+  }
+
   /** Whether `ghostId` may join (a known bot always may; a new one while there is room). */
   hasRoomFor(ghostId: string): boolean {
     return this.state.scanners.has(ghostId) || this.state.scanners.size < MAX_SCANNERS;

@@ -36,6 +36,7 @@ import { registerOriginCheck } from './plugins/origin-check.ts';
 import { serializeRequest } from './plugins/request-log.ts';
 import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerTextCheck } from './plugins/text-check.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 
 declare module 'fastify' {
@@ -85,6 +86,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       this.websocketServer.close(done);
     },
   });
+  // After the websocket plugin, whose onRequest hook must have marked an upgrade for a refusal to
+  // release its socket; before every other hook, so no U+0000 or lone surrogate in a query, params
+  // or body reaches a session lookup, a rate limit's audit row or the database.
+  registerTextCheck(app);
   // After the websocket plugin, whose onRequest hook must have marked an upgrade for a refusal to
   // release its socket; before the admin guard, so a forged call never reaches a session lookup.
   registerOriginCheck(app, ctx);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type Frame, FrameSchema } from '../../common/realtime.ts';
+import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from '../../common/text.ts';
 
 /** A server frame serialised once, so a broadcast does not stringify per socket. */
 export interface EncodedFrame {
@@ -16,7 +17,10 @@ export function encodeFrame(type: string, payload: unknown, now: number): Encode
 
 export type ParsedFrame = { ok: true; frame: Frame } | { ok: false; error: string };
 
-/** Reads one incoming socket message as a frame; the error says what is wrong, for the error reply. */
+/**
+ * Reads one incoming socket message as a frame; the error says what is wrong, for the error reply.
+ * A string holding U+0000 or a lone surrogate anywhere in it is refused, naming its path.
+ */
 export function parseIncomingFrame(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): ParsedFrame {
   if (isBinary) return { ok: false, error: 'Binary frames are not supported; send JSON text' };
   const text = Array.isArray(data)
@@ -27,6 +31,12 @@ export function parseIncomingFrame(data: Buffer | ArrayBuffer | Buffer[], isBina
     json = JSON.parse(text);
   } catch {
     return { ok: false, error: 'Invalid JSON' };
+  }
+  // Text is checked at the door, as HTTP requests are (plugins/text-check.ts): every string of the
+  // frame, payload and keys included, before any handler or schema sees it.
+  const unsafe = findUnsafeText(json);
+  if (unsafe !== undefined) {
+    return { ok: false, error: `Invalid frame: ${unsafe === '' ? '' : `${unsafe}: `}${UNSAFE_TEXT_MESSAGE}` };
   }
   const parsed = FrameSchema.safeParse(json);
   if (!parsed.success) return { ok: false, error: `Invalid frame: ${describeIssue(parsed.error)}` };

@@ -54,7 +54,14 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
     },
   });
 
-  app.get('/api/script/loader', { preHandler: rateLimit }, (request, reply) => {
+  const refuseUnsafeText = (reply: FastifyReply, message: string) => {
+    reply
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(loaderRefusalChunk(`Bad loader request: ${message}`));
+  };
+
+  app.get('/api/script/loader', { preHandler: rateLimit, config: { refuseUnsafeText } }, (request, reply) => {
     reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store');
     // Validated here rather than by the route schema, whose refusal would be JSON.
     const query = LoaderQuerySchema.safeParse(request.query);

@@ -9,11 +9,13 @@ const scaleOutTests = 'server/realtime/multi-instance.test.ts';
 const hasScaleOutServices = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
 
 /**
- * Four projects, one run:
+ * Five projects, one run:
  * - unit: pure code in common/ and server/ helpers (node)
  * - web:  React components with Testing Library (jsdom)
  * - api:  the Fastify app through app.inject and real sockets, on SQLite and (with TEST_DATABASE_URL) PostgreSQL
  * - e2e:  Playwright driving Chromium against the built app on a real port
+ * - reliability: fast-check fuzz of every route and socket frame, kill -9 under load, concurrent pool
+ *   claims (tests/reliability), on SQLite and (with TEST_DATABASE_URL) PostgreSQL; one file at a time
  */
 export default defineConfig({
   plugins: [react()],
@@ -57,6 +59,17 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          environment: 'node',
+          include: ['tests/reliability/**/*.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
           fileParallelism: false,
         },
       },

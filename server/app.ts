@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.ts';
+import { BatchWriter } from './db/batch-writer.ts';
 import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
@@ -45,6 +46,8 @@ declare module 'fastify' {
     routeTable: { method: string; url: string }[];
     /** Audit rows and usage counters the hot paths queue; written in batches, flushed on close. */
     pendingWrites: PendingWrites;
+    /** The process's one batched writer (server/db/batch-writer.ts). */
+    writer: BatchWriter;
   }
 }
 
@@ -94,8 +97,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // release its socket; before the admin guard, so a forged call never reaches a session lookup.
   registerOriginCheck(app, ctx);
   registerAdminGuard(app, ctx);
-  app.decorate('pendingWrites', new PendingWrites(ctx.db));
-  app.addHook('onClose', () => app.pendingWrites.flush());
+  // One writer for every batched row (fleet events, audit rows, usage counters), written last at close.
+  const writer = new BatchWriter(ctx.db, app.log, { maxPendingRows: ctx.config.WRITER_MAX_PENDING_ROWS });
+  app.decorate('writer', writer);
+  app.decorate('pendingWrites', new PendingWrites(writer));
+  app.addHook('onClose', () => writer.close());
   // Before the features: the feed and the server pool use app.fleet.
   registerFleet(app, ctx);
   registerRateLimits(app, ctx);

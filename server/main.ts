@@ -6,10 +6,15 @@ import { createBus } from './realtime/bus.ts';
 import { prepareDatabase } from './startup.ts';
 
 const config = loadConfig();
-const { db, dialect } = createDb(config.DATABASE_URL);
+// Until the app's logger exists, a lost database connection is reported on stderr.
+let reportConnectionError = (error: Error) => console.warn(`database connection lost: ${error.message}`);
+const { db, dialect } = createDb(config.DATABASE_URL, {
+  onConnectionError: (error) => reportConnectionError(error),
+});
 const ctx: AppContext = { config, db, dialect, bus: createBus(config.REDIS_URL), now: Date.now };
 const { generatedSecret, botTokenFile } = await prepareDatabase(ctx);
 const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
+reportConnectionError = (err) => app.log.warn({ err }, 'database connection lost; the pool opens a new one');
 
 await app.listen({ port: config.PORT, host: config.HOST });
 const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;

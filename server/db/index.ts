@@ -25,13 +25,33 @@ export function isPostgresUrl(url: string): boolean {
  * Opens the database named by `url`: PostgreSQL for `postgres://…`, otherwise a SQLite file (WAL).
  * `schema` (PostgreSQL only) puts every table in that schema; tests use it to get an empty database each.
  */
-export function createDb(url: string, options: { schema?: string } = {}): DbHandle {
+export function createDb(
+  url: string,
+  options: {
+    schema?: string;
+    /** Shown in pg_stat_activity (default 'scanline'): which connections are this server's. */
+    applicationName?: string;
+    /** Told when a connection breaks (a restart, failover, pg_terminate_backend); the pool reconnects. */
+    onConnectionError?: (error: Error) => void;
+  } = {},
+): DbHandle {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
+      application_name: options.applicationName ?? 'scanline',
+      // A database that does not answer fails the request (503) rather than holding it for ever.
+      connectionTimeoutMillis: 5000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    // Without listeners, a connection the server ends (idle in the pool, or checked out between two
+    // queries) emits an 'error' nobody handles and kills the process. The pool drops that client and
+    // opens a new one for the next query; the query that was running fails and its caller answers 503.
+    const onError =
+      options.onConnectionError ??
+      ((error: Error) => console.warn(`database connection lost: ${error.message}`));
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', () => {}));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   if (url !== ':memory:') mkdirSync(dirname(url), { recursive: true });

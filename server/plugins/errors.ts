@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DatabaseUnavailableError } from '../db/batch-writer.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { HttpError } from '../http-error.ts';
+
+export const DATABASE_UNAVAILABLE_TEXT = 'The database is unavailable right now: try again in a few seconds';
 
 /** Every error leaves as `{error}` JSON: 4xx with what is wrong, 500 without internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -20,6 +24,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send({ error, issues });
     }
     if (err instanceof HttpError) return reply.status(err.statusCode).send({ error: err.message });
+    // The database is away (a restart, failover, a locked file): the client may try again shortly.
+    if (err instanceof DatabaseUnavailableError || isDatabaseUnavailable(err)) {
+      request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      return reply.status(503).header('retry-after', 5).send({ error: DATABASE_UNAVAILABLE_TEXT });
+    }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.status(status).send({ error: err.message });
     request.log.error({ err }, 'request failed');

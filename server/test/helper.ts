@@ -124,7 +124,8 @@ export async function buildTestApp(
         await withSchemaLock(url, (c) => c.query(`DROP SCHEMA ${schema} CASCADE`));
       };
     }
-    handle = createDb(url, { schema });
+    // Named after its schema, so an outage test can end exactly this app's connections.
+    handle = createDb(url, { schema, applicationName: schema });
   } else {
     handle = createDb(':memory:');
   }

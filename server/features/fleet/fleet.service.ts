@@ -11,16 +11,19 @@ import type {
 } from '../../../common/fleet.ts';
 import { parsePetValue } from '../../../common/pet-value.ts';
 import type { AppContext } from '../../context.ts';
+import { type BatchWriter, type RowKind, RowSetAsideError } from '../../db/batch-writer.ts';
 import {
   countDiscoveriesSince,
   deleteFleetEventsBefore,
+  insertDiscoveries,
+  insertHops,
   loadDiscoveryMinutesSince,
   loadHopMinutesSince,
   loadHopTotals,
   loadRecentEvents,
   loadScanners,
   maxFleetSeq,
-  writeFleetBatch,
+  upsertScanners,
 } from './fleet.store.ts';
 import {
   BACKFILL_DISCOVERIES,
@@ -47,10 +50,8 @@ export const FLEET_CHANNEL = 'fleet';
 const REORDER_WAIT_MS = 100;
 /** Spec-free choice: the same pet (name + job id) reported again within this long is one discovery. */
 export const DISCOVERY_DEDUPE_MS = MINUTE_MS;
-/** Queued rows are written at most this long after they were accepted, or at once past FLUSH_AT_ROWS. */
-export const FLUSH_EVERY_MS = 250;
-const FLUSH_AT_ROWS = 500;
-const MAX_WRITE_ATTEMPTS = 5;
+/** Seconds a bot is told to wait when the writer is full (the database is behind or away). */
+const WRITER_FULL_RETRY_SECONDS = 5;
 /** Dashboards get state updates (scanners, stats) at most this often. */
 const STATE_EVERY_MS = 250;
 /** How often silence is checked, so a bot turning inactive reaches dashboards without any event. */
@@ -61,16 +62,17 @@ const DELETE_BATCH = 1000;
 export const FLEET_TEXTS = {
   full: `The fleet is full: at most ${MAX_SCANNERS} scanners`,
   sayHello: 'Say hello first',
+  writerFull: `The server is behind on writing events: send them again in ${WRITER_FULL_RETRY_SECONDS} s`,
 } as const;
 
 export type FleetEventWithSeq = FleetEvent & { seq: number };
 
 type Payload<T extends BotMessageType> = z.infer<(typeof BotMessageSchemas)[T]>;
 
-/** What one accepted bot message did. */
+/** What one accepted bot message did (answered once its rows are committed). */
 export type BotMessageResult =
   | { ok: true; seq?: number; duplicate?: true }
-  | { ok: false; status: number; error: string };
+  | { ok: false; status: number; error: string; retryAfterSeconds?: number };
 
 /** The feed's view of the stream (fleet-common.md). */
 export interface DiscoveryStream {
@@ -153,10 +155,20 @@ function createRecentPets(redis: Redis | undefined): RecentPets {
   };
 }
 
-interface Batch {
-  hops: ServerHopEvent[];
-  discoveries: PetDiscovery[];
-  scanners: ScannerRecord[];
+/** Hops and discoveries, as the batched writer writes them (kinds of its rows). */
+const hopRows: RowKind<ServerHopEvent> = { table: 'fleet_hops', write: insertHops };
+const discoveryRows: RowKind<PetDiscovery> = { table: 'fleet_discoveries', write: insertDiscoveries };
+
+/** What one bot message did, and the commit of its rows (when it wrote any) still to come. */
+interface Applied {
+  result: BotMessageResult;
+  written?: Promise<void>;
+}
+
+/** The promise itself, marked as handled now: it is awaited later, after other messages were applied. */
+function watched(written: Promise<void>): Promise<void> {
+  written.catch(() => {});
+  return written;
 }
 
 const fleets = new WeakMap<AppContext, Fleet>();
@@ -193,11 +205,22 @@ export class Fleet {
   private readonly eventListeners = new Set<(event: FleetEventWithSeq) => void>();
   private readonly stateListeners = new Set<() => void>();
   private readonly unsubscribes: Array<() => void> = [];
-  private queued: Batch = { hops: [], discoveries: [], scanners: [] };
-  private dirtyScanners = new Set<string>();
-  private retries: Array<{ batch: Batch; attempts: number }> = [];
-  private flushTimer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  /**
+   * Scanner rows by ghost id: one per bot while queued, written as the bot stands when the batch is
+   * written (a bot removed meanwhile is not written back).
+   */
+  private readonly scannerRows: RowKind<string> = {
+    table: 'fleet_scanners',
+    keyOf: (ghostId) => ghostId,
+    write: (trx, ghostIds) =>
+      upsertScanners(
+        trx,
+        ghostIds.flatMap((id) => {
+          const scanner = this.state.scanners.get(id);
+          return scanner ? [scanner] : [];
+        }),
+      ),
+  };
   private stateTimer: NodeJS.Timeout | undefined;
   private inactiveTimer: NodeJS.Timeout | undefined;
   private statusSignature = '';
@@ -210,6 +233,7 @@ export class Fleet {
   constructor(
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
+    private readonly writer: BatchWriter,
   ) {
     this.state = new FleetState(ctx.config.FLEET_INACTIVE_AFTER_MS);
     this.redis = ctx.config.REDIS_URL
@@ -285,14 +309,54 @@ export class Fleet {
     type: T,
     payload: Payload<T>,
   ): Promise<BotMessageResult> {
+    return this.settle(await this.applyMessage(ghostId, type, payload));
+  }
+
+  /**
+   * Applies a bot's messages in order (stopping at the first refused one) and answers once all
+   * their rows are committed: one batch costs one commit, not one per message.
+   */
+  async acceptAll(
+    ghostId: string,
+    messages: Array<{ type: BotMessageType; payload: unknown }>,
+  ): Promise<{ results: BotMessageResult[]; refused?: { index: number; result: BotMessageResult } }> {
+    const applied: Applied[] = [];
+    let refused: { index: number; result: BotMessageResult } | undefined;
+    for (const [index, message] of messages.entries()) {
+      const next = await this.applyMessage(ghostId, message.type, message.payload as never);
+      if (!next.result.ok) {
+        refused = { index, result: next.result };
+        break;
+      }
+      applied.push(next);
+    }
+    const results: BotMessageResult[] = [];
+    for (const entry of applied) {
+      const result = await this.settle(entry);
+      if (!result.ok) return { results, refused: { index: results.length, result } };
+      results.push(result);
+    }
+    return refused ? { results, refused } : { results };
+  }
+
+  /** What a message did, with the commit of its rows still to come. */
+  private async applyMessage<T extends BotMessageType>(
+    ghostId: string,
+    type: T,
+    payload: Payload<T>,
+  ): Promise<Applied> {
     const now = this.ctx.now();
+    if (!this.writer.hasRoomFor(1)) {
+      const error = FLEET_TEXTS.writerFull;
+      return { result: { ok: false, status: 429, error, retryAfterSeconds: WRITER_FULL_RETRY_SECONDS } };
+    }
     if (type === 'hello') {
       const { version } = payload as Payload<'hello'>;
       return this.hello(ghostId, version, now);
     }
     if (!this.state.scanners.has(ghostId)) {
       const joined = await this.hello(ghostId, null, now);
-      if (!joined.ok) return joined;
+      if (!joined.result.ok) return joined;
     }
     switch (type) {
       case 'scanner_status':
@@ -312,8 +376,8 @@ export class Fleet {
     }
   }
 
-  private async hello(ghostId: string, version: string | null, now: number): Promise<BotMessageResult> {
-    if (!this.hasRoomFor(ghostId)) return { ok: false, status: 409, error: FLEET_TEXTS.full };
+  private async hello(ghostId: string, version: string | null, now: number): Promise<Applied> {
+    if (!this.hasRoomFor(ghostId)) return { result: { ok: false, status: 409, error: FLEET_TEXTS.full } };
     const known = this.state.scanners.get(ghostId);
     const scanner: ScannerRecord = {
       ghostId,
@@ -329,17 +393,16 @@ export class Fleet {
       firstSeen: known?.firstSeen ?? now,
       rev: (known?.rev ?? 0) + 1,
     };
-    await this.publishScanner(scanner);
-    return { ok: true };
+    return { result: { ok: true }, ...(await this.publishScanner(scanner)) };
   }
 
   private async statusReport(
     ghostId: string,
     report: Payload<'scanner_status'>,
     now: number,
-  ): Promise<BotMessageResult> {
+  ): Promise<Applied> {
     const known = this.state.scanners.get(ghostId);
-    if (!known) return { ok: false, status: 409, error: FLEET_TEXTS.sayHello };
+    if (!known) return { result: { ok: false, status: 409, error: FLEET_TEXTS.sayHello } };
     // An error the server flagged stays until the bot hops successfully or says hello again; an
     // error the bot reports itself is taken as is.
     const flagged = known.status === 'error' && known.errorReason !== null;
@@ -354,11 +417,10 @@ export class Fleet {
       lastActivity: now,
       rev: known.rev + 1,
     };
-    await this.publishScanner(scanner);
-    return { ok: true };
+    return { result: { ok: true }, ...(await this.publishScanner(scanner)) };
   }
 
-  private async hop(ghostId: string, report: Payload<'server_hop'>, now: number): Promise<BotMessageResult> {
+  private async hop(ghostId: string, report: Payload<'server_hop'>, now: number): Promise<Applied> {
     const seq = await this.nextSeq();
     const hop: ServerHopEvent = {
       id: randomUUID(),
@@ -378,22 +440,16 @@ export class Fleet {
       totalServersAttempted: report.totalServersAttempted,
     };
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'hop', hop } satisfies BusFleetMessage);
-    this.queued.hops.push(hop);
-    this.dirtyScanners.add(ghostId);
-    this.scheduleFlush();
-    return { ok: true, seq };
+    this.writer.add(this.scannerRows, ghostId);
+    return { result: { ok: true, seq }, written: watched(this.writer.write(hopRows, hop)) };
   }
 
-  private async discovery(
-    ghostId: string,
-    report: Payload<'pet_discovered'>,
-    now: number,
-  ): Promise<BotMessageResult> {
+  private async discovery(ghostId: string, report: Payload<'pet_discovered'>, now: number): Promise<Applied> {
     // Several bots in one server see the same pet: the first report within a minute is the one kept.
     const first = await this.recentPets.claim(JSON.stringify([report.name, report.jobid]), now);
     if (!first) {
       await this.touch(ghostId, now);
-      return { ok: true, duplicate: true };
+      return { result: { ok: true, duplicate: true } };
     }
     const seq = await this.nextSeq();
     const discovery: PetDiscovery = {
@@ -411,27 +467,36 @@ export class Fleet {
       botId: ghostId,
     };
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'discovery', discovery } satisfies BusFleetMessage);
-    this.queued.discoveries.push(discovery);
-    this.dirtyScanners.add(ghostId);
-    this.scheduleFlush();
-    return { ok: true, seq };
+    this.writer.add(this.scannerRows, ghostId);
+    return { result: { ok: true, seq }, written: watched(this.writer.write(discoveryRows, discovery)) };
   }
 
-  private async touch(ghostId: string, now: number): Promise<BotMessageResult> {
+  private async touch(ghostId: string, now: number): Promise<Applied> {
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'touch', ghostId, at: now } satisfies BusFleetMessage);
-    this.dirtyScanners.add(ghostId);
-    this.scheduleFlush();
-    return { ok: true };
+    // A sign of life only: written with the next batch, nobody waits for it.
+    this.writer.add(this.scannerRows, ghostId);
+    return { result: { ok: true } };
   }
 
-  private async publishScanner(scanner: ScannerRecord): Promise<void> {
+  /** Applies and publishes a scanner's new state; `written` resolves once its row is committed. */
+  private async publishScanner(scanner: ScannerRecord): Promise<{ written: Promise<void> }> {
     // Applied here at once (the next message of the same batch reads it); the bus copy for this
     // instance is then a no-op, and other instances apply it when it arrives.
     this.state.applyScanner(scanner);
     this.stateChanged();
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'scanner', scanner } satisfies BusFleetMessage);
-    this.dirtyScanners.add(scanner.ghostId);
-    this.scheduleFlush();
+    return { written: watched(this.writer.write(this.scannerRows, scanner.ghostId)) };
+  }
+
+  /** The answer once the message's rows are committed; a row the database refused is a 422, not a success. */
+  private async settle({ result, written }: Applied): Promise<BotMessageResult> {
+    try {
+      await written;
+      return result;
+    } catch (error) {
+      if (error instanceof RowSetAsideError) return { ok: false, status: 422, error: error.message };
+      throw error;
+    }
   }
 
   private nextSeq(): Promise<number> {
@@ -445,7 +510,7 @@ export class Fleet {
     const now = this.ctx.now();
     const known = this.state.scanners.get(ghostId);
     if (!known && !this.hasRoomFor(ghostId)) return;
-    await this.publishScanner({
+    const { written } = await this.publishScanner({
       ghostId,
       status: 'error',
       scansPerMinute: known?.scansPerMinute ?? 0,
@@ -458,6 +523,7 @@ export class Fleet {
       firstSeen: known?.firstSeen ?? now,
       rev: (known?.rev ?? 0) + 1,
     });
+    await written;
   }
 
   lastActivityOf(ghostId: string): number | null {
@@ -620,51 +686,14 @@ export class Fleet {
 
   /* ---------- persistence ---------- */
 
-  private scheduleFlush(): void {
-    if (this.queued.hops.length + this.queued.discoveries.length >= FLUSH_AT_ROWS) {
-      void this.flush().catch((err: unknown) => this.log.error({ err }, 'fleet writes failed'));
-      return;
-    }
-    this.flushTimer ??= setTimeout(() => {
-      this.flush().catch((err: unknown) => this.log.error({ err }, 'fleet writes failed'));
-    }, FLUSH_EVERY_MS).unref();
+  /** Whether `events` more bot events fit in the writer now (it is bounded while the database is behind or away). */
+  hasRoomForEvents(events: number): boolean {
+    return this.writer.hasRoomFor(events);
   }
 
   /** Writes everything queued so far; resolves once it is in the database. */
   flush(): Promise<void> {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    const scanners = [...this.dirtyScanners].flatMap((id) => {
-      const s = this.state.scanners.get(id);
-      return s ? [{ ...s }] : [];
-    });
-    const batch: Batch = { ...this.queued, scanners };
-    this.queued = { hops: [], discoveries: [], scanners: [] };
-    this.dirtyScanners = new Set();
-    const write = this.flushing.catch(() => {}).then(() => this.writeWithRetries(batch));
-    this.flushing = write;
-    return write;
-  }
-
-  /** Like PendingWrites: a failed batch is kept for the next flush, given up after MAX_WRITE_ATTEMPTS. */
-  private async writeWithRetries(batch: Batch): Promise<void> {
-    const queue = [...this.retries, { batch, attempts: 0 }];
-    this.retries = [];
-    let failure: unknown;
-    for (const entry of queue) {
-      const { hops, discoveries, scanners } = entry.batch;
-      if (hops.length + discoveries.length + scanners.length === 0) continue;
-      try {
-        await writeFleetBatch(this.ctx.db, entry.batch);
-      } catch (error) {
-        failure ??= error;
-        const attempts = entry.attempts + 1;
-        if (attempts < MAX_WRITE_ATTEMPTS) this.retries.push({ batch: entry.batch, attempts });
-        else this.log.error({ err: error, attempts }, 'fleet writes given up');
-      }
-    }
-    if (this.retries.length > 0 && !this.closed) this.scheduleFlush();
-    if (failure !== undefined) throw failure;
+    return this.writer.flush();
   }
 
   /**

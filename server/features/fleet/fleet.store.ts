@@ -51,37 +51,40 @@ const scannerRow = (s: ScannerRecord) => ({
   first_seen: s.firstSeen,
 });
 
-/** Writes one batch in one transaction. Rows already written (a retried batch) are skipped. */
-export async function writeFleetBatch(
-  db: Db,
-  batch: { hops: ServerHopEvent[]; discoveries: PetDiscovery[]; scanners: ScannerRecord[] },
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < batch.hops.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto('fleet_hops')
-        .values(batch.hops.slice(i, i + INSERT_CHUNK).map(hopRow))
-        .onConflict((oc) => oc.column('seq').doNothing())
-        .execute();
-    }
-    for (let i = 0; i < batch.discoveries.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto('fleet_discoveries')
-        .values(batch.discoveries.slice(i, i + INSERT_CHUNK).map(discoveryRow))
-        .onConflict((oc) => oc.column('seq').doNothing())
-        .execute();
-    }
-    // In id order, so two instances writing at once lock rows in the same order.
-    for (const s of [...batch.scanners].sort((a, b) => a.ghostId.localeCompare(b.ghostId))) {
-      const row = scannerRow(s);
-      const { ghost_id: _id, first_seen: _first, ...update } = row;
-      await trx
-        .insertInto('fleet_scanners')
-        .values(row)
-        .onConflict((oc) => oc.column('ghost_id').doUpdateSet(update))
-        .execute();
-    }
-  });
+/** Inserts hops (in the caller's transaction); ones already written (a retried batch) are skipped. */
+export async function insertHops(db: Db, hops: ServerHopEvent[]): Promise<void> {
+  for (let i = 0; i < hops.length; i += INSERT_CHUNK) {
+    await db
+      .insertInto('fleet_hops')
+      .values(hops.slice(i, i + INSERT_CHUNK).map(hopRow))
+      .onConflict((oc) => oc.column('seq').doNothing())
+      .execute();
+  }
+}
+
+/** Inserts discoveries (in the caller's transaction); ones already written are skipped. */
+export async function insertDiscoveries(db: Db, discoveries: PetDiscovery[]): Promise<void> {
+  for (let i = 0; i < discoveries.length; i += INSERT_CHUNK) {
+    await db
+      .insertInto('fleet_discoveries')
+      .values(discoveries.slice(i, i + INSERT_CHUNK).map(discoveryRow))
+      .onConflict((oc) => oc.column('seq').doNothing())
+      .execute();
+  }
+}
+
+/** Writes scanners' latest state (in the caller's transaction). */
+export async function upsertScanners(db: Db, scanners: ScannerRecord[]): Promise<void> {
+  // In id order, so two instances writing at once lock rows in the same order.
+  for (const s of [...scanners].sort((a, b) => a.ghostId.localeCompare(b.ghostId))) {
+    const row = scannerRow(s);
+    const { ghost_id: _id, first_seen: _first, ...update } = row;
+    await db
+      .insertInto('fleet_scanners')
+      .values(row)
+      .onConflict((oc) => oc.column('ghost_id').doUpdateSet(update))
+      .execute();
+  }
 }
 
 export async function maxFleetSeq(db: Db): Promise<number> {

@@ -1,0 +1,332 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Database } from './database.ts';
+import { isDatabaseUnavailable } from './errors.ts';
+import type { Db } from './index.ts';
+
+/**
+ * One kind of row that features hand to the writer (hops, audit rows, key-use tallies…). The kind
+ * knows its SQL; the writer owns batching, retries and setting a bad row aside.
+ */
+export interface RowKind<R> {
+  /** The table the rows go to: named in the log when a row is set aside. */
+  table: string;
+  /** Writes `rows` inside `trx`: all of them or, by throwing, none. */
+  write(trx: Transaction<Database>, rows: R[]): Promise<void>;
+  /** Rows with the same key while queued become one row (a newer status replaces an older one…). */
+  keyOf?(row: R): unknown;
+  /** How a queued row and a newer one with the same key become one (default: the newer one). */
+  merge?(queued: R, next: R): R;
+  /** Called once the rows' transaction committed (a kind that remembers what it inserted). */
+  committed?(rows: R[]): void;
+}
+
+/** Why a row was not written although the database was there: it can never be written. */
+export class RowSetAsideError extends Error {
+  constructor(
+    readonly table: string,
+    readonly reason: string,
+  ) {
+    super(`The database refused this ${table} row: ${reason}`);
+  }
+}
+
+/** The database is away: rows wait in the writer (bounded) until it returns. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('The database is unavailable right now: try again in a few seconds', { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+  /** A flush gives up when the database is away; an acknowledgement waits for it to return. */
+  failOnOutage: boolean;
+}
+
+interface Entry {
+  row: unknown;
+  waiters: Waiter[];
+}
+
+type Queue = Map<unknown, Entry>;
+
+/** A row of a batch with its kind, so a failing batch can be split whatever kinds it mixes. */
+interface Item {
+  kind: RowKind<unknown>;
+  entry: Entry;
+}
+
+export interface BatchWriterOptions {
+  /** Rows queued (including ones waiting out an outage) at most; `hasRoomFor` says when it is full. */
+  maxPendingRows: number;
+  /** Rows added with `add` (nobody waits for them) are written at most this long after they came. */
+  lazyDelayMs?: number;
+}
+
+/** Retry delays while the database is away: from 100 ms, doubling, up to 5 s. */
+const RETRY_MIN_MS = 100;
+const RETRY_MAX_MS = 5000;
+
+/**
+ * The process's one writer for batched rows. Features hand it rows of their kinds; it writes
+ * everything queued in one transaction, as soon as the previous one committed (group commit: under
+ * load, many rows per transaction; when idle, a row is written at once). `write` resolves when the
+ * row is committed, so an answer sent after it never promises a row a crash can lose.
+ *
+ * When a batch fails because of a row (a constraint, a value the database refuses), the batch is
+ * split in halves until the bad rows stand alone: every other row lands, and each bad row is set
+ * aside, logged once with its table and reason, and counted. When it fails because the database is
+ * away, every row waits (bounded by `maxPendingRows`) and is written when the database returns.
+ */
+export class BatchWriter {
+  /** Queued rows per kind, kinds in the order they were first used (that is the write order). */
+  private readonly queues = new Map<RowKind<unknown>, Queue>();
+  private pending = 0;
+  private nextAnonymousKey = 0;
+  private writing: Promise<void> | undefined;
+  private urgent = false;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private retryDelayMs = 0;
+  /** Rows written and rows set aside since start (for health and metrics). */
+  readonly counts = { written: 0, setAside: 0 };
+  /** False from a failed write for want of a database until the next write that commits. */
+  available = true;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: BatchWriterOptions,
+  ) {}
+
+  /** Rows queued or being written. */
+  get pendingRows(): number {
+    return this.pending;
+  }
+
+  /** Whether `rows` more rows fit under the bound (a full writer means the database is behind or away). */
+  hasRoomFor(rows: number): boolean {
+    return this.pending + rows <= this.options.maxPendingRows;
+  }
+
+  /** Queues a row and resolves once it is committed (rejects with RowSetAsideError if it never can be). */
+  write<R>(kind: RowKind<R>, row: R): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.enqueue(kind, row).waiters.push({ resolve, reject, failOnOutage: false });
+      this.schedule(true);
+    });
+  }
+
+  /** Queues a row nobody waits for (audit rows, usage counters), written within `lazyDelayMs`. */
+  add<R>(kind: RowKind<R>, row: R): void {
+    this.enqueue(kind, row);
+    this.schedule(false);
+  }
+
+  /**
+   * Writes everything queued now; resolves once it is committed or set aside. Rejects with
+   * DatabaseUnavailableError when the database is away (the rows stay queued).
+   */
+  async flush(): Promise<void> {
+    const waits: Promise<void>[] = [];
+    const watch = (entry: Entry) =>
+      waits.push(
+        new Promise<void>((resolve, reject) => {
+          // A row set aside is done with: a flush is about the others.
+          const done = () => resolve();
+          entry.waiters.push({
+            resolve: done,
+            reject: (e) => (e instanceof RowSetAsideError ? done() : reject(e)),
+            failOnOutage: true,
+          });
+        }),
+      );
+    for (const queue of this.queues.values()) for (const entry of queue.values()) watch(entry);
+    const inFlight = this.writing;
+    this.schedule(true);
+    await inFlight;
+    await Promise.all(waits);
+  }
+
+  /** Writes what is queued (at shutdown); rows that still cannot be written are logged as lost. */
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (err) {
+      this.log.error({ err, rows: this.pending }, 'queued rows could not be written before shutdown');
+    }
+  }
+
+  private enqueue<R>(kind: RowKind<R>, row: R): Entry {
+    const anyKind = kind as RowKind<unknown>;
+    let queue = this.queues.get(anyKind);
+    if (!queue) {
+      queue = new Map();
+      this.queues.set(anyKind, queue);
+    }
+    const key = kind.keyOf ? kind.keyOf(row) : this.nextAnonymousKey++;
+    const queued = queue.get(key);
+    if (queued) {
+      queued.row = kind.merge ? kind.merge(queued.row as R, row) : row;
+      return queued;
+    }
+    const entry: Entry = { row, waiters: [] };
+    queue.set(key, entry);
+    this.pending += 1;
+    return entry;
+  }
+
+  private schedule(urgent: boolean): void {
+    if (urgent) this.urgent = true;
+    // A write in flight picks up what came meanwhile as soon as it is done.
+    if (this.writing !== undefined) return;
+    if (this.retryDelayMs > 0) {
+      this.timer ??= setTimeout(() => this.startWrite(), this.retryDelayMs).unref();
+      return;
+    }
+    if (this.urgent) {
+      if (this.immediate) return;
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      // setImmediate: the rows of this turn of the event loop go in one transaction.
+      this.immediate = setImmediate(() => {
+        this.immediate = undefined;
+        this.startWrite();
+      });
+      return;
+    }
+    this.timer ??= setTimeout(() => this.startWrite(), this.options.lazyDelayMs ?? 1000).unref();
+  }
+
+  private startWrite(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.writing !== undefined || this.pending === 0) return;
+    this.urgent = false;
+    const items = this.takeQueued();
+    this.writing = this.writeItems(items)
+      .catch((err: unknown) => this.log.error({ err }, 'the batched writer failed'))
+      .finally(() => {
+        this.writing = undefined;
+        if (this.pending > 0) this.schedule(this.hasWaiters());
+      });
+  }
+
+  private hasWaiters(): boolean {
+    for (const queue of this.queues.values())
+      for (const entry of queue.values()) if (entry.waiters.length > 0) return true;
+    return false;
+  }
+
+  private takeQueued(): Item[] {
+    const items: Item[] = [];
+    for (const [kind, queue] of this.queues) {
+      for (const entry of queue.values()) items.push({ kind, entry });
+      queue.clear();
+    }
+    return items;
+  }
+
+  /** Puts rows back in front of what came since (merging rows that share a key), to be written later. */
+  private requeue(items: Item[]): void {
+    const byKind = new Map<RowKind<unknown>, Item[]>();
+    for (const item of items) byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), item]);
+    for (const [kind, back] of byKind) {
+      const newer = this.queues.get(kind) ?? new Map<unknown, Entry>();
+      const queue: Queue = new Map();
+      for (const { entry } of back) {
+        const key = kind.keyOf ? kind.keyOf(entry.row) : this.nextAnonymousKey++;
+        queue.set(key, entry);
+      }
+      for (const [key, entry] of newer) {
+        const older = queue.get(key);
+        if (older) {
+          older.row = kind.merge ? kind.merge(older.row, entry.row) : entry.row;
+          older.waiters.push(...entry.waiters);
+          this.pending -= 1;
+        } else queue.set(key, entry);
+      }
+      this.queues.set(kind, queue);
+    }
+  }
+
+  private async writeItems(items: Item[]): Promise<void> {
+    const { unwritten, outage } = await this.writeOrSplit(items);
+    if (unwritten.length > 0) {
+      this.waitForDatabase(unwritten, outage);
+      return;
+    }
+    this.retryDelayMs = 0;
+    this.available = true;
+  }
+
+  /**
+   * Writes `items` in one transaction; when a row is at fault, halves until each bad row stands
+   * alone. Returns the rows left unwritten because the database went away, in their order.
+   */
+  private async writeOrSplit(items: Item[]): Promise<{ unwritten: Item[]; outage?: unknown }> {
+    if (items.length === 0) return { unwritten: [] };
+    try {
+      await this.transact(items);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) return { unwritten: items, outage: error };
+      if (items.length === 1) {
+        this.setAside(items[0] as Item, error);
+        return { unwritten: [] };
+      }
+      const half = Math.ceil(items.length / 2);
+      const first = await this.writeOrSplit(items.slice(0, half));
+      if (first.unwritten.length > 0)
+        return { unwritten: [...first.unwritten, ...items.slice(half)], outage: first.outage };
+      return this.writeOrSplit(items.slice(half));
+    }
+    this.settle(items);
+    return { unwritten: [] };
+  }
+
+  private async transact(items: Item[]): Promise<void> {
+    const byKind = new Map<RowKind<unknown>, unknown[]>();
+    for (const { kind, entry } of items) {
+      const rows = byKind.get(kind);
+      if (rows) rows.push(entry.row);
+      else byKind.set(kind, [entry.row]);
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (const [kind, rows] of byKind) await kind.write(trx, rows);
+    });
+    for (const [kind, rows] of byKind) kind.committed?.(rows);
+  }
+
+  private settle(items: Item[]): void {
+    this.pending -= items.length;
+    this.counts.written += items.length;
+    for (const { entry } of items) for (const waiter of entry.waiters) waiter.resolve();
+  }
+
+  private setAside({ kind, entry }: Item, error: unknown): void {
+    this.pending -= 1;
+    this.counts.setAside += 1;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.log.error({ table: kind.table, reason, row: entry.row }, 'a row the database refused was set aside');
+    const refusal = new RowSetAsideError(kind.table, reason);
+    for (const waiter of entry.waiters) waiter.reject(refusal);
+  }
+
+  private waitForDatabase(items: Item[], error: unknown): void {
+    if (this.available)
+      this.log.warn({ err: error, rows: this.pending }, 'database unavailable: rows wait in the writer');
+    this.available = false;
+    this.retryDelayMs = Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, this.retryDelayMs * 2));
+    const outage = new DatabaseUnavailableError(error);
+    for (const { entry } of items) {
+      entry.waiters = entry.waiters.filter((waiter) => {
+        if (waiter.failOnOutage) waiter.reject(outage);
+        return !waiter.failOnOutage;
+      });
+    }
+    this.requeue(items);
+  }
+}

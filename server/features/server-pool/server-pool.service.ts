@@ -16,6 +16,7 @@ import {
   claimAvailableServer,
   countPoolServers,
   countServersFailedByBotAfter,
+  countServersHeldBy,
   findLeasesIdleSince,
   findPoolBot,
   findPoolServerByJobId,
@@ -23,6 +24,7 @@ import {
   insertPoolServers,
   listFlaggedBots,
   listQuarantinedServers,
+  lockPoolBot,
   markServerQuarantined,
   type PoolServerRow,
   poolServerRowToPoolServer,
@@ -57,6 +59,8 @@ const SWEEP_BATCH = 1000;
  */
 export interface PoolFleetLink {
   lastActivity(ghostId: string): number | undefined | Promise<number | undefined>;
+  /** Whether the fleet holds the bot (it said hello); claims from others are refused. Absent: any bot. */
+  holds?(ghostId: string): boolean;
   markBotError?(ghostId: string, reason: string): void | Promise<void>;
 }
 
@@ -76,8 +80,16 @@ export async function addPoolServers(
   return { added, ignored: servers.length - added };
 }
 
+/** Why a claim is refused besides an empty pool (409). */
+export const POOL_CLAIM_TEXTS = {
+  notInFleet: (ghostId: string) => `Bot ${ghostId} is not in the fleet: say hello first`,
+  holdsTooMany: (ghostId: string, max: number) =>
+    `Bot ${ghostId} already holds ${max} ${max === 1 ? 'server' : 'servers'}, the most one bot may hold: release one first`,
+} as const;
+
 /**
- * Hands one available server to the bot. When none is left, leases that ran out are taken back
+ * Hands one available server to the bot, when the fleet holds the bot (it said hello) and the bot
+ * holds fewer than POOL_MAX_SERVERS_PER_BOT. When none is left, leases that ran out are taken back
  * first (the periodic sweep may not have come by yet), then the claim is tried once more.
  */
 export async function claimServer(
@@ -85,12 +97,12 @@ export async function claimServer(
   input: { ghostId: string; placeId?: string },
   fleet: PoolFleetLink = NO_FLEET_LINK,
 ): Promise<ClaimServerResponse> {
+  const { ghostId } = input;
+  if (fleet.holds && !fleet.holds(ghostId)) throw conflict(POOL_CLAIM_TEXTS.notInFleet(ghostId));
   const now = ctx.now();
-  await touchPoolBot(ctx.db, input.ghostId, now);
-  let row = await claimAvailableServer(ctx.db, ctx.dialect, input.ghostId, input.placeId, now);
-  if (!row && (await sweepExpiredLeases(ctx, fleet)) > 0) {
-    row = await claimAvailableServer(ctx.db, ctx.dialect, input.ghostId, input.placeId, now);
-  }
+  await touchPoolBot(ctx.db, ghostId, now);
+  let row = await claimWithinLimit(ctx, input, now);
+  if (!row && (await sweepExpiredLeases(ctx, fleet)) > 0) row = await claimWithinLimit(ctx, input, now);
   if (!row) {
     throw notFound(
       input.placeId === undefined
@@ -99,6 +111,26 @@ export async function claimServer(
     );
   }
   return { server: poolServerRowToPoolServer(row), leaseSeconds: ctx.config.POOL_LEASE_SECONDS };
+}
+
+/**
+ * One claim in one transaction: the bot's row is locked first (lockPoolBot), so of any number of
+ * simultaneous claims by one bot, each counts what the others took and no more than
+ * POOL_MAX_SERVERS_PER_BOT succeed. Throws 409 past the limit.
+ */
+async function claimWithinLimit(
+  ctx: AppContext,
+  input: { ghostId: string; placeId?: string },
+  now: number,
+): Promise<PoolServerRow | undefined> {
+  const max = ctx.config.POOL_MAX_SERVERS_PER_BOT;
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockPoolBot(trx, ctx.dialect, input.ghostId);
+    if ((await countServersHeldBy(trx, input.ghostId)) >= max) {
+      throw conflict(POOL_CLAIM_TEXTS.holdsTooMany(input.ghostId, max));
+    }
+    return claimAvailableServer(trx, ctx.dialect, input.ghostId, input.placeId, now);
+  });
 }
 
 /**

@@ -97,6 +97,27 @@ export async function claimAvailableServer(
     .executeTakeFirst();
 }
 
+/**
+ * Holds the bot's pool_bots row until the transaction ends, so claims by one bot take turns and
+ * each counts the servers the one before it took (PostgreSQL; SQLite runs one write transaction at a
+ * time anyway). The row exists: touchPoolBot runs first.
+ */
+export async function lockPoolBot(db: Db, dialect: DialectName, ghostId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await db.selectFrom('pool_bots').select('ghost_id').where('ghost_id', '=', ghostId).forUpdate().execute();
+}
+
+/** How many servers the bot holds claimed right now. */
+export async function countServersHeldBy(db: Db, ghostId: string): Promise<number> {
+  const row = await db
+    .selectFrom('pool_servers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('assigned_to', '=', ghostId)
+    .where('status', '=', 'assigned')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function findPoolServerByJobId(db: Db, jobId: string): Promise<PoolServerRow | undefined> {
   return db.selectFrom('pool_servers').selectAll().where('job_id', '=', jobId).executeTakeFirst();
 }

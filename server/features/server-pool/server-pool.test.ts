@@ -4,6 +4,7 @@ import { SERVER_POOL_TEXTS } from '../../../common/server-pool.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp, useTestApp } from '../../test/helper.ts';
 import {
   FLAG_BOT_AFTER_FAILED_SERVERS,
+  POOL_CLAIM_TEXTS,
   POOL_HISTORY_MS,
   prunePool,
   QUARANTINE_WINDOW_MS,
@@ -25,7 +26,27 @@ async function addServers(t: TestApp, ids: string[], placeId = PLACE) {
   return res.json() as { added: number; ignored: number };
 }
 
+/** The bots that said hello to each app (a test's app is new each time). */
+const greeted = new WeakMap<TestApp['app'], Set<string>>();
+
+/** The bot says hello (once per app) over POST /api/bot/events, as a bot without a socket does. */
+async function sayHello(t: TestApp, ghostId: string) {
+  const bots = greeted.get(t.app) ?? new Set<string>();
+  greeted.set(t.app, bots);
+  if (bots.has(ghostId)) return;
+  const res = await t.injectBare({
+    method: 'POST',
+    url: '/api/bot/events',
+    headers: BOT,
+    payload: { ghostId, events: [{ type: 'hello', payload: { ghostId, version: '1.0.0' } }] },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  bots.add(ghostId);
+}
+
+/** A claim by a bot of the fleet: it says hello first (the pool refuses bots the fleet does not hold). */
 async function claim(t: TestApp, ghostId: string, placeId?: string) {
+  await sayHello(t, ghostId);
   return botCall(t, 'claim', placeId === undefined ? { ghostId } : { ghostId, placeId });
 }
 
@@ -55,23 +76,56 @@ function countStatuses(responses: { statusCode: number }[]): Record<string, numb
   return counts;
 }
 
-/** 200 bots claim at once over 100 servers (spread over the given apps): 100 distinct servers, 100 refusals. */
+/**
+ * 200 claims at once over 100 servers, two by each of 100 bots (spread over the given apps): 100
+ * distinct servers, 100 refusals, no bot past POOL_MAX_SERVERS_PER_BOT.
+ */
 async function raceClaims(apps: TestApp[], cookie: string) {
   const [t] = apps;
   await addServers(t, jobIds(100));
+  const bots = Array.from({ length: 100 }, (_, i) => `ghost-${i}`);
+  // Each instance's fleet holds the bots (without Redis, instances do not share what they hear).
+  for (const app of apps) await Promise.all(bots.map((ghostId) => sayHello(app, ghostId)));
   const responses = await Promise.all(
-    Array.from({ length: 200 }, (_, i) => claim(apps[i % apps.length], `ghost-${i}`)),
+    Array.from({ length: 200 }, (_, i) => claim(apps[i % apps.length], bots[i % 100])),
   );
   expect(countStatuses(responses)).toEqual({ 200: 100, 404: 100 });
   const won = responses.filter((r) => r.statusCode === 200).map((r) => r.json().server);
   expect(new Set(won.map((s) => s.jobId)).size).toBe(100);
-  expect(new Set(won.map((s) => s.assignedTo)).size).toBe(100);
   for (const refusal of responses.filter((r) => r.statusCode === 404)) {
     expect(refusal.json()).toEqual({ error: SERVER_POOL_TEXTS.noneAvailable });
   }
   const rows = await t.ctx.db.selectFrom('pool_servers').select(['assigned_to', 'status']).execute();
   expect(rows.every((r) => r.status === 'assigned')).toBe(true);
-  expect((await stats(t, cookie)).activeBots).toBe(100);
+  const held = countBy(rows.map((r) => r.assigned_to ?? ''));
+  expect(Math.max(...Object.values(held))).toBeLessThanOrEqual(2);
+  expect((await stats(t, cookie)).activeBots).toBe(Object.keys(held).length);
+}
+
+/** One bot claims 10 times at once over 20 servers (spread over the given apps): exactly 3 succeed. */
+async function raceClaimsOfOneBot(apps: TestApp[]) {
+  const [t] = apps;
+  await addServers(t, jobIds(20));
+  for (const app of apps) await sayHello(app, 'ghost-greedy');
+  const responses = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => claim(apps[i % apps.length], 'ghost-greedy')),
+  );
+  expect(countStatuses(responses)).toEqual({ 200: 3, 409: 7 });
+  for (const refusal of responses.filter((r) => r.statusCode === 409)) {
+    expect(refusal.json()).toEqual({ error: POOL_CLAIM_TEXTS.holdsTooMany('ghost-greedy', 3) });
+  }
+  const held = await t.ctx.db
+    .selectFrom('pool_servers')
+    .select('job_id')
+    .where('assigned_to', '=', 'ghost-greedy')
+    .execute();
+  expect(held).toHaveLength(3);
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
+  return counts;
 }
 
 for (const dialect of DIALECTS) {
@@ -265,6 +319,42 @@ for (const dialect of DIALECTS) {
       await raceClaims([t], t.cookie);
     });
 
+    it('refuses a claim from a bot the fleet does not hold, naming why, and hands it nothing', async () => {
+      await addServers(t, ['job-1']);
+      const stranger = await botCall(t, 'claim', { ghostId: 'ghost-stranger' });
+      expect(stranger.statusCode).toBe(409);
+      expect(stranger.json()).toEqual({ error: 'Bot ghost-stranger is not in the fleet: say hello first' });
+      expect((await stats(t, t.cookie)).byStatus).toMatchObject({ available: '1', assigned: '0' });
+      // Once it has said hello, the same claim is served.
+      const greetedClaim = await claim(t, 'ghost-stranger');
+      expect(greetedClaim.statusCode, greetedClaim.body).toBe(200);
+      expect(greetedClaim.json().server).toMatchObject({ jobId: 'job-1', assignedTo: 'ghost-stranger' });
+    });
+
+    it('lets a bot hold at most 3 servers: the 4th claim is refused until it releases one', async () => {
+      await addServers(t, jobIds(5));
+      const held = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await claim(t, 'ghost-1');
+        expect(res.statusCode, res.body).toBe(200);
+        held.push(res.json().server.jobId as string);
+      }
+      const fourth = await claim(t, 'ghost-1');
+      expect(fourth.statusCode).toBe(409);
+      expect(fourth.json()).toEqual({
+        error: 'Bot ghost-1 already holds 3 servers, the most one bot may hold: release one first',
+      });
+      // Another bot is not held back by it.
+      expect((await claim(t, 'ghost-2')).statusCode).toBe(200);
+      expect((await release(t, 'ghost-1', held[0], 'ok')).statusCode).toBe(200);
+      expect((await claim(t, 'ghost-1')).statusCode).toBe(200);
+      expect((await stats(t, t.cookie)).byStatus).toMatchObject({ available: '1', assigned: '4' });
+    });
+
+    it('lets 10 simultaneous claims of one bot take 3 servers, no more', async () => {
+      await raceClaimsOfOneBot([t]);
+    });
+
     it('takes a server back when its bot neither releases nor calls within the lease', async () => {
       await addServers(t, ['job-1', 'job-2']);
       expect((await claim(t, 'ghost-quiet')).json().server.jobId).toBe('job-1');
@@ -418,6 +508,10 @@ if (DIALECTS.includes('postgres')) {
 
     it('hands 100 servers to 200 concurrent claims on two instances: 100 distinct servers, 100 refusals', async () => {
       await raceClaims([first, second], await first.adminCookie());
+    });
+
+    it('lets 10 simultaneous claims of one bot on two instances take 3 servers, no more', async () => {
+      await raceClaimsOfOneBot([first, second]);
     });
   });
 }

@@ -39,6 +39,7 @@ import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextCheck } from './plugins/text-check.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
+import { handleSocketError, MAX_SOCKET_MESSAGE_BYTES } from './realtime/socket-errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,7 +82,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // calls have their own two-scope limits (features/security/rate-limit-hooks.ts).
   await app.register(rateLimit, { global: false, keyGenerator: (req) => req.ip ?? 'inject' });
   await app.register(websocket, {
-    options: { maxPayload: 64 * 1024 },
+    options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES },
+    // A message over the limit closes with 1009 and one warn line, not a stack trace at error level.
+    errorHandler: (error, socket, request) => handleSocketError(error, socket, request),
     // Close with 1001 (going away), not the plugin's bare close, so clients know to reconnect elsewhere.
     preClose(done) {
       for (const client of this.websocketServer.clients) client.close(1001, 'Server shutting down');

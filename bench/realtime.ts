@@ -364,16 +364,21 @@ async function runPool(server: BenchProcess): Promise<string> {
   let claims = 0;
   let refused = 0;
   let failed = 0;
-  let ghost = 0;
+  // Each caller is one bot of the fleet (the pool serves only bots that said hello); the server
+  // lets each hold up to 1,000 servers, so 64 of them can empty the pool.
+  const ghosts = Array.from({ length: POOL_CALLERS }, (_, i) => `bench-ghost-${i}`);
+  for (const ghostId of ghosts) {
+    const hello = { type: 'hello', payload: { ghostId, version: 'bench' } };
+    const { status } = await botCall(server, '/api/bot/events', { ghostId, events: [hello] });
+    if (status >= 300) return `skipped: hello answered ${status}`;
+  }
   const deadline = now() + POOL_SECONDS * 1000;
   const started = now();
   let dry = false;
   await Promise.all(
-    Array.from({ length: POOL_CALLERS }, async () => {
+    ghosts.map(async (ghostId) => {
       while (!dry && now() < deadline) {
-        const { status, json } = await botCall(server, '/api/server-pool/claim', {
-          ghostId: `bench-ghost-${ghost++}`,
-        });
+        const { status, json } = await botCall(server, '/api/server-pool/claim', { ghostId });
         const jobId = (json as { server?: { jobId?: string } } | null)?.server?.jobId;
         if (status === 200 && jobId) {
           claims += 1;
@@ -450,6 +455,7 @@ async function main(): Promise<number> {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_LOGIN: UNLIMITED,
       RATE_LIMIT_FEED: UNLIMITED,
+      POOL_MAX_SERVERS_PER_BOT: '1000',
     });
     processes.push(server);
 

@@ -31,6 +31,13 @@ describe('server pool monitor in the browser', () => {
   it('shows the cards, the low-availability warning and the flagged bot once most servers are deleted', async () => {
     const servers = Array.from({ length: 20 }, (_, i) => ({ placeId: '142823291', jobId: `e2e-job-${i}` }));
     await asBot('/api/server-pool/servers', { servers });
+    // The pool serves only bots of the fleet: each says hello first.
+    for (const ghostId of ['e2e-broken-bot', 'e2e-good-bot']) {
+      await asBot('/api/bot/events', {
+        ghostId,
+        events: [{ type: 'hello', payload: { ghostId, version: '1.0.0' } }],
+      });
+    }
     // One bot fails on 12 servers in a row (deleted; it is flagged after 10); another holds one.
     for (let i = 0; i < 12; i++) {
       const { server: claimed } = await asBot<{ server: { jobId: string } }>('/api/server-pool/claim', {

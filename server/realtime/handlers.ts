@@ -8,7 +8,8 @@ import {
   botDisconnected,
 } from '../features/configuration/configuration.service.ts';
 import { FLEET_TEXTS, fleetOf } from '../features/fleet/fleet.service.ts';
-import type { ClientKind, RealtimeConnection } from './connection.ts';
+import { upgradeGhostIdOf } from './authenticate.ts';
+import { CLOSE_CODES, type ClientKind, type RealtimeConnection } from './connection.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import { fleetStateFrames, startDashboardStream, stopDashboardStream } from './fleet-stream.ts';
 import { BusMessageSchema, encodeFrame } from './frames.ts';
@@ -121,6 +122,15 @@ function botHandler(type: BotMessageType): MessageHandler {
     const ghostId = type === 'hello' ? (payload as { ghostId: string }).ghostId : connection.identity.ghostId;
     if (ghostId === undefined) {
       connection.send('error', { error: FLEET_TEXTS.sayHello });
+      return;
+    }
+    const opened = upgradeGhostIdOf(connection.identity);
+    if (type === 'hello' && opened !== undefined && opened !== ghostId) {
+      // Its upgrade was counted against `opened` (socket.ts): another bot may not use that socket.
+      connection.send('error', {
+        error: `This socket was opened for ${opened} (?ghostId=); its hello must name ${opened}`,
+      });
+      connection.socket.close(CLOSE_CODES.badHello, 'hello does not match ?ghostId=');
       return;
     }
     const named = connection.identity.ghostId;

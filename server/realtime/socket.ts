@@ -1,9 +1,14 @@
 import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { GhostIdSchema } from '../../common/fleet.ts';
 import { COALESCE_WINDOW_MS, SOCKET_PATH } from '../../common/realtime.ts';
-import type { FeatureOptions } from '../context.ts';
+import type { AppContext, FeatureOptions } from '../context.ts';
+import { refuseOverBudget } from '../features/fleet/bot-event-budget.ts';
+import { botTokenOf, judgeBotToken } from '../features/fleet/bot-token.ts';
 import { fleetOf } from '../features/fleet/fleet.service.ts';
-import { authenticateSocket } from './authenticate.ts';
+import { limitedClient } from '../features/security/client-address.ts';
+import { authenticateSocket, isSocketRefusal, upgradeGhostIdParam } from './authenticate.ts';
 import { CLOSE_CODES, type ClientKind, RealtimeConnection, type SocketIdentity } from './connection.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
 import { connectFleetToDashboards } from './fleet-stream.ts';
@@ -78,12 +83,30 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
     SOCKET_PATH,
     {
       websocket: true,
-      config: { rateLimit: { max: UPGRADES_PER_MINUTE, timeWindow: '1 minute' } },
+      config: {
+        rateLimit: {
+          max: UPGRADES_PER_MINUTE,
+          timeWindow: '1 minute',
+          // Bots are limited per bot, not per address: 1,000 bots behind one NAT must all connect.
+          keyGenerator: (request) => upgradeLimitKey(ctx, request),
+          allowList: (_request, key) => key === UNNAMED_BOT_KEY,
+        },
+      },
       // preValidation, not onRequest: the route's rate limit (an onRequest hook) must count refused
       // attempts too, so it has to run first.
       preValidation: async (request, reply) => {
         const identity = await authenticateSocket(ctx, request);
         if (!identity) return reply.status(401).send({ error: AUTH_REQUIRED_TEXT });
+        if (isSocketRefusal(identity)) {
+          const { status, error, retryAfter } = identity.refused;
+          if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
+          return reply.status(status).send({ error });
+        }
+        const ghostId = identity.kind === 'bot' ? upgradeGhostIdParam(request) : undefined;
+        if (ghostId !== undefined) {
+          const error = upgradeGhostIdError(ghostId);
+          if (error) return reply.status(400).send({ error });
+        }
         const since = (request.query as Record<string, unknown> | undefined)?.since;
         if (since !== undefined) {
           if (typeof since !== 'string' || !/^\d{1,15}$/.test(since)) {
@@ -129,23 +152,67 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   );
 };
 
+/** Upgrades with a valid bot token but no `?ghostId=`: not counted (see upgradeLimitKey). */
+const UNNAMED_BOT_KEY = 'bot';
+
+/** What is wrong with an upgrade's `?ghostId=`, or null when it names a bot. */
+function upgradeGhostIdError(ghostId: string | null): string | null {
+  if (ghostId === null) return 'ghostId must be given once';
+  const checked = GhostIdSchema.safeParse(ghostId);
+  if (!checked.success) return describeIssue(checked.error);
+  return checked.data === ghostId ? null : 'ghostId must not start or end with spaces';
+}
+
+/**
+ * What the upgrade limit counts an upgrade against: a valid bot token counts against the bot its
+ * `?ghostId=` names (whose hello must then match), or not at all without one; anything else (an
+ * admin, a stranger, a wrong token) against its address, IPv6 per /64.
+ */
+async function upgradeLimitKey(ctx: AppContext, request: FastifyRequest): Promise<string> {
+  if (botTokenOf(request) !== undefined) {
+    const ghostId = upgradeGhostIdParam(request);
+    const named = ghostId === undefined || upgradeGhostIdError(ghostId) === null;
+    if (named && (await judgeBotToken(ctx, request)).ok) {
+      return ghostId === undefined || ghostId === null ? UNNAMED_BOT_KEY : `bot:${ghostId}`;
+    }
+  }
+  const ip: string | undefined = request.ip;
+  return `ip:${ip === undefined ? 'inject' : limitedClient(ip)}`;
+}
+
 function receive(
   protocol: ClientProtocol,
   env: HandlerEnv,
   data: Buffer | ArrayBuffer | Buffer[],
   isBinary: boolean,
 ): void {
-  const { connection } = env;
-  const { accepted, firstRejection } = connection.limiter.take();
-  if (!accepted) {
-    if (firstRejection) {
-      connection.send('error', {
-        error: `Too many messages: at most ${MAX_MESSAGES_PER_SECOND} per second; the rest are dropped`,
-      });
+  const { connection, ctx } = env;
+  // A bot named by its hello draws on its budget (shared with POST /api/bot/events); every other
+  // socket, and a bot's before its hello, on the per-socket limit.
+  const ghostId = connection.kind === 'bot' ? connection.identity.ghostId : undefined;
+  const overBudget = ghostId === undefined ? null : refuseOverBudget(ctx, ghostId, 1);
+  if (ghostId === undefined) {
+    const { accepted, firstRejection } = connection.limiter.take();
+    if (!accepted) {
+      if (firstRejection) {
+        connection.send('error', {
+          error: `Too many messages: at most ${MAX_MESSAGES_PER_SECOND} per second; the rest are dropped`,
+        });
+      }
+      return;
     }
-    return;
   }
   const parsed = parseIncomingFrame(data, isBinary);
+  if (overBudget) {
+    // Dropped; the answer names the frame when it had an id, so the bot knows what to send again.
+    const id = parsed.ok ? parsed.frame.id : undefined;
+    connection.send('error', {
+      error: overBudget.frameError,
+      retryAfter: Number(overBudget.retryAfter),
+      ...(id === undefined ? {} : { requestId: id }),
+    });
+    return;
+  }
   if (!parsed.ok) {
     connection.send('error', { error: parsed.error });
     return;

@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { randomToken, secretsEqual, sha256 } from '../auth/secret.ts';
+import { limitedClient } from '../security/client-address.ts';
+import { RATE_LIMIT_HIT } from '../security/rate-limit-hits.store.ts';
 import { countLiveBotTokens, insertBotTokenHash, isLiveBotTokenHash } from './bot-token.store.ts';
 
 /*
@@ -15,7 +17,12 @@ import { countLiveBotTokens, insertBotTokenHash, isLiveBotTokenHash } from './bo
 export const BOT_TOKEN_TEXTS = {
   missing: 'Bot token required: send Authorization: Bearer <token>',
   invalid: 'Invalid bot token',
+  tooManyFailures: (seconds: number) =>
+    `Too many wrong bot tokens from this address: try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}`,
 } as const;
+
+/** The audit event of a wrong bot token, and the limit type of the refusals that follow too many. */
+export const BOT_AUTH_LIMIT = 'bot_auth';
 
 /** Makes sure bots have a token; returns the generated one (and where it was written) on the start that made it. */
 export async function ensureBotToken(
@@ -64,15 +71,147 @@ export function botTokenOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * preHandler for the bot's HTTP calls (events, server pool): 401 JSON without a valid token.
+ * Wrong bot tokens per client (IPv4 address, IPv6 /64) in fixed windows of RATE_LIMIT_WINDOW_MS.
+ * Past RATE_LIMIT_BOT_AUTH_FAILURES in one window the client is refused until the window ends,
+ * whatever token it sends: guessing tokens costs one window per few tries.
+ */
+export class BotAuthFailures {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly maxClients = 100_000,
+  ) {}
+
+  /** When the client's refusal ends (epoch ms), or null when it may try a token. */
+  lockedUntil(client: string, now: number): number | null {
+    const window = this.windows.get(client);
+    if (window === undefined) return null;
+    if (now >= window.resetAt) {
+      this.windows.delete(client);
+      return null;
+    }
+    return window.count >= this.limit ? window.resetAt : null;
+  }
+
+  /** Counts one wrong token. */
+  fail(client: string, now: number): void {
+    let window = this.windows.get(client);
+    if (window === undefined || now >= window.resetAt) {
+      this.windows.delete(client);
+      if (this.windows.size >= this.maxClients) this.forgetEnded(now);
+      window = { count: 0, resetAt: now + this.windowMs };
+      // In order of window start: the first entry is the oldest, dropped when the Map is full.
+      this.windows.set(client, window);
+    }
+    window.count += 1;
+  }
+
+  private forgetEnded(now: number): void {
+    for (const [client, window] of this.windows) if (now >= window.resetAt) this.windows.delete(client);
+    if (this.windows.size >= this.maxClients) {
+      const oldest = this.windows.keys().next();
+      if (!oldest.done) this.windows.delete(oldest.value);
+    }
+  }
+}
+
+const authFailures = new WeakMap<AppContext, BotAuthFailures>();
+
+function botAuthFailuresOf(ctx: AppContext): BotAuthFailures {
+  let failures = authFailures.get(ctx);
+  if (failures === undefined) {
+    failures = new BotAuthFailures(ctx.config.RATE_LIMIT_BOT_AUTH_FAILURES, ctx.config.RATE_LIMIT_WINDOW_MS);
+    authFailures.set(ctx, failures);
+  }
+  return failures;
+}
+
+/** The client a per-IP limit counts (`ip` is missing under inject for sockets). */
+function clientOf(request: FastifyRequest): string {
+  const ip: string | undefined = request.ip;
+  return ip === undefined ? 'inject' : limitedClient(ip);
+}
+
+/** How a bot's credentials were judged: go ahead, or the status and `{error}` to answer. */
+export type BotAuthVerdict =
+  | { ok: true }
+  | { ok: false; status: 401; error: string }
+  | { ok: false; status: 429; error: string; retryAfter: string };
+
+/** The verdict of each request, so the upgrade's rate limit and its authentication judge it once. */
+const verdicts = new WeakMap<object, Promise<BotAuthVerdict>>();
+
+/**
+ * Judges the bot token a request carries. A client past RATE_LIMIT_BOT_AUTH_FAILURES wrong tokens
+ * in the window gets 429 with Retry-After, a right token too, audited as `rate_limit_hit` (one row
+ * per client and window, with its count); each wrong token before that is a 401, audited as a
+ * failed `bot_auth`, as failed admin logins are.
+ */
+export function judgeBotToken(ctx: AppContext, request: FastifyRequest): Promise<BotAuthVerdict> {
+  let verdict = verdicts.get(request.raw);
+  if (verdict === undefined) {
+    verdict = judge(ctx, request);
+    verdicts.set(request.raw, verdict);
+  }
+  return verdict;
+}
+
+async function judge(ctx: AppContext, request: FastifyRequest): Promise<BotAuthVerdict> {
+  const failures = botAuthFailuresOf(ctx);
+  const client = clientOf(request);
+  const now = ctx.now();
+  const lockedUntil = failures.lockedUntil(client, now);
+  if (lockedUntil !== null) {
+    const seconds = Math.max(1, Math.ceil((lockedUntil - now) / 1000));
+    request.server.pendingWrites.rateLimitHit(
+      `${BOT_AUTH_LIMIT}:ip:${client}`,
+      {
+        eventType: RATE_LIMIT_HIT,
+        success: false,
+        ipAddress: request.ip ?? null,
+        client,
+        details: { limitType: BOT_AUTH_LIMIT, scope: 'ip', identifier: client, limit: failures.limit },
+      },
+      lockedUntil,
+      now,
+    );
+    return {
+      ok: false,
+      status: 429,
+      error: BOT_TOKEN_TEXTS.tooManyFailures(seconds),
+      retryAfter: String(seconds),
+    };
+  }
+  const token = botTokenOf(request);
+  if (token === undefined) return { ok: false, status: 401, error: BOT_TOKEN_TEXTS.missing };
+  if (await isBotToken(ctx, token)) return { ok: true };
+  failures.fail(client, now);
+  request.server.pendingWrites.audit(
+    {
+      eventType: BOT_AUTH_LIMIT,
+      success: false,
+      ipAddress: request.ip ?? null,
+      client,
+      details: { reason: 'invalid bot token', url: request.url.split('?')[0] },
+    },
+    now,
+  );
+  return { ok: false, status: 401, error: BOT_TOKEN_TEXTS.invalid };
+}
+
+/**
+ * onRequest hook for the bot's HTTP calls (events, server pool): 401 JSON without a valid token, 429
+ * with Retry-After for a client past its wrong tokens (judgeBotToken).
  *
- *     app.post('/api/bot/events', { preHandler: requireBotToken(ctx) }, …)
+ *     app.post('/api/bot/events', { onRequest: requireBotToken(ctx) }, …)
  */
 export function requireBotToken(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const token = botTokenOf(request);
-    if (token === undefined) return void reply.status(401).send({ error: BOT_TOKEN_TEXTS.missing });
-    if (!(await isBotToken(ctx, token)))
-      return void reply.status(401).send({ error: BOT_TOKEN_TEXTS.invalid });
+    const verdict = await judgeBotToken(ctx, request);
+    if (verdict.ok) return;
+    if (verdict.status === 429) reply.header('retry-after', verdict.retryAfter);
+    return void reply.status(verdict.status).send({ error: verdict.error });
   };
 }

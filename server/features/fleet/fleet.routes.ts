@@ -5,6 +5,7 @@ import { BotEventsRequestSchema, BotMessageSchemas, type BotMessageType } from '
 import type { AppContext, FeatureOptions } from '../../context.ts';
 import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
 import { describeIssue } from '../../realtime/frames.ts';
+import { refuseOverBudget } from './bot-event-budget.ts';
 import { requireBotToken } from './bot-token.ts';
 import { FLEET_SWEEP_EVERY_MS, FLEET_TEXTS, Fleet } from './fleet.service.ts';
 
@@ -76,6 +77,10 @@ export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
     },
     async (request, reply) => {
       const { ghostId } = request.body;
+      // Before anything is applied: a refused batch leaves nothing behind (bot-event-budget.ts).
+      const refusal = refuseOverBudget(ctx, ghostId, request.body.events.length);
+      if (refusal)
+        return reply.status(429).header('retry-after', refusal.retryAfter).send({ error: refusal.error });
       const checked = checkEvents(ghostId, request.body.events);
       if (!checked.ok) return reply.status(400).send({ error: checked.error });
       if (!app.fleet.hasRoomFor(ghostId)) return reply.status(409).send({ error: FLEET_TEXTS.full });

@@ -1,0 +1,125 @@
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, TEST_BOT_TOKEN, type TestApp } from '../test/helper.ts';
+
+/*
+ * A PostgreSQL restart, failover or pg_terminate_backend ends every connection the server holds.
+ * The process must stay up, keep every write it acknowledged, and answer again within seconds.
+ */
+const url = process.env.TEST_DATABASE_URL;
+
+const hop = (n: number) => ({
+  type: 'server_hop',
+  payload: {
+    fromJobId: `job-${n}`,
+    toJobId: `job-${n + 1}`,
+    fromPlaceId: '109983668079237',
+    toPlaceId: '109983668079237',
+    success: true,
+    latencyMs: 100,
+    hopReason: 'auto_scan',
+  },
+});
+
+/** Ends every connection of the app named `applicationName` (the test app's schema). */
+async function terminateConnections(applicationName: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const res = await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
+      [applicationName],
+    );
+    return res.rowCount ?? 0;
+  } finally {
+    await admin.end();
+  }
+}
+
+describe.runIf(url)('postgres: the database going away', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('survives its connections being terminated under load: no acknowledged hop is lost, and it answers again at once', async () => {
+    t = await buildTestApp('postgres');
+    const app = t;
+    await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
+    const acknowledged = new Set<number>();
+    const statuses = new Map<number, number>();
+    let stop = false;
+    let n = 0;
+    // Five bots posting a batch of ten hops every 250 ms.
+    const bot = async (ghostId: string) => {
+      while (!stop) {
+        const events = Array.from({ length: 10 }, () => hop(n++));
+        const res = await fetch(`${base}/api/bot/events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_BOT_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ghostId, events }),
+        });
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (res.status === 200) {
+          for (const r of ((await res.json()) as { results: Array<{ seq?: number }> }).results) {
+            if (r.seq !== undefined) acknowledged.add(r.seq);
+          }
+        } else await res.arrayBuffer();
+        // 40 events a second: within a bot's budget (RATE_LIMIT_BOT_EVENTS, 50/s).
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+    const bots = ['ghost-01', 'ghost-02', 'ghost-03', 'ghost-04', 'ghost-05'].map(bot);
+    await new Promise((r) => setTimeout(r, 500));
+    const before = acknowledged.size;
+    let terminated = 0;
+    for (let i = 0; i < 3; i++) {
+      terminated += await terminateConnections(app.schema ?? '');
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(terminated).toBeGreaterThan(0);
+    // The server is still up and answers a call that needs the database right after.
+    const started = Date.now();
+    let answered = 0;
+    while (answered !== 200 && Date.now() - started < 5000) {
+      answered = (await fetch(`${base}/api/public/purchase-info`)).status;
+      if (answered !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(answered).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    stop = true;
+    await Promise.all(bots);
+    expect(acknowledged.size).toBeGreaterThan(before);
+    // Nothing but answers of success or of a database that is away: never a 500.
+    expect([...statuses.keys()].filter((s) => s !== 200 && s !== 503)).toEqual([]);
+
+    const stored = await app.ctx.db.selectFrom('fleet_hops').select('seq').execute();
+    const storedSeqs = new Set(stored.map((r) => r.seq));
+    const missing = [...acknowledged].filter((seq) => !storedSeqs.has(seq));
+    expect(missing).toEqual([]);
+  });
+
+  it('answers 503 with a reason, not 500, while a query fails for want of a connection', async () => {
+    t = await buildTestApp('postgres');
+    const cookie = await t.adminCookie();
+    // Terminate mid-request: the admin reads race the termination; every answer is 200 or 503.
+    const reads = Array.from({ length: 20 }, () =>
+      t!.app.inject({ method: 'GET', url: '/api/admin/security/audit-logs', headers: { cookie } }),
+    );
+    await terminateConnections(t.schema ?? '');
+    const answers = await Promise.all(reads);
+    for (const res of answers) {
+      expect([200, 503]).toContain(res.statusCode);
+      if (res.statusCode === 503) expect(res.json().error).toMatch(/database is unavailable/);
+    }
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/security/audit-logs',
+      headers: { cookie },
+    });
+    expect(after.statusCode).toBe(200);
+  });
+});

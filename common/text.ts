@@ -81,29 +81,34 @@ export function findUnsafeText(value: unknown): string | undefined {
   const stack: Pending[] = [{ value, segment: undefined, parent: undefined }];
   for (let node = stack.pop(); node; node = stack.pop()) {
     const current = node.value as object;
-    // Nested values wait on the stack, pushed in reverse so they are read in document order.
-    const nested: Pending[] = [];
+    // Nested values wait on the stack; their run is reversed below so they are read in document order.
+    const mark = stack.length;
     if (Array.isArray(current)) {
       for (let i = 0; i < current.length; i++) {
         const item: unknown = current[i];
         if (typeof item === 'string') {
           if (!isSafeText(item)) return pathOf(node, String(i));
         } else if (typeof item === 'object' && item !== null) {
-          nested.push({ value: item, segment: String(i), parent: node });
+          stack.push({ value: item, segment: String(i), parent: node });
         }
       }
     } else if (isPlainObject(current)) {
-      for (const key of Object.keys(current)) {
+      for (const key in current) {
+        if (!Object.hasOwn(current, key)) continue;
         if (!isSafeText(key)) return pathOf(node, shownKey(key));
         const item = current[key];
         if (typeof item === 'string') {
           if (!isSafeText(item)) return pathOf(node, key);
         } else if (typeof item === 'object' && item !== null) {
-          nested.push({ value: item, segment: key, parent: node });
+          stack.push({ value: item, segment: key, parent: node });
         }
       }
     }
-    for (let i = nested.length - 1; i >= 0; i--) stack.push(nested[i] as Pending);
+    for (let low = mark, high = stack.length - 1; low < high; low++, high--) {
+      const swap = stack[low] as Pending;
+      stack[low] = stack[high] as Pending;
+      stack[high] = swap;
+    }
   }
   return undefined;
 }

@@ -20,13 +20,14 @@ export function isSafeText(text: string): boolean {
   return text.isWellFormed() && !text.includes('\0');
 }
 
-/** A zod string that refuses U+0000 and lone surrogates, for schemas that want to say so themselves. */
+/**
+ * A zod string refusing U+0000 and lone surrogates, for schemas that parse text outside the doors
+ * (stored JSON, bus messages); what arrives by HTTP or socket is refused before any schema runs.
+ * Or refine an existing one: `z.string().max(50).refine(isSafeText, UNSAFE_TEXT_MESSAGE)`.
+ */
 export function safeString(message: string = UNSAFE_TEXT_MESSAGE) {
   return z.string().refine(isSafeText, { error: message });
 }
-
-/** A refinement to add to an existing string schema: `z.string().max(50).refine(...safeTextCheck)`. */
-export const safeTextCheck = [isSafeText, { error: UNSAFE_TEXT_MESSAGE }] as const;
 
 /** A path segment naming a bad key: its unsafe characters shown as U+FFFD, never echoed back. */
 function shownKey(key: string): string {

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { insertTestScriptKey } from '../test/fixtures.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp, useTestApp } from '../test/helper.ts';
+import { connectTestClient } from '../test/socket-client.ts';
 import { BatchWriter, DatabaseUnavailableError, type RowKind, RowSetAsideError } from './batch-writer.ts';
 
 const BOT = { authorization: `Bearer ${TEST_BOT_TOKEN}` };
@@ -118,6 +119,28 @@ for (const dialect of DIALECTS) {
         expect(await count(small, 'fleet_hops')).toBe(0);
       } finally {
         await small.close();
+      }
+    });
+  });
+
+  describe(`${dialect}: acknowledgements on the bot socket`, () => {
+    const t = useTestApp(dialect, { listen: true });
+
+    it('answers a numbered hop with an ack carrying its seq once the hop is stored', async () => {
+      const bot = await connectTestClient(`${t.socketUrl}?token=${TEST_BOT_TOKEN}`, undefined, {
+        origin: null,
+      });
+      try {
+        bot.send({ type: 'hello', payload: { ghostId: 'ghost-ack', version: '1' }, id: 'h1' });
+        await bot.next((f) => f.type === 'hello');
+        bot.send({ ...hop(1), id: 'frame-42' });
+        const ack = await bot.next((f) => f.type === 'ack');
+        const { requestId, seq } = ack.payload as { requestId: string; seq: number };
+        expect(requestId).toBe('frame-42');
+        const stored = await t.ctx.db.selectFrom('fleet_hops').select('seq').execute();
+        expect(stored).toEqual([{ seq }]);
+      } finally {
+        bot.ws.terminate();
       }
     });
   });

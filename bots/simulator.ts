@@ -17,7 +17,7 @@ import { drawPet, type Random } from './pets.ts';
 export const SIMULATOR_VERSION = 'sim-1.0.0';
 const HEARTBEAT_MS = 10_000;
 const RECONNECT_BASE_MS = 1_000;
-const RECONNECT_MAX_MS = 30_000;
+const RECONNECT_MAX_MS = 10_000;
 /** A failed hop is retried at once on another server, up to this many attempts. */
 const MAX_ATTEMPTS = 3;
 /**
@@ -82,6 +82,18 @@ type Log = (line: string) => void;
 
 const jitter = (ms: number, random: Random, spread = 0.2) => ms * (1 - spread + 2 * spread * random());
 
+/**
+ * How long a bot waits before its reconnect number `attempt` (from 0): exponential backoff, doubling
+ * from RECONNECT_BASE_MS up to RECONNECT_MAX_MS, with "equal jitter" (a random point in the upper
+ * half of that span), so a fleet whose server restarts spreads its reconnects over the span instead
+ * of arriving at one instant, yet every bot is back within RECONNECT_MAX_MS of the server's return.
+ * A 429's Retry-After (`notBeforeMs` from now) is waited out.
+ */
+export function reconnectDelayMs(attempt: number, random: Random, notBeforeMs = 0): number {
+  const span = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.min(attempt, 30));
+  return Math.max(span / 2 + (span / 2) * random(), notBeforeMs);
+}
+
 /** One line naming what is wrong with a `config` frame's parameters, for its `config_ack`. */
 function describeIssues(error: z.ZodError): string {
   const text = error.issues
@@ -113,6 +125,8 @@ class SimulatedBot {
   private lastHopAt: number | null = null;
   private nextHopAt = 0;
   private reconnectAttempt = 0;
+  /** A 429's Retry-After: no reconnect before this time (epoch ms). */
+  private retryNotBefore = 0;
   private heartbeat: NodeJS.Timeout | undefined;
   /** Ends the current nap early (a config or emergency frame, or the simulator stopping). */
   private wakeUp: (() => void) | null = null;
@@ -140,7 +154,9 @@ class SimulatedBot {
   connect(): void {
     if (this.fleet.stopping) return;
     const { options } = this.fleet;
-    const socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/ws`, {
+    // ?ghostId= names the bot, so the server counts its upgrades against it, not the shared address.
+    const url = `${options.url.replace(/^http/, 'ws')}/ws?ghostId=${encodeURIComponent(this.ghostId)}`;
+    const socket = new WebSocket(url, {
       headers: { authorization: `Bearer ${options.token}` },
     });
     this.socket = socket;
@@ -154,6 +170,8 @@ class SimulatedBot {
     });
     socket.on('message', (data) => this.receive(String(data)));
     socket.on('unexpected-response', (_request, response) => {
+      const retryAfter = Number(response.headers['retry-after']);
+      if (retryAfter > 0) this.retryNotBefore = Date.now() + retryAfter * 1000;
       this.fleet.error(`${this.ghostId}: /ws answered ${response.statusCode} (is the bot token right?)`);
       socket.terminate();
     });
@@ -162,10 +180,14 @@ class SimulatedBot {
       clearInterval(this.heartbeat);
       if (this.socket === socket) this.socket = null;
       if (this.fleet.stopping) return;
-      // Backoff with jitter, so 70 bots do not knock on a restarting server at the same instant.
-      const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 1.5 ** this.reconnectAttempt);
+      // Backoff with jitter, so a fleet does not knock on a restarting server at the same instant.
+      const delay = reconnectDelayMs(
+        this.reconnectAttempt,
+        this.fleet.random,
+        this.retryNotBefore - Date.now(),
+      );
       this.reconnectAttempt += 1;
-      setTimeout(() => this.connect(), jitter(delay, this.fleet.random, 0.3)).unref();
+      setTimeout(() => this.connect(), delay).unref();
     });
   }
 

@@ -12,13 +12,17 @@ export type ScannerStatus = (typeof SCANNER_STATUSES)[number];
 export const HOP_REASONS = ['manual', 'auto_scan', 'server_full', 'error_recovery', 'performance'] as const;
 export type HopReason = (typeof HOP_REASONS)[number];
 
-/** A bot's stable identifier (its "Ghost_ID"). */
+/**
+ * A bot's stable identifier (its "Ghost_ID"): 1 to 64 of A-Z a-z 0-9 _ . - (ASCII only, so it is safe
+ * in a URL path, a bus channel name and a log line). Ids such as `__proto__` pass: the server keys bots
+ * by Map, never by a plain object.
+ */
 export const GhostIdSchema = z
   .string({ error: 'ghostId is required' })
   .trim()
   .min(1, 'ghostId must not be empty')
   .max(64, 'ghostId must be at most 64 characters')
-  .regex(/^[\w.:-]+$/, 'ghostId may hold letters, digits, _ . : and - only');
+  .regex(/^[A-Za-z0-9_.-]+$/, 'ghostId may hold letters A-Z a-z, digits 0-9, _ . and - only');
 
 /** A game server instance (Roblox JobId, a GUID). */
 export const JobIdSchema = z
@@ -275,4 +279,16 @@ export interface FeedResponse {
   cursor: number;
   /** The caller's tier as the server applied it. */
   tier: 'FREE' | 'PREMIUM';
+}
+
+/** DELETE /api/admin/fleet/bots/{ghostId}: the bot, its configuration and its pool leases are gone. */
+export const removeBotUrl = (ghostId: string) => `/api/admin/fleet/bots/${encodeURIComponent(ghostId)}`;
+
+export const RemoveBotParamsSchema = z.object({ ghostId: GhostIdSchema });
+
+export interface RemoveBotResponse {
+  success: true;
+  ghostId: string;
+  /** Pool servers it held, now available again. */
+  releasedServers: number;
 }

@@ -13,9 +13,11 @@ import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
 import { configurationRoutes } from './features/configuration/configuration.routes.ts';
+import { deleteConfiguration } from './features/configuration/configuration.store.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
+import { fleetAdminRoutes } from './features/fleet/fleet-admin.routes.ts';
 import { analysisRoutes } from './features/health/analysis/analysis.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { healthReportRoutes } from './features/health/report/report.routes.ts';
@@ -31,6 +33,7 @@ import { registerRateLimits } from './features/security/rate-limit-hooks.ts';
 import { rateLimitsRoutes } from './features/security/rate-limits.routes.ts';
 import { securityRoutes } from './features/security/security.routes.ts';
 import { serverPoolRoutes } from './features/server-pool/server-pool.routes.ts';
+import { releaseServersOf } from './features/server-pool/server-pool.store.ts';
 import { systemRoutes } from './features/system/system.routes.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
@@ -106,7 +109,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.decorate('pendingWrites', new PendingWrites(writer));
   app.addHook('onClose', () => writer.close());
   // Before the features: the feed and the server pool use app.fleet.
-  registerFleet(app, ctx);
+  // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
+  registerFleet(app, ctx, { deleteConfiguration, releaseServers: releaseServersOf });
   registerRateLimits(app, ctx);
 
   for (const feature of [
@@ -116,6 +120,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     systemRoutes,
     licensingRoutes,
     fleetRoutes,
+    fleetAdminRoutes,
     bindingsRoutes,
     redemptionRoutes,
     scriptKeysRoutes,

@@ -54,6 +54,8 @@ export interface ClientProtocol {
   onConnect?(env: HandlerEnv): Promise<void>;
   /** Runs once the socket has closed and left the registry. */
   onDisconnect?(env: HandlerEnv): Promise<void>;
+  /** Answers a frame whose payload failed its handler's schema (by default, socket.ts sends `answer`). */
+  onInvalidPayload?(type: string, answer: { error: string; requestId?: string }, env: HandlerEnv): void;
 }
 
 async function sendSystemHealth({ ctx, registry, connection }: HandlerEnv): Promise<void> {
@@ -111,17 +113,39 @@ const adminProtocol: ClientProtocol = {
   },
 };
 
+/** The close codes that refuse a bot for good (README, "Bot close codes"), with their close reasons. */
+const BOT_REFUSALS = {
+  [CLOSE_CODES.badHello]: 'Bad hello',
+  [CLOSE_CODES.botRemoved]: 'Removed from the fleet',
+  [CLOSE_CODES.fleetFull]: 'The fleet is full',
+} as const;
+
+/**
+ * A bot is in or out, never half: a refused one gets one `error` frame naming why, then its socket
+ * closes with the refusal's code. Nothing it sent after is handled (botHandler checks isOpen).
+ */
+function refuseBot(
+  connection: RealtimeConnection,
+  code: keyof typeof BOT_REFUSALS,
+  answer: { error: string; requestId?: string },
+): void {
+  connection.send('error', answer);
+  connection.close(code, BOT_REFUSALS[code]);
+}
+
 /**
  * One bot message type: `hello` names the socket's bot (its Ghost_ID); anything else before it is
- * refused with 'Say hello first'. Each is handed to the fleet, which answers errors (a full fleet).
+ * refused with 'Say hello first' (4400). Each is handed to the fleet; a full fleet refuses (4409).
  */
 function botHandler(type: BotMessageType): MessageHandler {
   return defineHandler(BotMessageSchemas[type], async (payload, { ctx, connection }) => {
     const fleet = fleetOf(ctx);
     if (!fleet) throw new Error('the app has no fleet');
+    // Refused already (or closing): what the bot sent after is not answered.
+    if (!connection.isOpen) return;
     const ghostId = type === 'hello' ? (payload as { ghostId: string }).ghostId : connection.identity.ghostId;
     if (ghostId === undefined) {
-      connection.send('error', { error: FLEET_TEXTS.sayHello });
+      refuseBot(connection, CLOSE_CODES.badHello, { error: FLEET_TEXTS.sayHello });
       return;
     }
     const opened = upgradeGhostIdOf(connection.identity);
@@ -135,12 +159,18 @@ function botHandler(type: BotMessageType): MessageHandler {
     }
     const named = connection.identity.ghostId;
     if (type === 'hello' && named !== undefined && named !== ghostId) {
-      connection.send('error', { error: `This socket is already ${named}; open another one for ${ghostId}` });
+      refuseBot(connection, CLOSE_CODES.badHello, {
+        error: `This socket is already ${named}; open another one for ${ghostId}`,
+      });
       return;
     }
     const result = await fleet.accept(ghostId, type, payload as never);
     if (!result.ok) {
-      connection.send('error', { error: result.error });
+      if (result.status === 409 && !fleet.hasRoomFor(ghostId)) {
+        refuseBot(connection, CLOSE_CODES.fleetFull, { error: result.error });
+      } else {
+        connection.send('error', { error: result.error });
+      }
       return;
     }
     if (type === 'hello') {
@@ -160,17 +190,27 @@ function botHandler(type: BotMessageType): MessageHandler {
 /** The bus channel of one bot: only the instance holding that bot's socket subscribes to it. */
 export const botChannel = (ghostId: string) => `bot:${ghostId}`;
 
-/** Each bot socket's subscription to its own channel (publishToBot), ended when the socket closes. */
+/** Each bot socket's subscriptions (its channel, its removal), ended when the socket closes. */
 const botChannelSubscriptions = new WeakMap<RealtimeConnection, () => void>();
 
-/** Delivers what is published to this bot alone (its `config` frames) to its socket, on this instance. */
+/**
+ * Delivers what is published to this bot alone (its `config` frames) to its socket, on this
+ * instance; and when the bot is removed from the fleet (on any instance), refuses it (4403).
+ */
 function followBotChannel(ctx: AppContext, connection: RealtimeConnection, ghostId: string): void {
   if (botChannelSubscriptions.has(connection)) return;
   const unsubscribe = ctx.bus.subscribe(botChannel(ghostId), (message) => {
     const parsed = BusMessageSchema.safeParse(message);
     if (parsed.success) connection.send(parsed.data.type, parsed.data.payload);
   });
-  botChannelSubscriptions.set(connection, unsubscribe);
+  const unsubscribeRemoval =
+    fleetOf(ctx)?.onRemoved(ghostId, () =>
+      refuseBot(connection, CLOSE_CODES.botRemoved, { error: FLEET_TEXTS.removed }),
+    ) ?? (() => {});
+  botChannelSubscriptions.set(connection, () => {
+    unsubscribe();
+    unsubscribeRemoval();
+  });
 }
 
 /** Scanner bots (bot token): the fleet's bot protocol (common/fleet.ts). */
@@ -188,6 +228,18 @@ const botProtocol: ClientProtocol = {
     // shutdown the database may already be closed: a socket left on record is replaced at the bot's
     // next hello, and counts for nothing once the fleet stops hearing from the bot.
     if (ghostId !== undefined) await botDisconnected(ctx, ghostId, connection.id).catch(() => {});
+  },
+  onInvalidPayload(type, answer, { connection }) {
+    // In order with the frames before it: a hello still being handled names the socket first.
+    connection.enqueue(async () => {
+      if (!connection.isOpen) return;
+      // A bad hello, or any frame before hello: the bot is refused (4400).
+      if (type === 'hello' || connection.identity.ghostId === undefined) {
+        refuseBot(connection, CLOSE_CODES.badHello, answer);
+      } else {
+        connection.send('error', answer);
+      }
+    });
   },
 };
 

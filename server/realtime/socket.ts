@@ -226,10 +226,10 @@ function receive(
   }
   const checked = handler.schema.safeParse(payload);
   if (!checked.success) {
-    connection.send('error', {
-      error: `Invalid ${type} payload: ${describeIssue(checked.error)}`,
-      ...requestId,
-    });
+    const answer = { error: `Invalid ${type} payload: ${describeIssue(checked.error)}`, ...requestId };
+    // The bot protocol refuses a bad hello (handlers.ts); other protocols answer and go on.
+    if (protocol.onInvalidPayload) protocol.onInvalidPayload(type, answer, env);
+    else connection.send('error', answer);
     return;
   }
   connection.enqueue(async () => {

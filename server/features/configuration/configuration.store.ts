@@ -105,6 +105,11 @@ export async function findConfiguration(db: Db, botId: string): Promise<Configur
   return db.selectFrom('bot_configurations').selectAll().where('bot_id', '=', botId).executeTakeFirst();
 }
 
+/** Deletes a bot's configuration (the bot left the fleet); its change history stays. */
+export async function deleteConfiguration(db: Db, botId: string): Promise<void> {
+  await db.deleteFrom('bot_configurations').where('bot_id', '=', botId).execute();
+}
+
 /**
  * The configurations of `botIds`, locked until the transaction ends (PostgreSQL; SQLite runs one
  * transaction at a time), in id order so two changes to overlapping bots take their locks alike.

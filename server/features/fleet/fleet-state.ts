@@ -17,8 +17,11 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 /** The UTC day an instant falls on, as a day number: "today" for the Pets Found figure. */
 export const utcDayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
-/** Spec section 9: the scanner list is capped at 100. */
-export const MAX_SCANNERS = 100;
+/**
+ * How long a removed bot's tombstone is kept: through Redis, a change of the bot published before its
+ * removal can arrive after it, and must not bring the bot back.
+ */
+const TOMBSTONE_MS = 10 * MINUTE_MS;
 /** Events (hops and discoveries) kept in memory for dashboards that reconnect with ?since=. */
 export const EVENT_RING_SIZE = 5000;
 /** Discoveries kept in memory for the feed's cursor reads. */
@@ -154,6 +157,8 @@ export class FleetState {
   head = 0;
   /** Discoveries on UTC day `day` (the Pets Found card: total discoveries today). */
   private petsToday = { day: 0, count: 0 };
+  /** Bots removed lately -> when: what they reported before that is stale (see TOMBSTONE_MS). */
+  private readonly removed = new Map<string, number>();
 
   constructor(private readonly inactiveAfterMs: number) {}
 
@@ -227,6 +232,9 @@ export class FleetState {
   }
 
   applyScanner(record: ScannerRecord): void {
+    // A copy from before the bot's removal (it was first seen earlier); one that joins again is newer.
+    const removedAt = this.removed.get(record.ghostId);
+    if (removedAt !== undefined && record.firstSeen < removedAt) return;
     const known = this.scanners.get(record.ghostId);
     if (known && known.rev > record.rev) return;
     // A touch that crossed a newer report on the bus must not move lastActivity back.
@@ -234,6 +242,21 @@ export class FleetState {
       ...record,
       lastActivity: Math.max(record.lastActivity, known?.lastActivity ?? 0),
     });
+  }
+
+  /**
+   * Removes a bot (the administrator's removal, or silence past FLEET_FORGET_AFTER_DAYS); its hops
+   * and discoveries stay. Returns whether it was here.
+   */
+  forget(ghostId: string, at: number): boolean {
+    // Insertion order is removal order: expired tombstones are at the front.
+    for (const [id, removedAt] of this.removed) {
+      if (removedAt > at - TOMBSTONE_MS) break;
+      this.removed.delete(id);
+    }
+    this.removed.delete(ghostId);
+    this.removed.set(ghostId, at);
+    return this.scanners.delete(ghostId);
   }
 
   touch(ghostId: string, at: number): void {

@@ -8,6 +8,7 @@ import { describeIssue } from '../../realtime/frames.ts';
 import { refuseOverBudget } from './bot-event-budget.ts';
 import { requireBotToken } from './bot-token.ts';
 import { FLEET_SWEEP_EVERY_MS, FLEET_TEXTS, Fleet } from './fleet.service.ts';
+import { type BotRemovalSteps, forgetSilentBots, setBotRemovalSteps } from './fleet-removal.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,7 +21,7 @@ declare module 'fastify' {
  * Creates the app's fleet on the root instance (so every feature sees `app.fleet`): it loads what
  * the database holds when the app is ready, and writes what is queued when it closes.
  */
-export function registerFleet(app: FastifyInstance, ctx: AppContext): Fleet {
+export function registerFleet(app: FastifyInstance, ctx: AppContext, removalSteps: BotRemovalSteps): Fleet {
   const fleet = new Fleet(ctx, app.log);
   app.decorate('fleet', fleet);
   app.addHook('onReady', () => fleet.start());
@@ -30,6 +31,13 @@ export function registerFleet(app: FastifyInstance, ctx: AppContext): Fleet {
     name: 'fleet events past their retention',
     everyMs: FLEET_SWEEP_EVERY_MS,
     run: (stopped) => fleet.prune(stopped),
+  });
+  // Bots silent past FLEET_FORGET_AFTER_DAYS, the same way the administrator removes one.
+  setBotRemovalSteps(ctx, removalSteps);
+  schedulePeriodicSweep(app, {
+    name: 'bots silent past FLEET_FORGET_AFTER_DAYS',
+    everyMs: FLEET_SWEEP_EVERY_MS,
+    run: (stopped) => forgetSilentBots(ctx, stopped),
   });
   return fleet;
 }
@@ -83,7 +91,8 @@ export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         return reply.status(429).header('retry-after', refusal.retryAfter).send({ error: refusal.error });
       const checked = checkEvents(ghostId, request.body.events);
       if (!checked.ok) return reply.status(400).send({ error: checked.error });
-      if (!app.fleet.hasRoomFor(ghostId)) return reply.status(409).send({ error: FLEET_TEXTS.full });
+      if (!app.fleet.hasRoomFor(ghostId))
+        return reply.status(409).send({ error: FLEET_TEXTS.full(ctx.config.FLEET_MAX_BOTS) });
       const results = [];
       for (const [index, event] of checked.events.entries()) {
         const result = await app.fleet.accept(ghostId, event.type, event.payload as never);

@@ -15,6 +15,7 @@ import { type BatchWriter, type RowKind, RowSetAsideError } from '../../db/batch
 import {
   countDiscoveriesSince,
   deleteFleetEventsBefore,
+  deleteScanner,
   insertDiscoveries,
   insertHops,
   loadDiscoveryMinutesSince,
@@ -31,7 +32,6 @@ import {
   EVENT_RING_SIZE,
   type FleetEvent,
   FleetState,
-  MAX_SCANNERS,
   type ScannerRecord,
   utcDayOf,
 } from './fleet-state.ts';
@@ -60,8 +60,11 @@ export const FLEET_SWEEP_EVERY_MS = HOUR_MS;
 const DELETE_BATCH = 1000;
 
 export const FLEET_TEXTS = {
-  full: `The fleet is full: at most ${MAX_SCANNERS} scanners`,
+  /** With the configured FLEET_MAX_BOTS. */
+  full: (maxBots: number) => `The fleet is full: at most ${maxBots} scanners`,
   sayHello: 'Say hello first',
+  removed: 'This bot was removed from the fleet',
+  unknownBot: (ghostId: string) => `Unknown bot: ${ghostId}`,
   writerFull: `The server is behind on writing events: send them again in ${WRITER_FULL_RETRY_SECONDS} s`,
 } as const;
 
@@ -90,6 +93,7 @@ type BusFleetMessage =
   | { kind: 'discovery'; discovery: PetDiscovery }
   | { kind: 'scanner'; scanner: ScannerRecord }
   | { kind: 'touch'; ghostId: string; at: number }
+  | { kind: 'removed'; ghostId: string; at: number }
   | { kind: 'pruned'; before: number };
 
 /** Positions in the stream: in memory (seeded from the database), or shared through Redis INCR. */
@@ -204,6 +208,8 @@ export class Fleet {
   private readonly recentPets: RecentPets;
   private readonly eventListeners = new Set<(event: FleetEventWithSeq) => void>();
   private readonly stateListeners = new Set<() => void>();
+  /** Per bot: what runs on this instance when it is removed (its socket here is closed). */
+  private readonly removalListeners = new Map<string, Set<() => void>>();
   private readonly unsubscribes: Array<() => void> = [];
   /**
    * Scanner rows by ghost id: one per bot while queued, written as the bot stands when the batch is
@@ -298,9 +304,9 @@ export class Fleet {
     return this.state.scanners.has(ghostId);
   }
 
-  /** Whether `ghostId` may join (a known bot always may; a new one while there is room). */
+  /** Whether `ghostId` may join (a known bot always may; a new one while there are fewer than FLEET_MAX_BOTS). */
   hasRoomFor(ghostId: string): boolean {
-    return this.state.scanners.has(ghostId) || this.state.scanners.size < MAX_SCANNERS;
+    return this.state.scanners.has(ghostId) || this.state.scanners.size < this.ctx.config.FLEET_MAX_BOTS;
   }
 
   /** Applies one validated bot message. A bot the fleet does not know yet joins (when there is room). */
@@ -377,7 +383,9 @@ export class Fleet {
   }
 
   private async hello(ghostId: string, version: string | null, now: number): Promise<Applied> {
-    if (!this.hasRoomFor(ghostId)) return { result: { ok: false, status: 409, error: FLEET_TEXTS.full } };
+    if (!this.hasRoomFor(ghostId)) {
+      return { result: { ok: false, status: 409, error: FLEET_TEXTS.full(this.ctx.config.FLEET_MAX_BOTS) } };
+    }
     const known = this.state.scanners.get(ghostId);
     const scanner: ScannerRecord = {
       ghostId,
@@ -526,6 +534,44 @@ export class Fleet {
     await written;
   }
 
+  /**
+   * Removes a bot from the fleet on every instance (fleet-removal.service.ts does the rest): gone from
+   * this state at once, so the writer no longer writes its row; then what was queued is written, so no
+   * batch committed later brings the row back. Returns whether this instance held it.
+   */
+  async forget(ghostId: string): Promise<boolean> {
+    const at = this.ctx.now();
+    const held = this.forgetHere(ghostId, at);
+    await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'removed', ghostId, at } satisfies BusFleetMessage);
+    await this.flush();
+    return held;
+  }
+
+  /** Runs `listener` on this instance when `ghostId` is removed (on any instance). Returns unsubscribe. */
+  onRemoved(ghostId: string, listener: () => void): () => void {
+    const listeners = this.removalListeners.get(ghostId) ?? new Set();
+    this.removalListeners.set(ghostId, listeners);
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.removalListeners.get(ghostId) === listeners)
+        this.removalListeners.delete(ghostId);
+    };
+  }
+
+  private forgetHere(ghostId: string, at: number): boolean {
+    const held = this.state.forget(ghostId, at);
+    for (const listener of [...(this.removalListeners.get(ghostId) ?? [])]) {
+      try {
+        listener();
+      } catch (err) {
+        this.log.error({ err, ghostId }, 'a fleet removal listener failed');
+      }
+    }
+    if (held) this.stateChanged();
+    return held;
+  }
+
   lastActivityOf(ghostId: string): number | null {
     return this.state.scanners.get(ghostId)?.lastActivity ?? null;
   }
@@ -592,6 +638,16 @@ export class Fleet {
         break;
       case 'touch':
         this.state.touch(m.ghostId, m.at);
+        break;
+      case 'removed':
+        // Removed on another instance: a batch this one was committing may have written the row back.
+        if (this.forgetHere(m.ghostId, m.at) && !this.closed) {
+          void this.flush()
+            .then(() =>
+              this.state.scanners.has(m.ghostId) ? undefined : deleteScanner(this.ctx.db, m.ghostId),
+            )
+            .catch((err: unknown) => this.log.warn({ err }, 'could not delete a removed scanner row'));
+        }
         break;
       case 'pruned':
         this.state.dropBefore(m.before);

@@ -252,3 +252,19 @@ export async function deleteFleetEventsBefore(db: Db, before: number, limit: num
   }
   return deleted;
 }
+
+/** Deletes a bot's scanner row (its hops and discoveries stay); returns whether there was one. */
+export async function deleteScanner(db: Db, ghostId: string): Promise<boolean> {
+  const result = await db.deleteFrom('fleet_scanners').where('ghost_id', '=', ghostId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Whether the database holds a scanner row for `ghostId`. */
+export async function scannerRowExists(db: Db, ghostId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('fleet_scanners')
+    .select('ghost_id')
+    .where('ghost_id', '=', ghostId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -134,10 +134,8 @@ for (const dialect of DIALECTS) {
       expect(res.json().error).toContain(`events.0.payload.${field.startsWith('(') ? '' : field}`);
     });
 
-    it('on a socket wants hello first, names the bad field of a frame and stays open', async () => {
+    it('on a socket names the bad field of a frame after hello and stays open', async () => {
       const bot = await botSocket();
-      bot.send({ type: 'server_hop', payload: hop() });
-      expect((await bot.next((f) => f.type === 'error')).payload).toEqual({ error: 'Say hello first' });
       bot.send({ type: 'hello', payload: { ghostId: 'ghost-7', version: '2.1' } });
       expect((await bot.next((f) => f.type === 'hello')).payload).toMatchObject({ ghostId: 'ghost-7' });
       const before = bot.frames.length;
@@ -151,15 +149,52 @@ for (const dialect of DIALECTS) {
       expect(t.app.fleet.backfill(false).hops.map((h) => h.botId)).toEqual(['ghost-7']);
     });
 
-    it('keeps at most 100 scanners', async () => {
-      for (let i = 0; i < 100; i++) {
+    it.each([
+      ['a frame before hello', { type: 'server_hop', payload: hop() }, /^Say hello first$/],
+      [
+        'a hello with a bad ghostId',
+        { type: 'hello', payload: { ghostId: 'ghost:7', version: '2.1' } },
+        /^Invalid hello payload: ghostId: /,
+      ],
+      [
+        'a hello without a version',
+        { type: 'hello', payload: { ghostId: 'ghost-7' } },
+        /^Invalid hello payload: version/,
+      ],
+    ])(
+      'on a socket answers %s with one error frame, then closes it with 4400',
+      async (_what, frame, error) => {
+        const bot = await botSocket();
+        bot.send(frame);
+        // What the bot sends next is not answered any more.
+        bot.send({ type: 'heartbeat', payload: {} });
+        expect(await bot.waitClosed()).toEqual({ code: 4400, reason: 'Bad hello' });
+        expect(bot.frames.map((f) => f.type)).toEqual(['error']);
+        expect((bot.frames[0]!.payload as { error: string }).error).toMatch(error);
+        expect(t.app.fleet.backfill(false).scanners).toEqual([]);
+      },
+    );
+
+    it('on a socket closes with 4400 a hello naming another bot than the socket is', async () => {
+      const bot = await botSocket();
+      bot.send({ type: 'hello', payload: { ghostId: 'ghost-7', version: '2.1' } });
+      await bot.next((f) => f.type === 'hello');
+      const before = bot.frames.length;
+      bot.send({ type: 'hello', payload: { ghostId: 'ghost-8', version: '2.1' } });
+      expect(await bot.waitClosed()).toEqual({ code: 4400, reason: 'Bad hello' });
+      expect(bot.frames.slice(before).map((f) => f.payload)).toEqual([
+        { error: 'This socket is already ghost-7; open another one for ghost-8' },
+      ]);
+      expect(t.app.fleet.backfill(false).scanners.map((s) => s.botId)).toEqual(['ghost-7']);
+    });
+
+    it('holds 1000 bots by default (FLEET_MAX_BOTS), not 100', async () => {
+      for (let i = 0; i < 101; i++) {
         const res = await post({ ghostId: `ghost-${i}`, events: [{ type: 'heartbeat' }] });
         expect(res.statusCode).toBe(200);
       }
-      const full = await post({ ghostId: 'ghost-100', events: [{ type: 'heartbeat' }] });
-      expect(full.statusCode).toBe(409);
-      expect(full.json()).toEqual({ error: 'The fleet is full: at most 100 scanners' });
-      expect((await post({ ghostId: 'ghost-5', events: [{ type: 'heartbeat' }] })).statusCode).toBe(200);
+      expect(t.app.fleet.backfill(false).scanners).toHaveLength(101);
+      expect(t.app.fleet.hasRoomFor('ghost-new')).toBe(true);
     });
 
     it('tells other features when a bot was last heard of, and lets them flag it error', async () => {

@@ -122,6 +122,17 @@ export async function findPoolServerByJobId(db: Db, jobId: string): Promise<Pool
   return db.selectFrom('pool_servers').selectAll().where('job_id', '=', jobId).executeTakeFirst();
 }
 
+/** Puts every server `ghostId` holds back as available (the bot left the fleet); returns how many. */
+export async function releaseServersOf(db: Db, ghostId: string, now: number): Promise<number> {
+  const result = await db
+    .updateTable('pool_servers')
+    .set({ status: 'available', assigned_to: null, assigned_at: null, updated_at: now })
+    .where('status', '=', 'assigned')
+    .where('assigned_to', '=', ghostId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /**
  * Ends `ghostId`'s hold on the server: back to available, or deleted with `deletedReason`. Undefined
  * when the server is not assigned to that bot (released already, its lease expired, another bot's).

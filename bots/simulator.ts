@@ -176,10 +176,16 @@ class SimulatedBot {
       socket.terminate();
     });
     socket.on('error', (error) => this.fleet.error(`${this.ghostId}: ${error.message}`));
-    socket.on('close', () => {
+    socket.on('close', (code, reason) => {
       clearInterval(this.heartbeat);
       if (this.socket === socket) this.socket = null;
       if (this.fleet.stopping) return;
+      // Refused for good (README, "Bot close codes"): 4400 bad hello, 4403 removed by the
+      // administrator, 4409 the fleet is full. Reconnecting would be refused again.
+      if (code === 4400 || code === 4403 || code === 4409) {
+        this.fleet.error(`${this.ghostId}: refused (${code} ${String(reason)}), not reconnecting`);
+        return;
+      }
       // Backoff with jitter, so a fleet does not knock on a restarting server at the same instant.
       const delay = reconnectDelayMs(
         this.reconnectAttempt,

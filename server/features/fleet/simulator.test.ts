@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_OPTIONS, ghostIds } from '../../../bots/options.ts';
 import { Simulator } from '../../../bots/simulator.ts';
 import type { LiveDataPayload, Scanner, ServerHopEvent } from '../../../common/fleet.ts';
@@ -87,5 +87,46 @@ for (const dialect of DIALECTS) {
       expect(after.activeBots).toBe(0);
       expect(simulator.connectedBots).toBe(0);
     }, 60_000);
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: the simulator against a full fleet`, () => {
+    const t = useTestApp(dialect, { listen: true, env: { FLEET_MAX_BOTS: '2' } });
+    let simulator: Simulator | undefined;
+    afterEach(async () => {
+      await simulator?.stop();
+      simulator = undefined;
+    });
+
+    it('stops retrying a bot the server refused with 4409, and says why', async () => {
+      const port = (t.app.server.address() as AddressInfo).port;
+      simulator = new Simulator(
+        {
+          ...DEFAULT_OPTIONS,
+          placeIds: [...DEFAULT_OPTIONS.placeIds],
+          bots: 3,
+          hopIntervalMs: 60_000,
+          url: `http://127.0.0.1:${port}`,
+          token: TEST_BOT_TOKEN,
+          statusIntervalMs: 0,
+        },
+        Math.random,
+        () => {},
+      );
+      await simulator.start();
+      await vi.waitFor(() => expect(simulator?.counters.lastError).toMatch(/refused \(4409 /), {
+        timeout: 10_000,
+      });
+      expect(simulator.counters.lastError).toMatch(
+        /^ghost-\d+: refused \(4409 The fleet is full\), not reconnecting$/,
+      );
+      const errors = simulator.counters.errors;
+      // Past the first reconnect delays (1 s, then 2 s): a bot that retried would be refused again.
+      await new Promise((r) => setTimeout(r, 3_500));
+      expect(simulator.counters.errors).toBe(errors);
+      expect(simulator.connectedBots).toBe(2);
+      expect(t.app.fleet.backfill(false).scanners).toHaveLength(2);
+    }, 30_000);
   });
 }

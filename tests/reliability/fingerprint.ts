@@ -23,7 +23,11 @@ function normalise(value: unknown): unknown {
 }
 
 function rowText(row: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(row).sort().map((k) => [k, normalise(row[k])]));
+  return JSON.stringify(
+    Object.keys(row)
+      .sort()
+      .map((k) => [k, normalise(row[k])]),
+  );
 }
 
 /** The tables of this app's database (its own PostgreSQL schema only), without the migrator's. */
@@ -40,7 +44,9 @@ export async function fingerprint(t: TestApp, tables: string[]): Promise<Fingerp
   const out: Fingerprint = new Map();
   await Promise.all(
     tables.map(async (table) => {
-      const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)}`.execute(t.ctx.db);
+      const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)}`.execute(
+        t.ctx.db,
+      );
       const texts = rows.map(rowText).sort();
       out.set(table, { rows: rows.length, hash: createHash('sha1').update(texts.join('\n')).digest('hex') });
     }),
@@ -54,7 +60,9 @@ export function changedTables(before: Fingerprint, after: Fingerprint): string[]
   for (const [table, was] of before) {
     const now = after.get(table);
     if (!now || now.hash !== was.hash) {
-      changed.push(now && now.rows !== was.rows ? `${table}: ${was.rows} -> ${now.rows} rows` : `${table}: rows changed`);
+      changed.push(
+        now && now.rows !== was.rows ? `${table}: ${was.rows} -> ${now.rows} rows` : `${table}: rows changed`,
+      );
     }
   }
   return changed;

@@ -14,7 +14,11 @@ export class RawJson {
 }
 
 /** An object that holds `key` as an own, enumerable property, `__proto__` included. */
-export function withKey(target: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+export function withKey(
+  target: Record<string, unknown>,
+  key: string,
+  value: unknown,
+): Record<string, unknown> {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   return target;
 }
@@ -101,7 +105,9 @@ export function holdsForbiddenText(value: unknown, depth = 0): boolean {
   if (Array.isArray(value)) return value.some((v) => holdsForbiddenText(v, depth + 1));
   if (value && typeof value === 'object') {
     return Object.keys(value).some(
-      (k) => holdsForbiddenText(k, depth + 1) || holdsForbiddenText((value as Record<string, unknown>)[k], depth + 1),
+      (k) =>
+        holdsForbiddenText(k, depth + 1) ||
+        holdsForbiddenText((value as Record<string, unknown>)[k], depth + 1),
     );
   }
   return false;
@@ -184,21 +190,25 @@ export const hostileAny: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: hostileNumber },
   {
     weight: 3,
-    arbitrary: fc.constantFrom<unknown>(null, true, false, [], {}, DEEP_ARRAY, DEEP_OBJECT, [null], ['\u0000']),
+    arbitrary: fc.constantFrom<unknown>(
+      null,
+      true,
+      false,
+      [],
+      {},
+      DEEP_ARRAY,
+      DEEP_OBJECT,
+      [null],
+      ['\u0000'],
+    ),
   },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('__proto__', 'constructor').map((k) =>
-      withKey({}, k, k === 'constructor' ? { prototype: { polluted: 1 } } : { polluted: 1 }),
-    ),
+    arbitrary: fc
+      .constantFrom('__proto__', 'constructor')
+      .map((k) => withKey({}, k, k === 'constructor' ? { prototype: { polluted: 1 } } : { polluted: 1 })),
   },
 );
-
-/** A valid string with a forbidden character put somewhere in it. */
-const spoil = (s: string) =>
-  fc
-    .tuple(fc.constantFrom(...BAD_CHARS), fc.nat({ max: Math.max(0, s.length) }))
-    .map(([bad, at]) => s.slice(0, at) + bad + s.slice(at));
 
 /* ---------- JSON Schema -> arbitrary ---------- */
 
@@ -276,41 +286,37 @@ function validNumber(s: JsonSchema, integer: boolean): fc.Arbitrary<number> {
 }
 
 /**
- * Values shaped like the schema, with hostile leaves: each leaf is valid about half the time, a
- * valid string spoiled with U+0000 or a lone surrogate often, and otherwise anything hostile.
+ * Values shaped like the schema with hostile leaves: a valid value (strings from the schema's
+ * pattern, numbers in range, required keys present), then usually one or two places in it made
+ * hostile — a string spoiled with U+0000 or a lone surrogate, a wrong type, a huge number, an
+ * extra or `__proto__` key, a key removed — so each call tests one bad thing past the valid rest.
  */
-export function arbitraryFor(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
-  const shaped = shapedFor(schema, depth);
-  return fc.oneof({ weight: 6, arbitrary: shaped }, { weight: 1, arbitrary: hostileAny });
+export function arbitraryFor(schema: JsonSchema): fc.Arbitrary<unknown> {
+  const valid = validFor(schema, 0);
+  return fc.oneof(
+    { weight: 3, arbitrary: valid },
+    { weight: 6, arbitrary: valid.chain(mutateOnce) },
+    { weight: 1, arbitrary: valid.chain(mutateOnce).chain(mutateOnce) },
+    { weight: 1, arbitrary: hostileAny },
+  );
 }
 
-function shapedFor(s: JsonSchema, depth: number): fc.Arbitrary<unknown> {
-  if (depth > 6) return hostileAny;
+/** A valid value of the schema (as far as JSON Schema says: refinements are not known here). */
+export function validFor(s: JsonSchema, depth: number): fc.Arbitrary<unknown> {
+  if (depth > 8) return fc.constant(null);
   if (s.const !== undefined) return fc.constant(s.const);
-  if (s.enum) {
-    const values = s.enum;
-    return fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom(...values) },
-      { weight: 1, arbitrary: fc.constantFrom(...values).filter((v) => typeof v === 'string').chain((v) => spoil(v as string)) },
-    );
-  }
+  if (s.enum) return fc.constantFrom(...s.enum);
   const alternatives = s.anyOf ?? s.oneOf;
-  if (alternatives?.length) return fc.oneof(...alternatives.map((a) => shapedFor(a, depth + 1)));
-  if (s.allOf?.length) return shapedFor(s.allOf[0] as JsonSchema, depth + 1);
+  if (alternatives?.length) return fc.oneof(...alternatives.map((a) => validFor(a, depth + 1)));
+  if (s.allOf?.length) return validFor(s.allOf[0] as JsonSchema, depth + 1);
   const type = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
-  if (type.length > 1) return fc.oneof(...type.map((t) => shapedFor({ ...s, type: t }, depth)));
+  if (type.length > 1) return fc.oneof(...type.map((t) => validFor({ ...s, type: t }, depth)));
   switch (type[0]) {
-    case 'string': {
-      const valid = validString(s);
-      return fc.oneof(
-        { weight: 3, arbitrary: valid },
-        { weight: 3, arbitrary: valid.chain(spoil) },
-        { weight: 1, arbitrary: hostileString },
-      );
-    }
+    case 'string':
+      return validString(s);
     case 'integer':
     case 'number':
-      return fc.oneof({ weight: 3, arbitrary: validNumber(s, type[0] === 'integer') }, { weight: 1, arbitrary: hostileNumber });
+      return validNumber(s, type[0] === 'integer');
     case 'boolean':
       return fc.boolean();
     case 'null':
@@ -318,46 +324,115 @@ function shapedFor(s: JsonSchema, depth: number): fc.Arbitrary<unknown> {
     case 'array': {
       const item = Array.isArray(s.items) ? (s.items[0] ?? {}) : (s.items ?? s.prefixItems?.[0] ?? {});
       const minLength = Math.min(s.minItems ?? 0, 3);
-      return fc.array(arbitraryFor(item, depth + 1), { minLength, maxLength: Math.max(minLength, Math.min(s.maxItems ?? 4, 4)) });
+      return fc.array(validFor(item, depth + 1), {
+        minLength,
+        maxLength: Math.max(minLength, Math.min(s.maxItems ?? 3, 3)),
+      });
     }
-    case 'object':
-      return objectFor(s, depth);
+    case 'object': {
+      const properties = s.properties ?? {};
+      const required = new Set(s.required ?? []);
+      const fields = Object.entries(properties).map(([key, sub]) =>
+        fc.tuple(
+          fc.constant(key),
+          validFor(sub, depth + 1),
+          required.has(key) ? fc.constant(true) : fc.boolean(),
+        ),
+      );
+      return fc.tuple(...fields).map((chosen) => {
+        const out: Record<string, unknown> = {};
+        for (const [key, value, present] of chosen as Array<[string, unknown, boolean]>)
+          if (present) withKey(out, key, value);
+        return out;
+      });
+    }
     default:
-      // unknown / any: JSON of any shape, or hostile
-      return fc.oneof(fc.jsonValue({ maxDepth: 2 }), hostileAny, fc.constant({}));
+      return fc.oneof(fc.constant({}), fc.jsonValue({ maxDepth: 2 }));
   }
 }
 
-function objectFor(s: JsonSchema, depth: number): fc.Arbitrary<unknown> {
-  const properties = s.properties ?? {};
-  const required = new Set(s.required ?? []);
-  const keys = Object.keys(properties);
-  const fields = keys.map((key) =>
-    fc.tuple(
-      fc.constant(key),
-      arbitraryFor(properties[key] as JsonSchema, depth + 1),
-      // required keys are sent 9 times in 10, optional ones half the time
-      fc.integer({ min: 0, max: 9 }).map((n) => (required.has(key) ? n > 0 : n >= 5)),
-    ),
-  );
-  const additional =
-    typeof s.additionalProperties === 'object' ? s.additionalProperties : keys.length === 0 ? {} : undefined;
-  const extras = fc.array(
-    fc.tuple(
-      fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...EXTRA_KEYS) }, { weight: 1, arbitrary: hostileString }),
-      additional ? arbitraryFor(additional, depth + 1) : hostileAny,
-    ),
-    { maxLength: 2 },
-  );
+type Place = { path: Array<string | number>; value: unknown };
+
+function placesOf(value: unknown, path: Array<string | number> = [], out: Place[] = []): Place[] {
+  out.push({ path, value });
+  if (path.length > 8 || value instanceof RawJson) return out;
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) placesOf(v, [...path, i], out);
+  } else if (value && typeof value === 'object')
+    for (const k of Object.keys(value)) placesOf((value as Record<string, unknown>)[k], [...path, k], out);
+  return out;
+}
+
+function cloneValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cloneValue);
+  if (value && typeof value === 'object' && !(value instanceof RawJson)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value)) withKey(out, k, cloneValue((value as Record<string, unknown>)[k]));
+    return out;
+  }
+  return value;
+}
+
+function replaceAt(root: unknown, path: Array<string | number>, make: (old: unknown) => unknown): unknown {
+  if (path.length === 0) return make(root);
+  const copy = cloneValue(root);
+  let parent = copy as Record<string | number, unknown>;
+  for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+  const last = path[path.length - 1] as string | number;
+  const next = make(parent[last]);
+  if (next === REMOVE) {
+    if (Array.isArray(parent)) parent.splice(last as number, 1);
+    else delete parent[last];
+  } else if (Array.isArray(parent)) parent[last as number] = next;
+  else withKey(parent as Record<string, unknown>, String(last), next);
+  return copy;
+}
+
+const REMOVE = Symbol('remove');
+
+/** Makes one place of a value hostile. */
+function mutateOnce(value: unknown): fc.Arbitrary<unknown> {
+  const places = placesOf(value);
   return fc
-    .tuple(fc.tuple(...fields), fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: extras }))
-    .map(([chosen, extra]) => {
-      const out: Record<string, unknown> = {};
-      for (const [key, value, present] of chosen as Array<[string, unknown, boolean]>) {
-        if (present) withKey(out, key, value);
+    .tuple(
+      fc.nat({ max: places.length - 1 }),
+      fc.nat({ max: 9 }),
+      hostileAny,
+      hostileString,
+      fc.constantFrom(...BAD_CHARS),
+      fc.nat(),
+      fc.constantFrom(...EXTRA_KEYS),
+    )
+    .map(([index, action, anyValue, badText, badChar, at, extraKey]) => {
+      const place = places[index] as Place;
+      const old = place.value;
+      if (typeof old === 'string') {
+        const i = at % (old.length + 1);
+        const spoiled = old.slice(0, i) + badChar + old.slice(i);
+        return replaceAt(value, place.path, () =>
+          action < 5 ? spoiled : action < 7 ? badText : action < 8 && place.path.length ? REMOVE : anyValue,
+        );
       }
-      for (const [key, value] of extra as Array<[string, unknown]>) withKey(out, key, value);
-      return out;
+      if (old && typeof old === 'object' && !Array.isArray(old) && !(old instanceof RawJson)) {
+        // an extra key (a pollution key often), or anything in its place
+        if (action < 5)
+          return replaceAt(value, place.path, (o) =>
+            withKey(cloneValue(o) as Record<string, unknown>, action < 3 ? extraKey : badText, anyValue),
+          );
+        if (action < 7 && place.path.length) return replaceAt(value, place.path, () => REMOVE);
+        return replaceAt(value, place.path, () => anyValue);
+      }
+      if (Array.isArray(old) && action < 4)
+        return replaceAt(value, place.path, (o) => [...(o as unknown[]), anyValue]);
+      if (typeof old === 'number' && action < 6) {
+        return replaceAt(
+          value,
+          place.path,
+          () => [new RawJson('1e400'), new RawJson('-0'), 1e308, 2 ** 53 + 2, -1, 0.5][action],
+        );
+      }
+      if (action < 2 && place.path.length) return replaceAt(value, place.path, () => REMOVE);
+      return replaceAt(value, place.path, () => anyValue);
     });
 }
 
@@ -394,14 +469,17 @@ export function forbiddenInDeclared(value: unknown, schema: JsonSchema, depth = 
   }
   if (schema.allOf?.[0]) return forbiddenInDeclared(value, schema.allOf[0], depth + 1);
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  if (typeof value === 'string') return (types.includes('string') || schema.enum !== undefined) && isForbidden(value);
+  if (typeof value === 'string')
+    return (types.includes('string') || schema.enum !== undefined) && isForbidden(value);
   if (Array.isArray(value) && types.includes('array')) {
     const item = Array.isArray(schema.items) ? schema.items[0] : schema.items;
     return item ? value.some((v) => forbiddenInDeclared(v, item, depth + 1)) : false;
   }
   if (typeof value === 'object' && types.includes('object') && !(value instanceof RawJson)) {
     return Object.entries(schema.properties ?? {}).some(
-      ([key, sub]) => Object.hasOwn(value, key) && forbiddenInDeclared((value as Record<string, unknown>)[key], sub, depth + 1),
+      ([key, sub]) =>
+        Object.hasOwn(value, key) &&
+        forbiddenInDeclared((value as Record<string, unknown>)[key], sub, depth + 1),
     );
   }
   return false;

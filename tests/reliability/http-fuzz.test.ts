@@ -3,7 +3,13 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BotEventsRequestSchema, BotMessageSchemas, GhostIdSchema } from '../../common/fleet.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../../server/test/helper.ts';
-import { changedTables, type Fingerprint, fingerprint, flushQueuedWrites, listTables } from './fingerprint.ts';
+import {
+  changedTables,
+  type Fingerprint,
+  fingerprint,
+  flushQueuedWrites,
+  listTables,
+} from './fingerprint.ts';
 import {
   arbitraryFor,
   forbiddenInDeclared,
@@ -89,7 +95,11 @@ function bodySchemaOf(route: RouteSpec): JsonSchema | undefined {
             anyOf: Object.entries(BotMessageSchemas).map(([type, schema]) => ({
               type: 'object',
               required: ['type', 'payload'],
-              properties: { type: { const: type }, payload: jsonSchemaOf(schema), id: { type: 'string', maxLength: 100 } },
+              properties: {
+                type: { const: type },
+                payload: jsonSchemaOf(schema),
+                id: { type: 'string', maxLength: 100 },
+              },
             })),
           },
         },
@@ -99,13 +109,36 @@ function bodySchemaOf(route: RouteSpec): JsonSchema | undefined {
   return route.schema?.body ? jsonSchemaOf(route.schema.body) : undefined;
 }
 
+/**
+ * A query or path value as the server reads it: percent-decoded, or the raw text when the bytes do
+ * not decode (a lone surrogate travels as bytes no UTF-8 decoder accepts, and then no U+0000 arrives).
+ */
+function asReceived(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asReceived);
+  const encoded = percentEncode(toText(value));
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
 /** Where a call put U+0000 (or, in a body, a lone surrogate) into a field the route declares. */
 function forbiddenTextIn(route: RouteSpec, call: Call): string | undefined {
   const body = bodySchemaOf(route);
   if (body && !call.multipart && forbiddenInDeclared(call.body, body)) return 'body';
-  if (route.schema?.querystring && nulInDeclared(call.query, jsonSchemaOf(route.schema.querystring))) return 'query';
+  if (
+    route.schema?.querystring &&
+    call.query &&
+    typeof call.query === 'object' &&
+    !Array.isArray(call.query)
+  ) {
+    const received = Object.fromEntries(Object.entries(call.query).map(([k, v]) => [k, asReceived(v)]));
+    if (nulInDeclared(received, jsonSchemaOf(route.schema.querystring))) return 'query';
+  }
   for (const value of Object.values(call.params)) {
-    if (typeof value === 'string' && value.includes('\u0000')) return 'path';
+    const received = asReceived(value);
+    if (typeof received === 'string' && received.includes('\u0000')) return 'path';
   }
   return undefined;
 }
@@ -137,20 +170,33 @@ function callsFor(route: RouteSpec): fc.Arbitrary<Call> {
   const contentType = hasBody
     ? fc.oneof(
         { weight: 12, arbitrary: fc.constant(JSON_TYPE) },
-        { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1') },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'application/json; charset=latin1',
+          ),
+        },
       )
     : fc.constant(JSON_TYPE);
   const isUpload = route.url.endsWith('/upload');
   const multipart = isUpload
     ? fc.option(
         fc.record({
-          filename: fc.oneof(hostileString, fc.constantFrom('a.lua', '../a.lua', 'a\u0000.lua', '\ud800.lua')),
+          filename: fc.oneof(
+            hostileString,
+            fc.constantFrom('a.lua', '../a.lua', 'a\u0000.lua', '\ud800.lua'),
+          ),
           content: fc.oneof(fc.string({ maxLength: 200 }), hostileString),
         }),
         { nil: undefined, freq: 2 },
       )
     : fc.constant(undefined);
-  return fc.record({ params, query, body, contentType, multipart }, { requiredKeys: ['params', 'query', 'body', 'contentType'] }) as fc.Arbitrary<Call>;
+  return fc.record(
+    { params, query, body, contentType, multipart },
+    { requiredKeys: ['params', 'query', 'body', 'contentType'] },
+  ) as fc.Arbitrary<Call>;
 }
 
 function multipartBody(filename: string, content: string): { payload: Buffer; contentType: string } {
@@ -169,7 +215,8 @@ function requestOf(route: RouteSpec, call: Call, cookie: string, run: number): I
   const options: InjectOptions = { method: route.method as InjectOptions['method'], url, headers };
   // Failed logins lock their address out: the fuzzed logins come from addresses of their own, so the
   // suite's admin (127.0.0.1) can still sign in again.
-  if (route.url === '/api/admin/login') options.remoteAddress = `10.77.${Math.floor(run / 250) % 250}.${run % 250}`;
+  if (route.url === '/api/admin/login')
+    options.remoteAddress = `10.77.${Math.floor(run / 250) % 250}.${run % 250}`;
   if (call.multipart) {
     const { payload, contentType } = multipartBody(call.multipart.filename, call.multipart.content);
     headers['content-type'] = contentType;
@@ -206,18 +253,31 @@ for (const dialect of DIALECTS) {
       t = await buildTestApp(dialect, FUZZ_ENV);
       cookie = await t.adminCookie();
       const seeded = await seed(t, cookie);
-      KNOWN_VALUES.push(seeded.scriptKey, seeded.freeScriptKey, seeded.code, seeded.ghostId, 'reliability.lua', 'seed-job-1');
+      KNOWN_VALUES.push(
+        seeded.scriptKey,
+        seeded.freeScriptKey,
+        seeded.code,
+        seeded.ghostId,
+        'reliability.lua',
+        'seed-job-1',
+      );
       tables = await listTables(t);
       routes = (captured.routes.get(t.app) ?? []).filter((r) => r.method !== 'HEAD');
     });
     afterAll(async () => {
-      const lines = [...statuses].map(([n, c]) => `  ${n}: ${[...c].map(([st, k]) => `${st}x${k}`).join(' ')}`);
-      console.log(`${dialect}: HTTP fuzz sent ${tried} calls to ${routes.length} routes (status x count)\n${lines.join('\n')}`);
+      const lines = [...statuses].map(
+        ([n, c]) => `  ${n}: ${[...c].map(([st, k]) => `${st}x${k}`).join(' ')}`,
+      );
+      console.log(
+        `${dialect}: HTTP fuzz sent ${tried} calls to ${routes.length} routes (status x count)\n${lines.join('\n')}`,
+      );
       await t?.close();
     });
 
     it('sees every route the app registered, with its schemas', () => {
-      const registered = t.app.routeTable.filter((r) => r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
+      const registered = t.app.routeTable
+        .filter((r) => r.method !== 'HEAD')
+        .map((r) => `${r.method} ${r.url}`);
       expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual(registered.sort());
       expect(routes.filter((r) => r.schema?.body || r.schema?.querystring).length).toBeGreaterThan(20);
     });
@@ -257,7 +317,7 @@ for (const dialect of DIALECTS) {
           await flushQueuedWrites(t.app);
           const after = await fingerprint(t, tables);
           current = after;
-          const described = `${request.method} ${clip(request.url ?? '', 200)} body ${clip(String(request.payload ?? ''), 200)}`;
+          const described = `${request.method} ${clip(String(request.url ?? ''), 200)} body ${clip(String(request.payload ?? ''), 200)}`;
           if (status >= 500 || status < 0) {
             failures.push({ kind: `answered ${status} ${clip(body, 160)}`, run, request: described });
           } else if (status < 300 && forbiddenTextIn(route, call)) {
@@ -269,7 +329,11 @@ for (const dialect of DIALECTS) {
           } else if (status >= 400) {
             const changed = changedTables(before, after);
             if (changed.length) {
-              failures.push({ kind: `refused ${status} ${clip(body, 120)} yet changed ${changed.join(', ')}`, run, request: described });
+              failures.push({
+                kind: `refused ${status} ${clip(body, 120)} yet changed ${changed.join(', ')}`,
+                run,
+                request: described,
+              });
             }
           }
           // A logout (or anything that ended the session) signs the admin in again for the next call.
@@ -283,9 +347,14 @@ for (const dialect of DIALECTS) {
       if (failures.length) {
         // One line per kind of failure (the first run that showed it), with the request that did.
         const byKind = new Map<string, Failure[]>();
-        for (const f of failures) byKind.set(f.kind.replace(/\d+ -> \d+/g, 'N -> M'), [...(byKind.get(f.kind.replace(/\d+ -> \d+/g, 'N -> M')) ?? []), f]);
+        for (const f of failures)
+          byKind.set(f.kind.replace(/\d+ -> \d+/g, 'N -> M'), [
+            ...(byKind.get(f.kind.replace(/\d+ -> \d+/g, 'N -> M')) ?? []),
+            f,
+          ]);
         const report = [...byKind.entries()].map(
-          ([kind, list]) => `  ${list.length}x ${kind}\n     first at run ${list[0]?.run}: ${list[0]?.request}`,
+          ([kind, list]) =>
+            `  ${list.length}x ${kind}\n     first at run ${list[0]?.run}: ${list[0]?.request}`,
         );
         expect.fail(`${failures.length} of ${run} calls failed (seed ${SEED}):\n${report.join('\n')}`);
       }
@@ -309,7 +378,9 @@ function routeNames(_dialect: string): string[] {
 const ROUTE_NAMES: string[] = await (async () => {
   const probe = await buildTestApp('sqlite', FUZZ_ENV);
   try {
-    return (captured.routes.get(probe.app) ?? []).filter((r) => r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
+    return (captured.routes.get(probe.app) ?? [])
+      .filter((r) => r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
   } finally {
     await probe.close();
   }

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import fc from 'fast-check';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { DIALECTS } from '../../server/test/helper.ts';
-import { SEED } from './setup.ts';
 import { freePort, type ServerProcess, startServer, stopServer } from './server-process.ts';
+import { SEED } from './setup.ts';
 
 /*
  * kill -9 under load: the real server in its own process, several bots posting batches of hops and
@@ -33,7 +33,13 @@ interface Acked {
 }
 
 /** One HTTP bot: hello, then batches of hops and finds until told to stop; records every acknowledged seq. */
-async function httpBot(url: string, ghostId: string, acked: Acked[], stop: { now: boolean; killedAt?: number }, counts: { sent: number; refused: number }): Promise<void> {
+async function httpBot(
+  url: string,
+  ghostId: string,
+  acked: Acked[],
+  stop: { now: boolean; killedAt?: number },
+  counts: { sent: number; refused: number },
+): Promise<void> {
   const post = (events: unknown[]) =>
     fetch(`${url}/api/bot/events`, {
       method: 'POST',
@@ -47,7 +53,10 @@ async function httpBot(url: string, ghostId: string, acked: Acked[], stop: { now
     const events = Array.from({ length: 10 }, (_, i) => {
       n += 1;
       return i % 3 === 2
-        ? { type: 'pet_discovered', payload: { name: `Pet ${n}`, value: '$1.5M/s', placeid: PLACE, jobid: `${ghostId}-job-${n}` } }
+        ? {
+            type: 'pet_discovered',
+            payload: { name: `Pet ${n}`, value: '$1.5M/s', placeid: PLACE, jobid: `${ghostId}-job-${n}` },
+          }
         : {
             type: 'server_hop',
             payload: {
@@ -84,7 +93,12 @@ async function httpBot(url: string, ghostId: string, acked: Acked[], stop: { now
     for (const result of body.results ?? []) {
       if (typeof result.seq !== 'number') continue;
       const event = events[result.index];
-      acked.push({ kind: event?.type === 'pet_discovered' ? 'find' : 'hop', seq: result.seq, bot: ghostId, beforeKillMs: arrived });
+      acked.push({
+        kind: event?.type === 'pet_discovered' ? 'find' : 'hop',
+        seq: result.seq,
+        bot: ghostId,
+        beforeKillMs: arrived,
+      });
     }
   }
 }
@@ -108,7 +122,15 @@ function socketBot(url: string, ghostId: string, acked: Acked[], stop: { now: bo
             JSON.stringify({
               type: 'server_hop',
               id,
-              payload: { fromJobId: null, toJobId: `${ghostId}-job-${n}`, fromPlaceId: null, toPlaceId: PLACE, success: true, latencyMs: 50, hopReason: 'auto_scan' },
+              payload: {
+                fromJobId: null,
+                toJobId: `${ghostId}-job-${n}`,
+                fromPlaceId: null,
+                toPlaceId: PLACE,
+                success: true,
+                latencyMs: 50,
+                hopReason: 'auto_scan',
+              },
             }),
           );
         }
@@ -116,10 +138,23 @@ function socketBot(url: string, ghostId: string, acked: Acked[], stop: { now: bo
     });
     ws.on('message', (data) => {
       // An acknowledgement names the frame it answers (requestId or id) and carries its seq.
-      const frame = JSON.parse(String(data)) as { type: string; payload?: { seq?: unknown; requestId?: unknown; id?: unknown } };
+      const frame = JSON.parse(String(data)) as {
+        type: string;
+        payload?: { seq?: unknown; requestId?: unknown; id?: unknown };
+      };
       const ref = frame.payload?.requestId ?? frame.payload?.id;
-      if (frame.type !== 'error' && typeof frame.payload?.seq === 'number' && typeof ref === 'string' && sentKinds.has(ref)) {
-        acked.push({ kind: sentKinds.get(ref) ?? 'hop', seq: frame.payload.seq, bot: ghostId, beforeKillMs: Date.now() });
+      if (
+        frame.type !== 'error' &&
+        typeof frame.payload?.seq === 'number' &&
+        typeof ref === 'string' &&
+        sentKinds.has(ref)
+      ) {
+        acked.push({
+          kind: sentKinds.get(ref) ?? 'hop',
+          seq: frame.payload.seq,
+          bot: ghostId,
+          beforeKillMs: Date.now(),
+        });
       }
     });
     const finish = () => {
@@ -152,13 +187,22 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promi
   };
 }
 
-async function storedSeqs(dialect: string, databaseUrl: string): Promise<{ hops: Set<number>; finds: Set<number>; integrity: string }> {
+async function storedSeqs(
+  dialect: string,
+  databaseUrl: string,
+): Promise<{ hops: Set<number>; finds: Set<number>; integrity: string }> {
   if (dialect === 'sqlite') {
     const db = new SQLite(databaseUrl, { readonly: false });
     try {
       const integrity = (db.pragma('integrity_check', { simple: true }) as string) ?? '';
-      const hops = new Set((db.prepare('SELECT seq FROM fleet_hops').all() as Array<{ seq: number }>).map((r) => Number(r.seq)));
-      const finds = new Set((db.prepare('SELECT seq FROM fleet_discoveries').all() as Array<{ seq: number }>).map((r) => Number(r.seq)));
+      const hops = new Set(
+        (db.prepare('SELECT seq FROM fleet_hops').all() as Array<{ seq: number }>).map((r) => Number(r.seq)),
+      );
+      const finds = new Set(
+        (db.prepare('SELECT seq FROM fleet_discoveries').all() as Array<{ seq: number }>).map((r) =>
+          Number(r.seq),
+        ),
+      );
       return { hops, finds, integrity };
     } finally {
       db.close();
@@ -167,8 +211,14 @@ async function storedSeqs(dialect: string, databaseUrl: string): Promise<{ hops:
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const hops = new Set((await client.query('SELECT seq FROM fleet_hops')).rows.map((r: { seq: string }) => Number(r.seq)));
-    const finds = new Set((await client.query('SELECT seq FROM fleet_discoveries')).rows.map((r: { seq: string }) => Number(r.seq)));
+    const hops = new Set(
+      (await client.query('SELECT seq FROM fleet_hops')).rows.map((r: { seq: string }) => Number(r.seq)),
+    );
+    const finds = new Set(
+      (await client.query('SELECT seq FROM fleet_discoveries')).rows.map((r: { seq: string }) =>
+        Number(r.seq),
+      ),
+    );
     return { hops, finds, integrity: 'ok' };
   } finally {
     await client.end();
@@ -212,7 +262,9 @@ for (const dialect of DIALECTS) {
       const counts = { sent: 0, refused: 0 };
       const suffix = randomBytes(3).toString('hex');
       const loops = [
-        ...Array.from({ length: HTTP_BOTS }, (_, i) => httpBot(server!.url, `kill-bot-${suffix}-${i}`, acked, stop, counts)),
+        ...Array.from({ length: HTTP_BOTS }, (_, i) =>
+          httpBot(server!.url, `kill-bot-${suffix}-${i}`, acked, stop, counts),
+        ),
         socketBot(server.url, `kill-socket-bot-${suffix}`, acked, stop),
       ];
       await new Promise((r) => setTimeout(r, killAfterMs));
@@ -232,7 +284,9 @@ for (const dialect of DIALECTS) {
       server = undefined;
 
       const stored = await storedSeqs(dialect, databaseUrl);
-      const missing = ackedBeforeKill.filter((a) => !(a.kind === 'hop' ? stored.hops : stored.finds).has(a.seq));
+      const missing = ackedBeforeKill.filter(
+        (a) => !(a.kind === 'hop' ? stored.hops : stored.finds).has(a.seq),
+      );
       console.log(
         `${dialect}: kill -9 after ${killAfterMs} ms of load (seed ${SEED}): ${counts.sent} events sent, ` +
           `${acked.length} acknowledged, ${missing.length} acknowledged but missing after the restart; ` +
@@ -241,7 +295,12 @@ for (const dialect of DIALECTS) {
       expect(stored.integrity).toBe('ok');
       expect(acked.length, 'the load was acknowledged at all').toBeGreaterThan(50);
       expect(
-        missing.map((m) => `${m.kind} seq ${m.seq} from ${m.bot}, answered ${killedAt - (m.beforeKillMs ?? 0)} ms before the kill`).slice(0, 10),
+        missing
+          .map(
+            (m) =>
+              `${m.kind} seq ${m.seq} from ${m.bot}, answered ${killedAt - (m.beforeKillMs ?? 0)} ms before the kill`,
+          )
+          .slice(0, 10),
         `${missing.length} of ${acked.length} acknowledged writes are missing after kill -9 (seed ${SEED})`,
       ).toEqual([]);
     });

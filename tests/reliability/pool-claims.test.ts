@@ -38,7 +38,12 @@ for (const dialect of DIALECTS) {
 
     it('hands each server to one bot only; the losers get a clear 4xx', async () => {
       const added = await post('/api/server-pool/servers', {
-        servers: Array.from({ length: SERVERS }, (_, i) => ({ placeId: PLACE, jobId: `claim-job-${i}`, playing: 1, maxPlayers: 8 })),
+        servers: Array.from({ length: SERVERS }, (_, i) => ({
+          placeId: PLACE,
+          jobId: `claim-job-${i}`,
+          playing: 1,
+          maxPlayers: 8,
+        })),
       });
       expect(added.status, await added.clone().text()).toBe(200);
       expect(((await added.json()) as { added: number }).added).toBe(SERVERS);
@@ -46,7 +51,10 @@ for (const dialect of DIALECTS) {
       const bots = Array.from({ length: BOTS }, (_, i) => `claim-bot-${i}`);
       const hellos = await Promise.all(
         bots.map((ghostId) =>
-          post('/api/bot/events', { ghostId, events: [{ type: 'hello', payload: { ghostId, version: '1' } }] }).then(async (r) => ({
+          post('/api/bot/events', {
+            ghostId,
+            events: [{ type: 'hello', payload: { ghostId, version: '1' } }],
+          }).then(async (r) => ({
             status: r.status,
             body: await r.text(),
           })),
@@ -57,12 +65,18 @@ for (const dialect of DIALECTS) {
 
       const claims = await Promise.all(
         bots.map((ghostId) =>
-          post('/api/server-pool/claim', { ghostId }).then(async (r) => ({ ghostId, status: r.status, body: (await r.json()) as Record<string, unknown> })),
+          post('/api/server-pool/claim', { ghostId }).then(async (r) => ({
+            ghostId,
+            status: r.status,
+            body: (await r.json()) as Record<string, unknown>,
+          })),
         ),
       );
       const statuses = new Map<number, number>();
       for (const c of claims) statuses.set(c.status, (statuses.get(c.status) ?? 0) + 1);
-      console.log(`${dialect}: ${BOTS} claims for ${SERVERS} servers answered ${[...statuses].map(([s, n]) => `${n}x ${s}`).join(', ')}`);
+      console.log(
+        `${dialect}: ${BOTS} claims for ${SERVERS} servers answered ${[...statuses].map(([s, n]) => `${n}x ${s}`).join(', ')}`,
+      );
 
       const won = claims.filter((c) => c.status === 200);
       const lost = claims.filter((c) => c.status !== 200);
@@ -70,7 +84,11 @@ for (const dialect of DIALECTS) {
       const handedTwice = jobIds.filter((id, i) => jobIds.indexOf(id) !== i);
       expect(handedTwice, 'servers handed out twice').toEqual([]);
       expect(won.length).toBe(SERVERS);
-      expect(lost.filter((c) => c.status >= 500 || c.status < 400).map((c) => `${c.status} ${JSON.stringify(c.body)}`)).toEqual([]);
+      expect(
+        lost
+          .filter((c) => c.status >= 500 || c.status < 400)
+          .map((c) => `${c.status} ${JSON.stringify(c.body)}`),
+      ).toEqual([]);
       expect(lost.filter((c) => typeof c.body.error !== 'string' || c.body.error.length === 0)).toEqual([]);
       // Each winner holds what it was told; the pool's rows agree.
       const assigned = await t.ctx.db
@@ -80,7 +98,9 @@ for (const dialect of DIALECTS) {
         .execute();
       expect(assigned.length).toBe(SERVERS);
       const holder = new Map(assigned.map((r) => [r.job_id, r.assigned_to]));
-      expect(won.filter((c) => holder.get((c.body.server as { jobId: string }).jobId) !== c.ghostId)).toEqual([]);
+      expect(won.filter((c) => holder.get((c.body.server as { jobId: string }).jobId) !== c.ghostId)).toEqual(
+        [],
+      );
     });
   });
 }

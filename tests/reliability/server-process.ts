@@ -38,10 +38,14 @@ export function builtServer(): string {
   mkdirSync(PRIVATE_BUILD, { recursive: true });
   // Inside node_modules a .js file is not under the project's "type": "module": say so here.
   writeFileSync(join(PRIVATE_BUILD, 'package.json'), '{"type":"module"}\n');
-  const tsc = spawnSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.server.json', '--outDir', PRIVATE_BUILD], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const tsc = spawnSync(
+    join(ROOT, 'node_modules/.bin/tsc'),
+    ['-p', 'tsconfig.server.json', '--outDir', PRIVATE_BUILD],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   const main = join(PRIVATE_BUILD, 'server/main.js');
   // tsc writes the files even when another change in progress has a type error; only a missing file stops us.
   if (!existsSync(main)) throw new Error(`could not build the server: ${tsc.stdout}${tsc.stderr}`);

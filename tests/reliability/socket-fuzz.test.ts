@@ -1,12 +1,21 @@
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { BotMessageSchemas } from '../../common/fleet.ts';
 import { ClientMessageSchemas, FrameSchema } from '../../common/realtime.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp } from '../../server/test/helper.ts';
 import { connectTestClient, type TestClient } from '../../server/test/socket-client.ts';
-import { arbitraryFor, holdsForbiddenText, hostileAny, hostileString, jsonSchemaOf, KNOWN_VALUES, toJsonText, toQueryString } from './hostile.ts';
+import {
+  arbitraryFor,
+  holdsForbiddenText,
+  hostileAny,
+  hostileString,
+  jsonSchemaOf,
+  KNOWN_VALUES,
+  toJsonText,
+  toQueryString,
+} from './hostile.ts';
 import { FUZZ_ENV, RUNS, SEED, type Seeded, seed } from './setup.ts';
 
 /*
@@ -52,7 +61,11 @@ function framesOf(kind: string, payloadSchema: unknown, known: Record<string, un
     { text: `{"type":"${kind}","payload":{},"id":"\\ud800"}`, bad: true },
     { text: '{"__proto__":{"polluted":1},"type":"heartbeat"}', bad: true },
     { text: 'binary', binary: true, bad: true },
-    { text: JSON.stringify({ type: kind, payload: { pad: 'x'.repeat(MAX_FRAME_BYTES + 10) } }), bad: true, tooLarge: true },
+    {
+      text: JSON.stringify({ type: kind, payload: { pad: 'x'.repeat(MAX_FRAME_BYTES + 10) } }),
+      bad: true,
+      tooLarge: true,
+    },
   );
   return fc.oneof({ weight: 8, arbitrary: shaped }, { weight: 1, arbitrary: raw });
 }
@@ -74,7 +87,8 @@ interface Failure {
   frame: string;
 }
 
-const clip = (text: string, max = 240) => JSON.stringify(text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text);
+const clip = (text: string, max = 240) =>
+  JSON.stringify(text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text);
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: fuzz of every socket frame kind (seed ${SEED}, ${RUNS} runs a kind)`, () => {
@@ -102,7 +116,9 @@ for (const dialect of DIALECTS) {
     async function helloBot(): Promise<TestClient> {
       botCount += 1;
       const ghostId = `fuzz-bot-${botCount}`;
-      const client = await connectTestClient(`${base}/ws?token=${TEST_BOT_TOKEN}`, undefined, { origin: null });
+      const client = await connectTestClient(`${base}/ws?token=${TEST_BOT_TOKEN}`, undefined, {
+        origin: null,
+      });
       client.send({ type: 'hello', payload: { ghostId, version: '1' }, id: 'hello' });
       await client.next((f) => f.type === 'hello' || f.type === 'error');
       const refused = client.frames.find((f) => f.type === 'error');
@@ -139,22 +155,35 @@ for (const dialect of DIALECTS) {
           const expected = probe === 'error' ? 2 : 1 + (sent.type === 'heartbeat' && !sent.bad ? 1 : 0);
           client.ws.send(JSON.stringify({ type: 'heartbeat', payload: {}, id: `probe-${run}` }));
           const deadline = Date.now() + 3000;
-          while (!client.closed && client.ofType(probe).length < heartbeatsBefore + expected && Date.now() < deadline) {
+          while (
+            !client.closed &&
+            client.ofType(probe).length < heartbeatsBefore + expected &&
+            Date.now() < deadline
+          ) {
             await new Promise((r) => setTimeout(r, 5));
           }
           const answered = client.frames.slice(from);
           const errors = answered.filter((f) => f.type === 'error');
           const internal = errors.find((f) => /could not handle|internal/i.test(JSON.stringify(f.payload)));
-          if (internal) failures.push({ kind: `internal error frame ${JSON.stringify(internal.payload)}`, frame: sent.text });
+          if (internal)
+            failures.push({
+              kind: `internal error frame ${JSON.stringify(internal.payload)}`,
+              frame: sent.text,
+            });
           if (client.closed) {
             const { code, reason } = client.closed;
-            if (!DOCUMENTED_CLOSES.has(code)) failures.push({ kind: `closed with undocumented ${code} ${reason}`, frame: sent.text });
-            else if (sent.tooLarge && code !== 1009) failures.push({ kind: `a frame over 64 KiB closed ${code}, not 1009`, frame: sent.text });
+            if (!DOCUMENTED_CLOSES.has(code))
+              failures.push({ kind: `closed with undocumented ${code} ${reason}`, frame: sent.text });
+            else if (sent.tooLarge && code !== 1009)
+              failures.push({ kind: `a frame over 64 KiB closed ${code}, not 1009`, frame: sent.text });
             client = await open();
           } else if (sent.tooLarge) {
             failures.push({ kind: 'a frame over 64 KiB did not close the socket', frame: sent.text });
           } else if (client.ofType(probe).length < heartbeatsBefore + 1) {
-            failures.push({ kind: 'no answer to the probe within 3 s (the socket stopped handling frames)', frame: sent.text });
+            failures.push({
+              kind: 'no answer to the probe within 3 s (the socket stopped handling frames)',
+              frame: sent.text,
+            });
             client.ws.terminate();
             client = await open();
           } else if (sent.bad && errors.length === 0) {
@@ -167,7 +196,9 @@ for (const dialect of DIALECTS) {
       if (failures.length) {
         const byKind = new Map<string, Failure[]>();
         for (const f of failures) byKind.set(f.kind, [...(byKind.get(f.kind) ?? []), f]);
-        const report = [...byKind].map(([k, list]) => `  ${list.length}x ${k}\n     e.g. ${clip(list[0]?.frame ?? '')}`);
+        const report = [...byKind].map(
+          ([k, list]) => `  ${list.length}x ${k}\n     e.g. ${clip(list[0]?.frame ?? '')}`,
+        );
         expect.fail(`${failures.length} of ${run} frames failed (seed ${SEED}):\n${report.join('\n')}`);
       }
     }
@@ -199,7 +230,13 @@ for (const dialect of DIALECTS) {
         },
         { requiredKeys: [] },
       );
-      const after = fc.array(fc.oneof(hostileString, hostileAny.map((v) => toJsonText(v))), { maxLength: 3 });
+      const after = fc.array(
+        fc.oneof(
+          hostileString,
+          hostileAny.map((v) => toJsonText(v)),
+        ),
+        { maxLength: 3 },
+      );
       let run = 0;
       await fc.assert(
         fc.asyncProperty(query, after, async (q, extra) => {
@@ -208,42 +245,65 @@ for (const dialect of DIALECTS) {
           const search = toQueryString(q);
           const describeCase = `/ws/feed${search}`;
           const ws = new WebSocket(`${base}/ws/feed${search}`);
-          const outcome = await new Promise<{ status?: number; frames: string[]; close?: number }>((resolve) => {
-            const got: string[] = [];
-            let settled = false;
-            const done = (v: { status?: number; close?: number }) => {
-              if (settled) return;
-              settled = true;
-              resolve({ ...v, frames: got });
-            };
-            ws.on('unexpected-response', (_req, res) => done({ status: res.statusCode ?? 0 }));
-            ws.on('error', () => done({ status: -1 }));
-            ws.on('message', (data) => {
-              got.push(String(data));
-              const type = (JSON.parse(String(data)) as { type: string }).type;
-              if (type === 'ready') {
-                for (const text of extra) ws.send(text);
-                setTimeout(() => done({}), 50);
-              }
-            });
-            ws.on('close', (code) => done({ close: code }));
-            setTimeout(() => done({}), 3000);
-          });
+          const outcome = await new Promise<{ status?: number; frames: string[]; close?: number }>(
+            (resolve) => {
+              const got: string[] = [];
+              let settled = false;
+              const done = (v: { status?: number; close?: number }) => {
+                if (settled) return;
+                settled = true;
+                resolve({ ...v, frames: got });
+              };
+              ws.on('unexpected-response', (_req, res) => done({ status: res.statusCode ?? 0 }));
+              ws.on('error', () => done({ status: -1 }));
+              ws.on('message', (data) => {
+                got.push(String(data));
+                const type = (JSON.parse(String(data)) as { type: string }).type;
+                if (type === 'ready') {
+                  for (const text of extra) ws.send(text);
+                  setTimeout(() => done({}), 50);
+                }
+              });
+              ws.on('close', (code) => done({ close: code }));
+              setTimeout(() => done({}), 3000);
+            },
+          );
           ws.terminate();
-          const first = outcome.frames[0] ? (JSON.parse(outcome.frames[0]) as { type: string; payload: unknown }) : undefined;
+          const first = outcome.frames[0]
+            ? (JSON.parse(outcome.frames[0]) as { type: string; payload: unknown })
+            : undefined;
           const nulInQuery = holdsForbiddenText(q);
           if (outcome.status !== undefined) {
-            if (outcome.status >= 500 || outcome.status < 0) failures.push({ kind: `upgrade answered ${outcome.status}`, frame: describeCase });
+            if (outcome.status >= 500 || outcome.status < 0)
+              failures.push({ kind: `upgrade answered ${outcome.status}`, frame: describeCase });
             return;
           }
           if (!first) {
-            failures.push({ kind: `no ready or error frame (close ${outcome.close ?? 'none'})`, frame: describeCase });
-          } else if (first.type === 'error' && /unavailable|internal|could not/i.test(JSON.stringify(first.payload))) {
-            failures.push({ kind: `internal error frame ${JSON.stringify(first.payload)}`, frame: describeCase });
-          } else if (first.type === 'ready' && nulInQuery && typeof q.key === 'string' && q.key.includes('\u0000')) {
+            failures.push({
+              kind: `no ready or error frame (close ${outcome.close ?? 'none'})`,
+              frame: describeCase,
+            });
+          } else if (
+            first.type === 'error' &&
+            /unavailable|internal|could not/i.test(JSON.stringify(first.payload))
+          ) {
+            failures.push({
+              kind: `internal error frame ${JSON.stringify(first.payload)}`,
+              frame: describeCase,
+            });
+          } else if (
+            first.type === 'ready' &&
+            nulInQuery &&
+            typeof q.key === 'string' &&
+            q.key.includes('\u0000')
+          ) {
             failures.push({ kind: 'ready for a key holding U+0000', frame: describeCase });
           }
-          if (outcome.close !== undefined && !DOCUMENTED_CLOSES.has(outcome.close) && outcome.close !== 4008) {
+          if (
+            outcome.close !== undefined &&
+            !DOCUMENTED_CLOSES.has(outcome.close) &&
+            outcome.close !== 4008
+          ) {
             failures.push({ kind: `closed with undocumented ${outcome.close}`, frame: describeCase });
           }
         }),

@@ -1,8 +1,9 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/lib/realtime.tsx';
 import { FakeWebSocket, fakeSocketOptions } from '@/test/fake-websocket.ts';
+import { json, mockFetch, renderWithProviders } from '@/test/render.tsx';
 import {
   type FleetBackfillPayload,
   type HopStats,
@@ -78,7 +79,7 @@ function backfill(over: Partial<FleetBackfillPayload> = {}): FleetBackfillPayloa
 const socket = () => FakeWebSocket.instances.at(-1)!;
 
 function renderPage() {
-  return render(
+  return renderWithProviders(
     <RealtimeProvider options={{ ...fakeSocketOptions(), timing: { reconnectBaseMs: 10 } }}>
       <LiveMonitoringPage />
     </RealtimeProvider>,
@@ -233,6 +234,66 @@ describe('LiveMonitoringPage', () => {
     await user.click(screen.getByRole('option', { name: 'Bot 2 - error' }));
     expect(screen.queryByRole('group', { name: 'Bot 1' })).toBeNull();
     expect(screen.getByRole('group', { name: 'Bot 2' })).toBeTruthy();
+  });
+
+  it('Scanner Status: Remove asks first, removes the bot, toasts, and the card goes with the next list', async () => {
+    const fetchMock = mockFetch({
+      'DELETE /api/admin/fleet/bots/ghost-1': () =>
+        json({ success: true, ghostId: 'ghost-1', releasedServers: 2 }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    socket().open();
+    await user.click(screen.getByRole('tab', { name: 'Scanner Status' }));
+    socket().receive('scanner_status', {
+      scanners: [scanner('ghost-1'), scanner('ghost-2')],
+      networkStats: INITIAL_NETWORK_STATS,
+    });
+    const card = await screen.findByRole('group', { name: 'Bot ghost-1' });
+    await user.click(within(card).getByRole('button', { name: 'Remove bot ghost-1' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText('Remove bot ghost-1?')).toBeTruthy();
+    // Cancel removes nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(fetchMock).not.toHaveBeenCalledWith(expect.stringContaining('/fleet/bots/'), expect.anything());
+
+    await user.click(within(card).getByRole('button', { name: 'Remove bot ghost-1' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Remove Bot' }),
+    );
+    expect(await screen.findByText('Bot removed')).toBeTruthy();
+    expect(screen.getByText('Bot ghost-1 left the fleet and 2 pool servers went back.')).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/admin/fleet/bots/ghost-1',
+      expect.objectContaining({ method: 'DELETE' }),
+    );
+    // The server tells every dashboard: the card goes.
+    socket().receive('scanner_status', {
+      scanners: [scanner('ghost-2')],
+      networkStats: INITIAL_NETWORK_STATS,
+    });
+    await waitFor(() => expect(screen.queryByRole('group', { name: 'Bot ghost-1' })).toBeNull());
+    expect(screen.getByRole('group', { name: 'Bot ghost-2' })).toBeTruthy();
+  });
+
+  it("Scanner Status: a refused removal toasts the server's reason and keeps the card", async () => {
+    mockFetch({ 'DELETE /api/admin/fleet/bots/ghost-1': () => json({ error: 'Unknown bot: ghost-1' }, 404) });
+    const user = userEvent.setup();
+    renderPage();
+    socket().open();
+    await user.click(screen.getByRole('tab', { name: 'Scanner Status' }));
+    socket().receive('scanner_status', {
+      scanners: [scanner('ghost-1')],
+      networkStats: INITIAL_NETWORK_STATS,
+    });
+    const card = await screen.findByRole('group', { name: 'Bot ghost-1' });
+    await user.click(within(card).getByRole('button', { name: 'Remove bot ghost-1' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Remove Bot' }),
+    );
+    expect(await screen.findByText('Removal failed')).toBeTruthy();
+    expect(screen.getByText('Unknown bot: ghost-1')).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Bot ghost-1' })).toBeTruthy();
   });
 
   it('Pet Discoveries: badge colours, search, value filter and the empty texts', async () => {

@@ -1,9 +1,12 @@
+import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
 import { cn } from '@/lib/cn.ts';
 import type { Scanner, ScannerStatus } from '../../../../common/fleet.ts';
+import { useRemoveBot } from './live-monitoring-mutations.ts';
 
 const ALL_BOTS = 'all';
 
@@ -25,10 +28,14 @@ export function formatTime(iso: string): string {
 /** Spec: job ids are cut to 16 characters on cards. */
 export const cardJobId = (jobId: string | null) => (jobId ? jobId.slice(0, 16) : 'None');
 
-/** The Scanner Status tab: one card per scanner, narrowed to one bot by the dropdown. */
+/**
+ * The Scanner Status tab: one card per scanner, narrowed to one bot by the dropdown. Each card can
+ * remove its bot from the fleet; the card goes when the server's next scanner list comes.
+ */
 export function ScannerStatusTab({ scanners }: { scanners: Scanner[] }) {
   const [botId, setBotId] = useState(ALL_BOTS);
   const shown = botId === ALL_BOTS ? scanners : scanners.filter((s) => s.botId === botId);
+  const removeBot = useRemoveBot();
 
   return (
     <div className="flex flex-col gap-4">
@@ -53,7 +60,12 @@ export function ScannerStatusTab({ scanners }: { scanners: Scanner[] }) {
       ) : (
         <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {shown.map((scanner) => (
-            <ScannerCard key={scanner.id} scanner={scanner} />
+            <ScannerCard
+              key={scanner.id}
+              scanner={scanner}
+              removing={removeBot.isPending && removeBot.variables === scanner.botId}
+              onRemove={() => removeBot.mutate(scanner.botId)}
+            />
           ))}
         </div>
       )}
@@ -61,14 +73,34 @@ export function ScannerStatusTab({ scanners }: { scanners: Scanner[] }) {
   );
 }
 
-function ScannerCard({ scanner }: { scanner: Scanner }) {
+function ScannerCard({
+  scanner,
+  removing,
+  onRemove,
+}: {
+  scanner: Scanner;
+  removing: boolean;
+  onRemove: () => void;
+}) {
   return (
     <Card role="group" aria-label={`Bot ${scanner.botId}`}>
       <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
-        <CardTitle className="text-base">Bot {scanner.botId}</CardTitle>
-        <Badge className={cn('border-transparent', SCANNER_STATUS_BADGE[scanner.status])}>
-          {scanner.status}
-        </Badge>
+        <CardTitle className="min-w-0 truncate text-base">Bot {scanner.botId}</CardTitle>
+        <div className="flex shrink-0 items-center gap-1">
+          <Badge className={cn('border-transparent', SCANNER_STATUS_BADGE[scanner.status])}>
+            {scanner.status}
+          </Badge>
+          <ConfirmActionButton
+            icon={<Trash2 />}
+            label={`Remove bot ${scanner.botId}`}
+            className="text-red-400 hover:text-red-300"
+            pending={removing}
+            title={`Remove bot ${scanner.botId}?`}
+            description="It leaves the fleet with its configuration, and the pool servers it holds go back to the pool; its hops and finds stay. A connected bot is told and disconnected. It joins again as a new bot if it reconnects."
+            confirmLabel="Remove Bot"
+            onConfirm={onRemove}
+          />
+        </div>
       </CardHeader>
       <CardContent>
         <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">

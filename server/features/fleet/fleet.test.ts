@@ -178,7 +178,8 @@ for (const dialect of DIALECTS) {
     it('on a socket closes with 4400 a hello naming another bot than the socket is', async () => {
       const bot = await botSocket();
       bot.send({ type: 'hello', payload: { ghostId: 'ghost-7', version: '2.1' } });
-      await bot.next((f) => f.type === 'hello');
+      // The answer, then its configuration.
+      await bot.next((f) => f.type === 'config');
       const before = bot.frames.length;
       bot.send({ type: 'hello', payload: { ghostId: 'ghost-8', version: '2.1' } });
       expect(await bot.waitClosed()).toEqual({ code: 4400, reason: 'Bad hello' });

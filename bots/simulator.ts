@@ -172,7 +172,8 @@ class SimulatedBot {
     socket.on('unexpected-response', (_request, response) => {
       const retryAfter = Number(response.headers['retry-after']);
       if (retryAfter > 0) this.retryNotBefore = Date.now() + retryAfter * 1000;
-      this.fleet.error(`${this.ghostId}: /ws answered ${response.statusCode} (is the bot token right?)`);
+      const hint = response.statusCode === 401 ? ' (is the bot token right?)' : '';
+      this.fleet.error(`${this.ghostId}: /ws answered ${response.statusCode}${hint}`);
       socket.terminate();
     });
     socket.on('error', (error) => this.fleet.error(`${this.ghostId}: ${error.message}`));

@@ -561,7 +561,10 @@ export class Fleet {
 
   private forgetHere(ghostId: string, at: number): boolean {
     const held = this.state.forget(ghostId, at);
-    for (const listener of [...(this.removalListeners.get(ghostId) ?? [])]) {
+    // Once: the bot's sockets here close, and a socket of it that joins again subscribes anew.
+    const listeners = this.removalListeners.get(ghostId) ?? new Set<() => void>();
+    this.removalListeners.delete(ghostId);
+    for (const listener of listeners) {
       try {
         listener();
       } catch (err) {

@@ -151,10 +151,9 @@ function botHandler(type: BotMessageType): MessageHandler {
     const opened = upgradeGhostIdOf(connection.identity);
     if (type === 'hello' && opened !== undefined && opened !== ghostId) {
       // Its upgrade was counted against `opened` (socket.ts): another bot may not use that socket.
-      connection.send('error', {
+      refuseBot(connection, CLOSE_CODES.badHello, {
         error: `This socket was opened for ${opened} (?ghostId=); its hello must name ${opened}`,
       });
-      connection.socket.close(CLOSE_CODES.badHello, 'hello does not match ?ghostId=');
       return;
     }
     const named = connection.identity.ghostId;

@@ -22,6 +22,8 @@ export interface HandlerEnv {
   connection: RealtimeConnection;
   /** A dashboard's `?since=SEQ`: the last fleet event it has, to be sent exactly what it missed. */
   since?: number;
+  /** The `id` of the frame being handled, which its answers name as `requestId`. */
+  requestId?: string;
 }
 
 export interface MessageHandler<S extends z.ZodType = z.ZodType> {
@@ -138,7 +140,7 @@ function refuseBot(
  * refused with 'Say hello first' (4400). Each is handed to the fleet; a full fleet refuses (4409).
  */
 function botHandler(type: BotMessageType): MessageHandler {
-  return defineHandler(BotMessageSchemas[type], async (payload, { ctx, connection }) => {
+  return defineHandler(BotMessageSchemas[type], async (payload, { ctx, connection, requestId }) => {
     const fleet = fleetOf(ctx);
     if (!fleet) throw new Error('the app has no fleet');
     // Refused already (or closing): what the bot sent after is not answered.
@@ -168,7 +170,12 @@ function botHandler(type: BotMessageType): MessageHandler {
       if (result.status === 409 && !fleet.hasRoomFor(ghostId)) {
         refuseBot(connection, CLOSE_CODES.fleetFull, { error: result.error });
       } else {
-        connection.send('error', { error: result.error });
+        const retry = result.retryAfterSeconds === undefined ? {} : { retryAfter: result.retryAfterSeconds };
+        connection.send('error', {
+          error: result.error,
+          ...retry,
+          ...(requestId === undefined ? {} : { requestId }),
+        });
       }
       return;
     }
@@ -182,6 +189,12 @@ function botHandler(type: BotMessageType): MessageHandler {
       connection.send('heartbeat', { serverTime: ctx.now() });
     } else if (type === 'config_ack') {
       await acknowledgeConfig(ctx, ghostId, payload as z.infer<typeof ConfigAckPayloadSchema>);
+    }
+    // The frame's rows are committed (fleet.accept waits for that): a bot that numbered its frame
+    // learns it is safe, and which stream position it got.
+    if (requestId !== undefined && type !== 'hello' && type !== 'heartbeat') {
+      const { ok: _ok, ...rest } = result;
+      connection.send('ack', { requestId, ...rest });
     }
   });
 }

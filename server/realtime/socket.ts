@@ -234,7 +234,7 @@ function receive(
   }
   connection.enqueue(async () => {
     try {
-      await handler.handle(checked.data, env);
+      await handler.handle(checked.data, id === undefined ? env : { ...env, requestId: id });
     } catch (err) {
       env.connection.send('error', { error: `Could not handle ${type}`, ...requestId });
       throw err;

@@ -22,7 +22,7 @@ declare module 'fastify' {
  * the database holds when the app is ready, and writes what is queued when it closes.
  */
 export function registerFleet(app: FastifyInstance, ctx: AppContext, removalSteps: BotRemovalSteps): Fleet {
-  const fleet = new Fleet(ctx, app.log);
+  const fleet = new Fleet(ctx, app.log, app.writer);
   app.decorate('fleet', fleet);
   app.addHook('onReady', () => fleet.start());
   app.addHook('onClose', () => fleet.close());
@@ -93,16 +93,27 @@ export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
       if (!checked.ok) return reply.status(400).send({ error: checked.error });
       if (!app.fleet.hasRoomFor(ghostId))
         return reply.status(409).send({ error: FLEET_TEXTS.full(ctx.config.FLEET_MAX_BOTS) });
-      const results = [];
-      for (const [index, event] of checked.events.entries()) {
-        const result = await app.fleet.accept(ghostId, event.type, event.payload as never);
-        if (!result.ok)
-          return reply.status(result.status).send({ error: `events.${index}: ${result.error}` });
-        const { ok: _ok, ...rest } = result;
-        const id = request.body.events[index]?.id;
-        results.push({ index, ...(id === undefined ? {} : { id }), ...rest });
+      // The database is behind or away and the writer is full: the bot sends the batch again later.
+      if (!app.fleet.hasRoomForEvents(checked.events.length)) {
+        return reply.status(429).header('retry-after', 5).send({ error: FLEET_TEXTS.writerFull });
       }
-      return { accepted: results.length, results };
+      // Answered once every row of the batch is committed: what is acknowledged survives a crash.
+      const { results, refused } = await app.fleet.acceptAll(ghostId, checked.events);
+      if (refused) {
+        const { result } = refused;
+        if (!result.ok) {
+          if (result.retryAfterSeconds) reply.header('retry-after', result.retryAfterSeconds);
+          return reply.status(result.status).send({ error: `events.${refused.index}: ${result.error}` });
+        }
+      }
+      return {
+        accepted: results.length,
+        results: results.map((result, index) => {
+          const { ok: _ok, ...rest } = result;
+          const id = request.body.events[index]?.id;
+          return { index, ...(id === undefined ? {} : { id }), ...rest };
+        }),
+      };
     },
   );
 };

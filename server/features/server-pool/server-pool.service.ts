@@ -100,17 +100,17 @@ export async function claimServer(
   const { ghostId } = input;
   if (fleet.holds && !fleet.holds(ghostId)) throw conflict(POOL_CLAIM_TEXTS.notInFleet(ghostId));
   const now = ctx.now();
-  await touchPoolBot(ctx.db, ghostId, now);
-  let row = await claimWithinLimit(ctx, input, now);
-  if (!row && (await sweepExpiredLeases(ctx, fleet)) > 0) row = await claimWithinLimit(ctx, input, now);
-  if (!row) {
-    throw notFound(
-      input.placeId === undefined
-        ? SERVER_POOL_TEXTS.noneAvailable
-        : SERVER_POOL_TEXTS.noneAvailableForPlace(input.placeId),
-    );
+  const none = notFound(
+    input.placeId === undefined
+      ? SERVER_POOL_TEXTS.noneAvailable
+      : SERVER_POOL_TEXTS.noneAvailableForPlace(input.placeId),
+  );
+  try {
+    return await claimWithinLimit(ctx, input, now, none);
+  } catch (error) {
+    if (error !== none || (await sweepExpiredLeases(ctx, fleet)) === 0) throw error;
+    return claimWithinLimit(ctx, input, now, none);
   }
-  return { server: poolServerRowToPoolServer(row), leaseSeconds: ctx.config.POOL_LEASE_SECONDS };
 }
 
 /**
@@ -122,15 +122,22 @@ async function claimWithinLimit(
   ctx: AppContext,
   input: { ghostId: string; placeId?: string },
   now: number,
-): Promise<PoolServerRow | undefined> {
+  none: Error,
+): Promise<ClaimServerResponse> {
   const max = ctx.config.POOL_MAX_SERVERS_PER_BOT;
-  return ctx.db.transaction().execute(async (trx) => {
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    // The call is a sign of life for the bot's leases: in the transaction, so a refused claim
+    // (thrown, rolled back) changes nothing.
+    await touchPoolBot(trx, input.ghostId, now);
     await lockPoolBot(trx, ctx.dialect, input.ghostId);
     if ((await countServersHeldBy(trx, input.ghostId)) >= max) {
       throw conflict(POOL_CLAIM_TEXTS.holdsTooMany(input.ghostId, max));
     }
-    return claimAvailableServer(trx, ctx.dialect, input.ghostId, input.placeId, now);
+    const claimed = await claimAvailableServer(trx, ctx.dialect, input.ghostId, input.placeId, now);
+    if (!claimed) throw none;
+    return claimed;
   });
+  return { server: poolServerRowToPoolServer(row), leaseSeconds: ctx.config.POOL_LEASE_SECONDS };
 }
 
 /**
@@ -152,9 +159,9 @@ export async function releaseServer(
       : outcome === 'error'
         ? SERVER_POOL_TEXTS.errorReason
         : '');
-  // Any pool call is a sign of life for the bot's other leases, a refused release too.
-  await touchPoolBot(ctx.db, ghostId, now);
   const result = await ctx.db.transaction().execute(async (trx) => {
+    // A sign of life for the bot's other leases; rolled back with a refused release, which changes nothing.
+    await touchPoolBot(trx, ghostId, now);
     const released = await releaseAssignedServer(
       trx,
       jobId,

@@ -351,6 +351,22 @@ for (const dialect of DIALECTS) {
       expect((await stats(t, t.cookie)).byStatus).toMatchObject({ available: '1', assigned: '4' });
     });
 
+    it('changes no row when it refuses a claim or a release (a refused call is not a sign of life)', async () => {
+      const poolBots = () => t.ctx.db.selectFrom('pool_bots').selectAll().orderBy('ghost_id').execute();
+      await addServers(t, ['job-1']);
+      const held = await claim(t, 'ghost-1');
+      expect(held.statusCode, held.body).toBe(200);
+      await sayHello(t, 'ghost-2');
+      const before = await poolBots();
+      t.clock.advance(1000);
+      // Nothing left to claim; a release of a server it does not hold; a release of an unknown server.
+      expect((await claim(t, 'ghost-2')).statusCode).toBe(404);
+      expect((await claim(t, 'ghost-2', '42')).statusCode).toBe(404);
+      expect((await release(t, 'ghost-2', 'job-1', 'full')).statusCode).toBe(409);
+      expect((await release(t, 'ghost-1', 'job-unknown', 'error')).statusCode).toBe(404);
+      expect(await poolBots()).toEqual(before);
+    });
+
     it('lets 10 simultaneous claims of one bot take 3 servers, no more', async () => {
       await raceClaimsOfOneBot([t]);
     });

@@ -1,24 +1,12 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { hopEvent } from '../features/fleet/fleet.fixtures.ts';
 import { insertTestScriptKey } from '../test/fixtures.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp, useTestApp } from '../test/helper.ts';
 import { connectTestClient } from '../test/socket-client.ts';
 import { BatchWriter, DatabaseUnavailableError, type RowKind, RowSetAsideError } from './batch-writer.ts';
 
 const BOT = { authorization: `Bearer ${TEST_BOT_TOKEN}` };
-
-const hop = (n: number) => ({
-  type: 'server_hop',
-  payload: {
-    fromJobId: `job-${n}`,
-    toJobId: `job-${n + 1}`,
-    fromPlaceId: '109983668079237',
-    toPlaceId: '109983668079237',
-    success: true,
-    latencyMs: 100 + n,
-    hopReason: 'auto_scan',
-  },
-});
 
 const postEvents = (t: TestApp, ghostId: string, events: unknown[]) =>
   t.app.inject({ method: 'POST', url: '/api/bot/events', headers: BOT, payload: { ghostId, events } });
@@ -68,7 +56,7 @@ for (const dialect of DIALECTS) {
       const res = await postEvents(
         t,
         'ghost-01',
-        Array.from({ length: 50 }, (_, i) => hop(i)),
+        Array.from({ length: 50 }, (_, i) => hopEvent(i)),
       );
       expect(res.statusCode).toBe(200);
       // No flush: what was acknowledged is already in the database.
@@ -90,7 +78,7 @@ for (const dialect of DIALECTS) {
       const hops = postEvents(
         t,
         'ghost-02',
-        Array.from({ length: 200 }, (_, i) => hop(i)),
+        Array.from({ length: 200 }, (_, i) => hopEvent(i)),
       );
       await t.app.pendingWrites.flush();
       expect((await hops).statusCode).toBe(200);
@@ -112,7 +100,7 @@ for (const dialect of DIALECTS) {
         const stuck = flakyKind(Number.POSITIVE_INFINITY);
         for (let i = 0; i < 100; i++) small.app.writer.add(stuck.kind, i);
         await expect(small.app.writer.flush()).rejects.toBeInstanceOf(DatabaseUnavailableError);
-        const res = await postEvents(small, 'ghost-03', [hop(1)]);
+        const res = await postEvents(small, 'ghost-03', [hopEvent(1)]);
         expect(res.statusCode).toBe(429);
         expect(res.headers['retry-after']).toBe('5');
         expect(res.json().error).toMatch(/send them again/);
@@ -133,7 +121,7 @@ for (const dialect of DIALECTS) {
       try {
         bot.send({ type: 'hello', payload: { ghostId: 'ghost-ack', version: '1' }, id: 'h1' });
         await bot.next((f) => f.type === 'hello');
-        bot.send({ ...hop(1), id: 'frame-42' });
+        bot.send({ ...hopEvent(1), id: 'frame-42' });
         const ack = await bot.next((f) => f.type === 'ack');
         const { requestId, seq } = ack.payload as { requestId: string; seq: number };
         expect(requestId).toBe('frame-42');

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hopEvent } from '../features/fleet/fleet.fixtures.ts';
 import { buildTestApp, TEST_BOT_TOKEN, type TestApp } from '../test/helper.ts';
 
 /*
@@ -8,19 +9,6 @@ import { buildTestApp, TEST_BOT_TOKEN, type TestApp } from '../test/helper.ts';
  * The process must stay up, keep every write it acknowledged, and answer again within seconds.
  */
 const url = process.env.TEST_DATABASE_URL;
-
-const hop = (n: number) => ({
-  type: 'server_hop',
-  payload: {
-    fromJobId: `job-${n}`,
-    toJobId: `job-${n + 1}`,
-    fromPlaceId: '109983668079237',
-    toPlaceId: '109983668079237',
-    success: true,
-    latencyMs: 100,
-    hopReason: 'auto_scan',
-  },
-});
 
 /** Ends every connection of the app named `applicationName` (the test app's schema). */
 async function terminateConnections(applicationName: string): Promise<number> {
@@ -56,7 +44,7 @@ describe.runIf(url)('postgres: the database going away', () => {
     // Five bots posting a batch of ten hops every 250 ms.
     const bot = async (ghostId: string) => {
       while (!stop) {
-        const events = Array.from({ length: 10 }, () => hop(n++));
+        const events = Array.from({ length: 10 }, () => hopEvent(n++));
         const res = await fetch(`${base}/api/bot/events`, {
           method: 'POST',
           headers: { authorization: `Bearer ${TEST_BOT_TOKEN}`, 'content-type': 'application/json' },

@@ -165,7 +165,16 @@ function botHandler(type: BotMessageType): MessageHandler {
       });
       return;
     }
-    const result = await fleet.accept(ghostId, type, payload as never);
+    // A frame without an id can get no ack: its rows go with the next batch rather than their own commit.
+    const { result: applied, settled } = await fleet.begin(
+      ghostId,
+      type,
+      payload as never,
+      requestId !== undefined,
+    );
+    // A hello is answered once the bot is on record; other frames are applied (and reach dashboards)
+    // at once, and acked when their rows are committed, so a bot's next frame never waits for a commit.
+    const result = type === 'hello' ? await settled : applied;
     if (!result.ok) {
       if (result.status === 409 && !fleet.hasRoomFor(ghostId)) {
         refuseBot(connection, CLOSE_CODES.fleetFull, { error: result.error });
@@ -190,11 +199,21 @@ function botHandler(type: BotMessageType): MessageHandler {
     } else if (type === 'config_ack') {
       await acknowledgeConfig(ctx, ghostId, payload as z.infer<typeof ConfigAckPayloadSchema>);
     }
-    // The frame's rows are committed (fleet.accept waits for that): a bot that numbered its frame
-    // learns it is safe, and which stream position it got.
+    // A bot that numbered its frame learns, once its rows are committed, that it is safe and which
+    // stream position it got (or why the database refused it).
     if (requestId !== undefined && type !== 'hello' && type !== 'heartbeat') {
-      const { ok: _ok, ...rest } = result;
-      connection.send('ack', { requestId, ...rest });
+      settled.then(
+        (done) => {
+          if (!connection.isOpen) return;
+          if (!done.ok) return connection.send('error', { error: done.error, requestId });
+          const { ok: _ok, ...rest } = done;
+          connection.send('ack', { requestId, ...rest });
+        },
+        // Not a refusal of the row (that is `done.ok === false`): the store failed unexpectedly.
+        () => {
+          if (connection.isOpen) connection.send('error', { error: `Could not store ${type}`, requestId });
+        },
+      );
     }
   });
 }

@@ -319,6 +319,24 @@ export class Fleet {
   }
 
   /**
+   * Applies one message now (its events reach listeners at once); `settled` is its answer once its
+   * rows are committed. For a socket, which must not hold a bot's next frame for a commit. With
+   * `acknowledged` false (a frame without an id, which no answer can name) its rows are written
+   * with the next batch, within a second, and `settled` does not wait for them.
+   */
+  async begin<T extends BotMessageType>(
+    ghostId: string,
+    type: T,
+    payload: Payload<T>,
+    acknowledged = true,
+  ): Promise<{ result: BotMessageResult; settled: Promise<BotMessageResult> }> {
+    const applied = await this.applyMessage(ghostId, type, payload, acknowledged);
+    const settled = this.settle(applied);
+    settled.catch(() => {});
+    return { result: applied.result, settled };
+  }
+
+  /**
    * Applies a bot's messages in order (stopping at the first refused one) and answers once all
    * their rows are committed: one batch costs one commit, not one per message.
    */
@@ -350,6 +368,7 @@ export class Fleet {
     ghostId: string,
     type: T,
     payload: Payload<T>,
+    acknowledged = true,
   ): Promise<Applied> {
     const now = this.ctx.now();
     if (!this.writer.hasRoomFor(1)) {
@@ -366,11 +385,11 @@ export class Fleet {
     }
     switch (type) {
       case 'scanner_status':
-        return this.statusReport(ghostId, payload as Payload<'scanner_status'>, now);
+        return this.statusReport(ghostId, payload as Payload<'scanner_status'>, now, acknowledged);
       case 'server_hop':
-        return this.hop(ghostId, payload as Payload<'server_hop'>, now);
+        return this.hop(ghostId, payload as Payload<'server_hop'>, now, acknowledged);
       case 'pet_discovered':
-        return this.discovery(ghostId, payload as Payload<'pet_discovered'>, now);
+        return this.discovery(ghostId, payload as Payload<'pet_discovered'>, now, acknowledged);
       case 'config_ack': {
         const ack = payload as Payload<'config_ack'>;
         if (!ack.ok)
@@ -408,6 +427,7 @@ export class Fleet {
     ghostId: string,
     report: Payload<'scanner_status'>,
     now: number,
+    acknowledged: boolean,
   ): Promise<Applied> {
     const known = this.state.scanners.get(ghostId);
     if (!known) return { result: { ok: false, status: 409, error: FLEET_TEXTS.sayHello } };
@@ -425,10 +445,15 @@ export class Fleet {
       lastActivity: now,
       rev: known.rev + 1,
     };
-    return { result: { ok: true }, ...(await this.publishScanner(scanner)) };
+    return { result: { ok: true }, ...(await this.publishScanner(scanner, acknowledged)) };
   }
 
-  private async hop(ghostId: string, report: Payload<'server_hop'>, now: number): Promise<Applied> {
+  private async hop(
+    ghostId: string,
+    report: Payload<'server_hop'>,
+    now: number,
+    acknowledged: boolean,
+  ): Promise<Applied> {
     const seq = await this.nextSeq();
     const hop: ServerHopEvent = {
       id: randomUUID(),
@@ -449,10 +474,15 @@ export class Fleet {
     };
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'hop', hop } satisfies BusFleetMessage);
     this.writer.add(this.scannerRows, ghostId);
-    return { result: { ok: true, seq }, written: watched(this.writer.write(hopRows, hop)) };
+    return { result: { ok: true, seq }, written: this.persist(hopRows, hop, acknowledged) };
   }
 
-  private async discovery(ghostId: string, report: Payload<'pet_discovered'>, now: number): Promise<Applied> {
+  private async discovery(
+    ghostId: string,
+    report: Payload<'pet_discovered'>,
+    now: number,
+    acknowledged: boolean,
+  ): Promise<Applied> {
     // Several bots in one server see the same pet: the first report within a minute is the one kept.
     const first = await this.recentPets.claim(JSON.stringify([report.name, report.jobid]), now);
     if (!first) {
@@ -476,7 +506,7 @@ export class Fleet {
     };
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'discovery', discovery } satisfies BusFleetMessage);
     this.writer.add(this.scannerRows, ghostId);
-    return { result: { ok: true, seq }, written: watched(this.writer.write(discoveryRows, discovery)) };
+    return { result: { ok: true, seq }, written: this.persist(discoveryRows, discovery, acknowledged) };
   }
 
   private async touch(ghostId: string, now: number): Promise<Applied> {
@@ -487,13 +517,26 @@ export class Fleet {
   }
 
   /** Applies and publishes a scanner's new state; `written` resolves once its row is committed. */
-  private async publishScanner(scanner: ScannerRecord): Promise<{ written: Promise<void> }> {
+  private async publishScanner(
+    scanner: ScannerRecord,
+    acknowledged = true,
+  ): Promise<{ written?: Promise<void> }> {
     // Applied here at once (the next message of the same batch reads it); the bus copy for this
     // instance is then a no-op, and other instances apply it when it arrives.
     this.state.applyScanner(scanner);
     this.stateChanged();
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'scanner', scanner } satisfies BusFleetMessage);
-    return { written: watched(this.writer.write(this.scannerRows, scanner.ghostId)) };
+    return { written: this.persist(this.scannerRows, scanner.ghostId, acknowledged) };
+  }
+
+  /**
+   * Hands a row to the writer: one that is acknowledged is written within milliseconds and its
+   * commit awaited; one nobody is told about goes with the next batch (within a second).
+   */
+  private persist<R>(kind: RowKind<R>, row: R, acknowledged: boolean): Promise<void> | undefined {
+    if (acknowledged) return watched(this.writer.write(kind, row));
+    this.writer.add(kind, row);
+    return undefined;
   }
 
   /** The answer once the message's rows are committed; a row the database refused is a 422, not a success. */

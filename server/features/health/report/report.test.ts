@@ -9,6 +9,7 @@ import {
   TEST_BOT_TOKEN,
   useTestApp,
 } from '../../../test/helper.ts';
+import { hopEvent } from '../../fleet/fleet.fixtures.ts';
 import { databasePing, SLOW_DATABASE_MS } from './database-probe.ts';
 import { REPORTS_KEPT } from './report.store.ts';
 import { WEAKNESS_TEXTS } from './security-posture.ts';
@@ -19,19 +20,7 @@ const BOT = { authorization: `Bearer ${TEST_BOT_TOKEN}` };
 const componentScore = (report: HealthReport, name: ScoreComponent['name']) =>
   report.components.find((c) => c.name === name)?.score;
 
-const hop = (success: boolean, n: number) => ({
-  type: 'server_hop',
-  payload: {
-    fromJobId: `job-${n}`,
-    toJobId: `job-${n + 1}`,
-    fromPlaceId: '109983668079237',
-    toPlaceId: '109983668079237',
-    success,
-    latencyMs: 300,
-    errorMessage: success ? null : 'Server is full',
-    hopReason: success ? 'auto_scan' : 'server_full',
-  },
-});
+const hop = (success: boolean, n: number) => hopEvent(n, { success });
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: health report`, () => {

@@ -1,0 +1,16 @@
+/** A `server_hop` event as a bot sends it in POST /api/bot/events: the n-th hop of a run, from job-n to job-(n+1). */
+export function hopEvent(n: number, { success = true }: { success?: boolean } = {}) {
+  return {
+    type: 'server_hop',
+    payload: {
+      fromJobId: `job-${n}`,
+      toJobId: `job-${n + 1}`,
+      fromPlaceId: '109983668079237',
+      toPlaceId: '109983668079237',
+      success,
+      latencyMs: 300,
+      errorMessage: success ? null : 'Server is full',
+      hopReason: success ? 'auto_scan' : 'server_full',
+    },
+  };
+}

@@ -9,7 +9,11 @@
   Set getgenv().SCANLINE_URL before loading to point it at another Scanline site.
 ]]
 
-local SITE = (getgenv and getgenv().SCANLINE_URL) or "http://localhost:5000"
+-- The loader prepends `local SCANLINE = { site = ... }`, the site that served this script. Run
+-- without the loader that local is absent and SCANLINE is the nil global: fall back.
+local LOADED = (type(SCANLINE) == "table" and SCANLINE) or {}
+local SITE = (type(LOADED.site) == "string" and LOADED.site ~= "" and LOADED.site)
+  or (getgenv and getgenv().SCANLINE_URL) or "http://localhost:5000"
 -- The server holds a poll open up to this many seconds until a find arrives (long-poll).
 local POLL_WAIT = 20
 local MAX_ROWS = 8
@@ -18,14 +22,16 @@ local HttpService = game:GetService("HttpService")
 local Players = game:GetService("Players")
 local TeleportService = game:GetService("TeleportService")
 
--- Executors differ: prefer game:HttpGet, fall back to their request functions.
+-- Executors differ: prefer game:HttpGet, fall back to their request functions. Many HttpGets raise
+-- on a non-2xx status; the request function still hands over the body, which holds the server's
+-- reason (shown in the panel).
 local function httpGet(url)
   local ok, body = pcall(function() return game:HttpGet(url) end)
   if ok and type(body) == "string" then return body end
   local send = (syn and syn.request) or http_request or request
   if send then
     local sent, response = pcall(send, { Url = url, Method = "GET" })
-    if sent and response and response.StatusCode == 200 then return response.Body end
+    if sent and type(response) == "table" and type(response.Body) == "string" then return response.Body end
   end
   return nil
 end
@@ -99,8 +105,11 @@ end
 
 local status, rows = buildPanel()
 local finds = {}
--- Where this script is in the feed: the server's cursor, sent back as `since` on the next poll.
-local cursor = 0
+-- Finds received since the script started (the panel shows only the newest MAX_ROWS of them).
+local received = 0
+-- Where this script is in the feed: nil at first, so the server starts at the present (the last
+-- minute of finds, never the whole backlog); then the server's cursor, sent back as `since`.
+local cursor = nil
 
 local function joinServer(find)
   -- The server sends join data for finds from 5M/s to premium keys only.
@@ -131,7 +140,8 @@ for i, row in ipairs(rows) do
   end)
 end
 
--- Newest finds first. The server decides what the free tier sees (finds below 10M/s).
+-- Newest finds first: the server sends them oldest first, so each goes on top. The server decides
+-- what the free tier sees (finds below 10M/s).
 local function addFinds(discoveries)
   for _, find in ipairs(discoveries) do
     table.insert(finds, 1, find)
@@ -140,11 +150,13 @@ local function addFinds(discoveries)
 end
 
 while task.wait(1) do
-  local data = decodeJson(httpGet(SITE .. "/api/script/feed?since=" .. tostring(cursor) .. "&wait=" .. POLL_WAIT))
+  local since = cursor and ("&since=" .. tostring(cursor)) or ""
+  local data = decodeJson(httpGet(SITE .. "/api/script/feed?wait=" .. POLL_WAIT .. since))
   if data and type(data.discoveries) == "table" then
     addFinds(data.discoveries)
+    received = received + #data.discoveries
     cursor = tonumber(data.cursor) or cursor
-    status.Text = string.format("Live - %d finds below 10M/s", #finds)
+    status.Text = string.format("Live - %d finds below 10M/s", received)
     render()
   else
     status.Text = (data and data.error) or "Feed unavailable, retrying..."

@@ -10,7 +10,11 @@
   Set getgenv().SCANLINE_URL before loading to point it at another Scanline site.
 ]]
 
-local SITE = (getgenv and getgenv().SCANLINE_URL) or "http://localhost:5000"
+-- The loader prepends `local SCANLINE = { site = ... }`, the site that served this script. Run
+-- without the loader that local is absent and SCANLINE is the nil global: fall back.
+local LOADED = (type(SCANLINE) == "table" and SCANLINE) or {}
+local SITE = (type(LOADED.site) == "string" and LOADED.site ~= "" and LOADED.site)
+  or (getgenv and getgenv().SCANLINE_URL) or "http://localhost:5000"
 local PREMIUM_SCRIPT = "scanline-premium.lua"
 local KEY_FILE = "scanline-key.txt"
 -- The server holds a poll open up to this many seconds until a find arrives (long-poll).
@@ -20,20 +24,30 @@ local HttpService = game:GetService("HttpService")
 
 local send = (syn and syn.request) or http_request or request
 
--- One call for GET and POST: game:HttpGet when there is no body, the executor's request otherwise.
+-- A URL may hold a key (the loader's), and an executor's HTTP error may quote it: a key never goes
+-- on screen or into a log.
+local function redact(message)
+  return (tostring(message):gsub("([?&]key=)[^&%s\"']*", "%1***"))
+end
+
+-- One call for GET and POST: game:HttpGet when there is no body, the executor's request otherwise
+-- (also when HttpGet raises, as many do on a non-2xx status: the request function still hands
+-- over the body, which holds the server's reason). Returns the status and body, or nil and why.
 local function http(method, url, body)
+  local failure = "this executor cannot send HTTP requests"
   if method == "GET" then
     local ok, text = pcall(function() return game:HttpGet(url) end)
     if ok and type(text) == "string" then return 200, text end
+    failure = redact(text)
   end
-  if not send then return nil, "this executor cannot send HTTP requests" end
+  if not send then return nil, failure end
   local ok, response = pcall(send, {
     Url = url,
     Method = method,
     Headers = { ["Content-Type"] = "application/json" },
     Body = body and HttpService:JSONEncode(body) or nil,
   })
-  if not ok or not response then return nil, "request failed" end
+  if not ok or type(response) ~= "table" then return nil, redact(ok and "request failed" or response) end
   return response.StatusCode, response.Body
 end
 
@@ -51,19 +65,40 @@ local function hardwareId()
   return "unknown-device"
 end
 
+-- Set while premium runs. Premium has its own feed loop and a device runs one feed loop, so the
+-- free loop below stops polling while this is set.
+local handedOver = false
+-- The redeem panel's status line (made below): premium's refusal or failure is shown there.
+local redeemStatus
+
 -- Loads the premium scanner with the key; returns whether it loaded and what to tell the user.
 local function loadPremium(key)
   local url = SITE .. "/api/script/loader?script=" .. HttpService:UrlEncode(PREMIUM_SCRIPT)
     .. "&key=" .. HttpService:UrlEncode(key) .. "&hwid=" .. HttpService:UrlEncode(hardwareId())
   local status, source = http("GET", url)
   if type(source) ~= "string" then return false, "Premium could not load" end
-  -- A refusal is one printed line with the reason (expired key, device limit...): show it.
+  if status == nil then return false, "Premium could not load: " .. source end
+  -- A refusal from an older server: a 4xx with one printed line giving the reason. Show it.
   local reason = source:match('^print%("%[Scanline%] (.-)"%)')
   if reason then return false, reason end
-  local chunk = status == 200 and loadstring(source)
+  if status ~= 200 then return false, "Premium could not load (HTTP " .. tostring(status) .. ")" end
+  local chunk = loadstring(source)
   if not chunk then return false, "Premium could not load" end
-  if getgenv then getgenv().SCANLINE_KEY = key end -- the premium scanner's feed needs the key
-  task.spawn(chunk)
+  if getgenv then getgenv().SCANLINE_KEY = key end -- for a premium copy served without the key
+  -- Stop the free loop first: from here on premium's loop is this device's feed loop.
+  handedOver = true
+  local stopped = nil
+  task.spawn(function()
+    -- The loader refuses (expired key, device limit...) with Lua that prints the reason and raises
+    -- it; premium may also stop with an error later. Either way show why and resume the free feed.
+    local ok, err = pcall(chunk)
+    if not ok then
+      stopped = redact(err):gsub("^%[Scanline%] ", "")
+      handedOver = false
+      if redeemStatus then redeemStatus.Text = stopped end
+    end
+  end)
+  if stopped then return false, stopped end
   return true, "Premium loaded"
 end
 
@@ -112,11 +147,13 @@ redeemButton.Position = UDim2.new(0, 6, 0, 184)
 redeemButton.Text = "Redeem & load premium"
 redeemButton.Parent = frame
 
-local redeemStatus = label(frame, "Premium: every find, auto-join from 5M/s", 218, Color3.fromRGB(156, 163, 175))
+redeemStatus = label(frame, "Premium: every find, auto-join from 5M/s", 218, Color3.fromRGB(156, 163, 175))
 
 redeemButton.MouseButton1Click:Connect(function()
   local code = codeBox.Text:gsub("%s+", "")
   if code == "" then redeemStatus.Text = "Enter your redemption code first" return end
+  -- A second premium would be a second feed loop on this device.
+  if handedOver then redeemStatus.Text = "Premium is already running" return end
   redeemStatus.Text = "Redeeming..."
   local status, text = http("POST", SITE .. "/api/script/redeem", { code = code, hwid = hardwareId() })
   local data = decodeJson(text)
@@ -140,10 +177,14 @@ if isfile and readfile and isfile(KEY_FILE) then
 end
 
 -- The free feed (the server decides what it holds: finds below 10M/s). `cursor` is where this
--- script is in it, sent back as `since` on the next poll.
-local cursor = 0
-while task.wait(1) do
-  local status, text = http("GET", SITE .. "/api/script/feed?since=" .. tostring(cursor) .. "&wait=" .. POLL_WAIT)
+-- script is in it: nil at first, so the server starts at the present (the last minute of finds,
+-- never the whole backlog); then the server's cursor, sent back as `since`.
+local cursor = nil
+local function pollFree()
+  local since = cursor and ("&since=" .. tostring(cursor)) or ""
+  local status, text = http("GET", SITE .. "/api/script/feed?wait=" .. POLL_WAIT .. since)
+  -- Premium may have taken over while this poll was held open: its panel is the live one now.
+  if handedOver then return end
   local data = decodeJson(text)
   if status == 200 and data and type(data.discoveries) == "table" then
     local find = data.discoveries[#data.discoveries]
@@ -152,5 +193,13 @@ while task.wait(1) do
     feedStatus.Text = "Live - free finds below 10M/s"
   else
     feedStatus.Text = (data and data.error) or "Feed unavailable, retrying..."
+  end
+end
+
+while task.wait(1) do
+  if handedOver then
+    feedStatus.Text = "Premium is running: free feed paused"
+  else
+    pollFree()
   end
 end

@@ -14,6 +14,8 @@ const PREMIUM_SOURCE = 'premium_runs = (premium_runs or 0) + 1\nprint("premium s
 interface ExecutorRun {
   printed: string[];
   premiumRuns: number;
+  /** What the snippet raised (a refusal stops the snippet with its reason), or undefined. */
+  raised?: string;
   /** Every URL the executor fetched, in order. */
   fetched: string[];
 }
@@ -57,7 +59,11 @@ async function runInExecutor(
         HttpGet = function(_, url) return __http_get(url):await() end,
       }
     `);
-    await lua.doString(snippet);
+    // An executor runs the snippet in a protected call and shows what it raises.
+    await lua.doString(snippet).catch((error: unknown) => {
+      // wasmoon adds a traceback after the message: keep the message.
+      run.raised = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    });
     run.premiumRuns = Number(lua.global.get('premium_runs') ?? 0);
   } finally {
     lua.global.close();
@@ -79,6 +85,7 @@ for (const dialect of DIALECTS) {
       const first = await runInExecutor(snippet, { gethwid: 'PC 1/α&=' });
       expect(first.premiumRuns).toBe(1);
       expect(first.printed).toEqual(['premium scanner running']);
+      expect(first.raised).toBeUndefined();
       // The copied URL first (no device id: the bootstrap comes back), then the same URL with it.
       expect(first.fetched).toEqual([
         `${origin()}/api/script/loader?script=${SCRIPT}&key=${key.scriptKey}`,
@@ -99,9 +106,10 @@ for (const dialect of DIALECTS) {
 
       const second = await runInExecutor(snippet, { gethwid: 'device-2' });
       expect(second.premiumRuns).toBe(0);
-      expect(second.printed).toEqual([
-        '[Scanline] This key is already bound to 1 device: the device limit is reached',
-      ]);
+      // Printed, then raised with the same reason: an executor shows one or the other.
+      const reason = '[Scanline] This key is already bound to 1 device: the device limit is reached';
+      expect(second.printed).toEqual([reason]);
+      expect(second.raised).toBe(reason);
       expect((await scriptKeyBindings(t, key.id)).map((b) => b.hardware_id)).toEqual(['device-1']);
     });
 
@@ -120,6 +128,7 @@ for (const dialect of DIALECTS) {
       const run = await runInExecutor(buildLoaderSnippet(origin(), SCRIPT, 'SK-not-a-key'), { gethwid: 'd' });
       expect(run.premiumRuns).toBe(0);
       expect(run.printed).toEqual([`[Scanline] ${ACCESS_TEXTS.unknownKey}`]);
+      expect(run.raised).toBe(`[Scanline] ${ACCESS_TEXTS.unknownKey}`);
       expect(run.fetched).toHaveLength(1);
     });
   });

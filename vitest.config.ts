@@ -9,13 +9,15 @@ const scaleOutTests = 'server/realtime/multi-instance.test.ts';
 const hasScaleOutServices = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
 
 /**
- * Five projects, one run:
+ * Six projects, one run:
  * - unit: pure code in common/ and server/ helpers (node)
  * - web:  React components with Testing Library (jsdom)
  * - api:  the Fastify app through app.inject and real sockets, on SQLite and (with TEST_DATABASE_URL) PostgreSQL
  * - e2e:  Playwright driving Chromium against the built app on a real port
  * - reliability: fast-check fuzz of every route and socket frame, kill -9 under load, concurrent pool
  *   claims (tests/reliability), on SQLite and (with TEST_DATABASE_URL) PostgreSQL; one file at a time
+ * - client: the shipped Lua scripts in LuaJIT through an executor stand-in (tests/client), against the
+ *   built server and the bot simulator
  */
 export default defineConfig({
   plugins: [react()],
@@ -70,6 +72,17 @@ export default defineConfig({
           include: ['tests/reliability/**/*.test.ts'],
           testTimeout: 240_000,
           hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'client',
+          environment: 'node',
+          include: ['tests/client/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 150_000,
           fileParallelism: false,
         },
       },

@@ -1,13 +1,36 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LuaFactory } from 'wasmoon';
 import { buildLoaderSnippet } from '../../../common/loader-snippet.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
+import { ACCESS_TEXTS } from '../loader/loader-access.ts';
 import { insertTestScriptKey } from '../loader/script-access.fixtures.ts';
 import { HUGE, LARGE, MIDDLE, reportFinds, SMALL, TEST_PLACE_ID } from './feed.fixtures.ts';
 
 const SCRIPTS_DIR = resolve(import.meta.dirname, '../../../scripts');
+const KEY_FILE = 'scanline-key.txt';
+
+/** A shipped script's source, run as is (a saved copy, without the loader's preamble). */
+function scriptSource(name: string): string {
+  return readFileSync(resolve(SCRIPTS_DIR, name), 'utf8');
+}
+
+/** The feed calls a run made, as URLs. */
+function feedCalls(run: { fetched: string[] }): URL[] {
+  return run.fetched.filter((url) => url.includes('/api/script/feed')).map((url) => new URL(url));
+}
+
+/** A feed answer whose server clock reads `seconds` later: every find in it is that much older. */
+function agedBy(seconds: number) {
+  return (url: string, body: string): string => {
+    if (!url.includes('/api/script/feed')) return body;
+    const answer = JSON.parse(body) as { serverTime?: string };
+    if (answer.serverTime) answer.serverTime = new Date(Date.parse(answer.serverTime) + seconds * 1000).toISOString();
+    return JSON.stringify(answer);
+  };
+}
 
 /** A Lua string literal of any text (bytes outside printable ASCII as decimal escapes). */
 function luaString(text: string): string {
@@ -35,6 +58,10 @@ interface ScriptRun {
   /** TeleportService:TeleportToPlaceInstance calls: [placeId, jobId]. */
   teleports: Array<[number, string]>;
   fetched: string[];
+  /** Lines printed or warned. */
+  printed: string[];
+  /** The executor's files after the run (writefile). */
+  files: Record<string, string>;
 }
 
 /**
@@ -51,15 +78,37 @@ async function runScript(
     beforePoll?: (poll: number) => Promise<unknown>;
     genv?: Record<string, string>;
     hwid?: string;
+    /** The executor's files before the run (isfile/readfile/writefile). */
+    files?: Record<string, string>;
+    /** Rewrites an answer's body before the script sees it (e.g. to age the finds). */
+    answer?: (url: string, body: string) => string;
+    /**
+     * How game:HttpGet treats a non-2xx status: 'returns' the body (the default), 'raises' an error
+     * quoting the URL (many executors), 'raises-no-request' the same on an executor without request.
+     */
+    httpGet?: 'returns' | 'raises' | 'raises-no-request';
   },
 ): Promise<ScriptRun> {
   const lua = await new LuaFactory().createEngine();
-  const run: ScriptRun = { rows: [], labels: [], teleports: [], fetched: [] };
+  const run: ScriptRun = { rows: [], labels: [], teleports: [], fetched: [], printed: [], files: { ...options.files } };
   let waits = 0;
+  let lastStatus = 0;
   try {
     lua.global.set('__http_get', async (url: string) => {
       run.fetched.push(url);
-      return (await fetch(url)).text();
+      const res = await fetch(url);
+      lastStatus = res.status;
+      const body = await res.text();
+      return options.answer ? options.answer(url, body) : body;
+    });
+    lua.global.set('__http_status', () => lastStatus);
+    lua.global.set('__http_get_raises', options.httpGet !== undefined && options.httpGet !== 'returns');
+    lua.global.set('__has_request', options.httpGet !== 'raises-no-request');
+    lua.global.set('__print', (line: string) => run.printed.push(line));
+    lua.global.set('__isfile', (name: string) => name in run.files);
+    lua.global.set('__readfile', (name: string) => run.files[name] ?? '');
+    lua.global.set('__writefile', (name: string, text: string) => {
+      run.files[name] = text;
     });
     lua.global.set('__json_to_lua', (text: string) => luaLiteral(JSON.parse(text)));
     lua.global.set('__url_encode', (text: string) => encodeURIComponent(text));
@@ -110,8 +159,29 @@ async function runScript(
       }
       game = {
         GetService = function(_, name) return services[name] end,
-        HttpGet = function(_, url) return __http_get(url):await() end,
+        HttpGet = function(_, url)
+          local body = __http_get(url):await()
+          if __http_get_raises and __http_status() >= 300 then
+            error("HttpGet failed: HTTP " .. __http_status() .. " " .. url, 0)
+          end
+          return body
+        end,
       }
+      if __has_request then
+        request = function(options)
+          local body = __http_get(options.Url):await()
+          return { StatusCode = __http_status(), Body = body }
+        end
+      end
+      print = function(...)
+        local parts = {}
+        for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+        __print(table.concat(parts, " "))
+      end
+      warn = print
+      isfile = function(name) return __isfile(name) end
+      readfile = function(name) return __readfile(name) end
+      writefile = function(name, text) __writefile(name, text) end
       function __texts(className, visibleOnly)
         local texts = {}
         for _, object in ipairs(__instances) do
@@ -156,11 +226,22 @@ for (const dialect of DIALECTS) {
         `  ${SMALL.name}  ${SMALL.value}`,
       ]);
       expect(run.labels).toContain('Live - 3 finds below 10M/s');
-      const feedCalls = run.fetched.filter((url) => url.includes('/api/script/feed'));
-      expect(feedCalls).toHaveLength(2);
-      const cursors = feedCalls.map((url) => Number(new URL(url).searchParams.get('since')));
-      expect(cursors[0]).toBe(0);
-      expect(cursors[1]).toBeGreaterThan(0);
+      const calls = feedCalls(run);
+      expect(calls).toHaveLength(2);
+      // The first read starts at the present (no cursor); the next goes on from the server's cursor.
+      expect(calls[0].searchParams.has('since')).toBe(false);
+      expect(Number(calls[1].searchParams.get('since'))).toBeGreaterThan(0);
+    });
+
+    it('scanline-free.lua counts the finds received, not the rows shown, newest first', async () => {
+      const many = Array.from({ length: 10 }, (_, i) => ({ name: `Find ${i + 1}`, value: '$100K/s' }));
+      await reportFinds(t, many);
+      const run = await runScript(buildLoaderSnippet(origin(), 'scanline-free.lua'), {
+        polls: 1,
+        genv: { SCANLINE_URL: origin() },
+      });
+      expect(run.rows).toEqual(many.slice(2).reverse().map((find) => `  ${find.name}  $100K/s`));
+      expect(run.labels).toContain('Live - 10 finds below 10M/s');
     });
 
     it('scanline-premium.lua, loaded through the loader with a key, shows a 50M/s find with its join data and joins it', async () => {
@@ -186,6 +267,102 @@ for (const dialect of DIALECTS) {
       expect(new URL(feedCall).searchParams.get('hwid')).toBe('premium-device');
     });
 
+    it('scanline-premium.lua from the key snippet alone, on a fresh device: gets the feed with the key, saves it, never shows it', async () => {
+      const key = await insertTestScriptKey(t);
+      await reportFinds(t, [SMALL]);
+      let hugeJob = '';
+      const run = await runScript(buildLoaderSnippet(origin(), 'scanline-premium.lua', key.scriptKey), {
+        polls: 2,
+        hwid: 'fresh-device',
+        beforePoll: async (poll) => {
+          if (poll === 2) [hugeJob = ''] = await reportFinds(t, [HUGE]);
+        },
+      });
+      const calls = feedCalls(run);
+      expect(calls).toHaveLength(2);
+      expect(calls.map((url) => [url.searchParams.get('key'), url.searchParams.get('hwid')])).toEqual([
+        [key.scriptKey, 'fresh-device'],
+        [key.scriptKey, 'fresh-device'],
+      ]);
+      expect(calls[0].searchParams.has('since')).toBe(false);
+      expect(run.teleports).toEqual([[Number(TEST_PLACE_ID), hugeJob]]);
+      expect(run.files[KEY_FILE]).toBe(key.scriptKey);
+      for (const text of [...run.printed, ...run.labels, ...run.rows]) expect(text).not.toContain(key.scriptKey);
+    });
+
+    it('scanline-premium.lua auto-joins no find older than the limit by the server clock, and still lists it', async () => {
+      const key = await insertTestScriptKey(t);
+      // Every poll finds something (else the long-poll holds the answer for its full wait).
+      await reportFinds(t, [SMALL]);
+      const run = await runScript(buildLoaderSnippet(origin(), 'scanline-premium.lua', key.scriptKey), {
+        polls: 2,
+        hwid: 'premium-device',
+        genv: { SCANLINE_URL: origin() },
+        answer: agedBy(16),
+        beforePoll: async (poll) => {
+          if (poll === 2) await reportFinds(t, [HUGE]);
+        },
+      });
+      expect(run.rows).toContain(`  ${HUGE.name}  ${HUGE.value}  [join]`);
+      expect(run.teleports).toEqual([]);
+    });
+
+    it('scanline-premium.lua shows the feed refusal on an executor whose HttpGet raises, and never the key', async () => {
+      const inactive = await insertTestScriptKey(t, { isActive: 0 });
+      const genv = { SCANLINE_URL: origin(), SCANLINE_KEY: inactive.scriptKey };
+      // With a request function the script still reads the server's reason.
+      const withRequest = await runScript(scriptSource('scanline-premium.lua'), {
+        polls: 1,
+        hwid: 'd',
+        genv,
+        httpGet: 'raises',
+      });
+      expect(withRequest.labels).toContain(ACCESS_TEXTS.inactiveKey);
+      // Without one, what HttpGet raised, with the key taken out of the URL it quotes.
+      const without = await runScript(scriptSource('scanline-premium.lua'), {
+        polls: 1,
+        hwid: 'd',
+        genv,
+        httpGet: 'raises-no-request',
+      });
+      expect(without.labels.some((text) => text.startsWith('HttpGet failed: HTTP 403') && text.includes('key=***'))).toBe(true);
+      for (const text of [...withRequest.labels, ...without.labels, ...without.printed]) {
+        expect(text).not.toContain(inactive.scriptKey);
+      }
+    });
+
+    it('scanline-universal.lua with a saved key hands the feed over to premium: its own free loop makes no call', async () => {
+      const key = await insertTestScriptKey(t);
+      await reportFinds(t, [SMALL]);
+      const run = await runScript(buildLoaderSnippet(origin(), 'scanline-universal.lua'), {
+        polls: 1,
+        hwid: 'universal-device',
+        genv: { SCANLINE_URL: origin() },
+        files: { [KEY_FILE]: key.scriptKey },
+      });
+      const calls = feedCalls(run);
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.every((url) => url.searchParams.get('key') === key.scriptKey)).toBe(true);
+      expect(run.labels).toContain('Premium loaded');
+    });
+
+    it('scanline-universal.lua with a saved key the loader refuses shows why and keeps the free feed', async () => {
+      await reportFinds(t, [SMALL]);
+      const run = await runScript(buildLoaderSnippet(origin(), 'scanline-universal.lua'), {
+        polls: 2,
+        hwid: 'universal-device',
+        genv: { SCANLINE_URL: origin() },
+        files: { [KEY_FILE]: 'SK-not-a-key' },
+        beforePoll: async (poll) => {
+          if (poll === 2) await reportFinds(t, [MIDDLE]);
+        },
+      });
+      expect(run.labels).toContain(ACCESS_TEXTS.unknownKey);
+      const calls = feedCalls(run);
+      expect(calls).toHaveLength(2);
+      expect(calls.every((url) => !url.searchParams.has('key'))).toBe(true);
+    });
+
     it('scanline-universal.lua shows the latest free find without a key, polling by cursor', async () => {
       await reportFinds(t, [SMALL, HUGE]);
       const run = await runScript(buildLoaderSnippet(origin(), 'scanline-universal.lua'), {
@@ -197,10 +374,10 @@ for (const dialect of DIALECTS) {
       });
       expect(run.labels).toContain(`${MIDDLE.name} - ${MIDDLE.value}`);
       expect(run.labels).toContain('Live - free finds below 10M/s');
-      const feedCalls = run.fetched.filter((url) => url.includes('/api/script/feed'));
-      const cursors = feedCalls.map((url) => Number(new URL(url).searchParams.get('since')));
-      expect(cursors).toHaveLength(2);
-      expect(cursors[1]).toBeGreaterThan(0);
+      const calls = feedCalls(run);
+      expect(calls).toHaveLength(2);
+      expect(calls[0].searchParams.has('since')).toBe(false);
+      expect(Number(calls[1].searchParams.get('since'))).toBeGreaterThan(0);
     });
   });
 }

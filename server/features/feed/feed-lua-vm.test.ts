@@ -6,7 +6,7 @@ import { LuaFactory } from 'wasmoon';
 import { buildLoaderSnippet } from '../../../common/loader-snippet.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { ACCESS_TEXTS } from '../loader/loader-access.ts';
-import { insertTestScriptKey } from '../loader/script-access.fixtures.ts';
+import { insertRedemptionCode, insertTestScriptKey } from '../loader/script-access.fixtures.ts';
 import { HUGE, LARGE, MIDDLE, reportFinds, SMALL, TEST_PLACE_ID } from './feed.fixtures.ts';
 
 const SCRIPTS_DIR = resolve(import.meta.dirname, '../../../scripts');
@@ -27,7 +27,8 @@ function agedBy(seconds: number) {
   return (url: string, body: string): string => {
     if (!url.includes('/api/script/feed')) return body;
     const answer = JSON.parse(body) as { serverTime?: string };
-    if (answer.serverTime) answer.serverTime = new Date(Date.parse(answer.serverTime) + seconds * 1000).toISOString();
+    if (answer.serverTime)
+      answer.serverTime = new Date(Date.parse(answer.serverTime) + seconds * 1000).toISOString();
     return JSON.stringify(answer);
   };
 }
@@ -87,10 +88,19 @@ async function runScript(
      * quoting the URL (many executors), 'raises-no-request' the same on an executor without request.
      */
     httpGet?: 'returns' | 'raises' | 'raises-no-request';
+    /** Lua run inside the n-th task.wait, before it returns: the player's clicks and typing. */
+    playerAt?: Record<number, string>;
   },
 ): Promise<ScriptRun> {
   const lua = await new LuaFactory().createEngine();
-  const run: ScriptRun = { rows: [], labels: [], teleports: [], fetched: [], printed: [], files: { ...options.files } };
+  const run: ScriptRun = {
+    rows: [],
+    labels: [],
+    teleports: [],
+    fetched: [],
+    printed: [],
+    files: { ...options.files },
+  };
   let waits = 0;
   let lastStatus = 0;
   try {
@@ -102,6 +112,13 @@ async function runScript(
       return options.answer ? options.answer(url, body) : body;
     });
     lua.global.set('__http_status', () => lastStatus);
+    lua.global.set('__http_post', async (url: string, body: string) => {
+      run.fetched.push(url);
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      lastStatus = res.status;
+      return res.text();
+    });
+    lua.global.set('__player_at', (wait: number) => options.playerAt?.[wait] ?? '');
     lua.global.set('__http_get_raises', options.httpGet !== undefined && options.httpGet !== 'returns');
     lua.global.set('__has_request', options.httpGet !== 'raises-no-request');
     lua.global.set('__print', (line: string) => run.printed.push(line));
@@ -113,6 +130,7 @@ async function runScript(
     lua.global.set('__json_to_lua', (text: string) => luaLiteral(JSON.parse(text)));
     lua.global.set('__url_encode', (text: string) => encodeURIComponent(text));
     lua.global.set('__teleport', (placeId: number, jobId: string) => run.teleports.push([placeId, jobId]));
+    lua.global.set('__waits', () => waits);
     lua.global.set('__task_wait', async (seconds: number) => {
       waits += 1;
       if (waits > options.polls) return undefined; // nil: the script's poll loop ends
@@ -136,19 +154,32 @@ async function runScript(
       Color3 = { fromRGB = function(...) return { ... } end }
       Instance = {
         new = function(className)
-          local object = { ClassName = className, MouseButton1Click = { Connect = function() end } }
+          local object = { ClassName = className }
+          -- Connect keeps the handler so the player can click (__click).
+          object.MouseButton1Click = { Connect = function(_, fn) object.__onClick = fn end }
           table.insert(__instances, object)
           return object
         end,
       }
       task = {
-        wait = function(seconds) return __task_wait(seconds or 0):await() end,
+        wait = function(seconds)
+          local result = __task_wait(seconds or 0):await()
+          local player = result and __player_at(__waits())
+          if player and player ~= "" then load(player)() end
+          return result
+        end,
         spawn = function(fn, ...) return fn(...) end,
       }
       local services = {
         HttpService = {
           UrlEncode = function(_, text) return __url_encode(text) end,
           JSONDecode = function(_, text) return load("return " .. __json_to_lua(text))() end,
+          -- Enough for a flat table of strings (the redeem body).
+          JSONEncode = function(_, value)
+            local parts = {}
+            for k, v in pairs(value) do table.insert(parts, string.format("%q:%q", k, v)) end
+            return "{" .. table.concat(parts, ",") .. "}"
+          end,
         },
         Players = { LocalPlayer = {} },
         TeleportService = {
@@ -169,7 +200,12 @@ async function runScript(
       }
       if __has_request then
         request = function(options)
-          local body = __http_get(options.Url):await()
+          local body
+          if options.Method == "POST" then
+            body = __http_post(options.Url, options.Body or ""):await()
+          else
+            body = __http_get(options.Url):await()
+          end
           return { StatusCode = __http_status(), Body = body }
         end
       end
@@ -182,6 +218,18 @@ async function runScript(
       isfile = function(name) return __isfile(name) end
       readfile = function(name) return __readfile(name) end
       writefile = function(name, text) __writefile(name, text) end
+      -- The player clicks the button showing this text, or types into the first TextBox.
+      function __click(text)
+        for _, object in ipairs(__instances) do
+          if object.ClassName == "TextButton" and object.Text == text and object.__onClick then return object.__onClick() end
+        end
+        error("no button " .. text)
+      end
+      function __type(text)
+        for _, object in ipairs(__instances) do
+          if object.ClassName == "TextBox" then object.Text = text return end
+        end
+      end
       function __texts(className, visibleOnly)
         local texts = {}
         for _, object in ipairs(__instances) do
@@ -240,7 +288,12 @@ for (const dialect of DIALECTS) {
         polls: 1,
         genv: { SCANLINE_URL: origin() },
       });
-      expect(run.rows).toEqual(many.slice(2).reverse().map((find) => `  ${find.name}  $100K/s`));
+      expect(run.rows).toEqual(
+        many
+          .slice(2)
+          .reverse()
+          .map((find) => `  ${find.name}  $100K/s`),
+      );
       expect(run.labels).toContain('Live - 10 finds below 10M/s');
     });
 
@@ -287,7 +340,8 @@ for (const dialect of DIALECTS) {
       expect(calls[0].searchParams.has('since')).toBe(false);
       expect(run.teleports).toEqual([[Number(TEST_PLACE_ID), hugeJob]]);
       expect(run.files[KEY_FILE]).toBe(key.scriptKey);
-      for (const text of [...run.printed, ...run.labels, ...run.rows]) expect(text).not.toContain(key.scriptKey);
+      for (const text of [...run.printed, ...run.labels, ...run.rows])
+        expect(text).not.toContain(key.scriptKey);
     });
 
     it('scanline-premium.lua auto-joins no find older than the limit by the server clock, and still lists it', async () => {
@@ -325,7 +379,11 @@ for (const dialect of DIALECTS) {
         genv,
         httpGet: 'raises-no-request',
       });
-      expect(without.labels.some((text) => text.startsWith('HttpGet failed: HTTP 403') && text.includes('key=***'))).toBe(true);
+      expect(
+        without.labels.some(
+          (text) => text.startsWith('HttpGet failed: HTTP 403') && text.includes('key=***'),
+        ),
+      ).toBe(true);
       for (const text of [...withRequest.labels, ...without.labels, ...without.printed]) {
         expect(text).not.toContain(inactive.scriptKey);
       }
@@ -344,6 +402,27 @@ for (const dialect of DIALECTS) {
       expect(calls.length).toBeGreaterThan(0);
       expect(calls.every((url) => url.searchParams.get('key') === key.scriptKey)).toBe(true);
       expect(run.labels).toContain('Premium loaded');
+    });
+
+    it('scanline-universal.lua redeems a code, saves the key and hands the feed over to premium: one feed loop', async () => {
+      const { code } = await insertRedemptionCode(t);
+      await reportFinds(t, [SMALL]);
+      const run = await runScript(buildLoaderSnippet(origin(), 'scanline-universal.lua'), {
+        polls: 3,
+        hwid: 'redeem-device',
+        genv: { SCANLINE_URL: origin() },
+        playerAt: { 2: `__type(" ${code} ") __click("Redeem & load premium")` },
+        beforePoll: async (poll) => {
+          if (poll === 3) await reportFinds(t, [MIDDLE]);
+        },
+      });
+      const key = run.files[KEY_FILE] ?? '';
+      expect(key).toMatch(/\S/);
+      expect(run.labels).toContain('Premium loaded');
+      // The free poll before the redeem, then only premium's polls with the new key.
+      const calls = feedCalls(run);
+      expect(calls.map((url) => url.searchParams.get('key'))).toEqual([null, key]);
+      for (const text of [...run.printed, ...run.labels, ...run.rows]) expect(text).not.toContain(key);
     });
 
     it('scanline-universal.lua with a saved key the loader refuses shows why and keeps the free feed', async () => {

@@ -28,7 +28,7 @@ interface ExecutorRun {
  */
 async function runInExecutor(
   snippet: string,
-  device: { gethwid?: string; clientId?: string },
+  device: { gethwid?: string; clientId?: string; httpGetRaisesOnError?: boolean },
 ): Promise<ExecutorRun> {
   const lua = await new LuaFactory().createEngine();
   const run: ExecutorRun = { printed: [], premiumRuns: 0, fetched: [] };
@@ -36,6 +36,8 @@ async function runInExecutor(
     lua.global.set('__http_get', async (url: string) => {
       run.fetched.push(url);
       const res = await fetch(url);
+      // Many executors' HttpGet raise on a non-2xx status, and the body (the reason) is lost.
+      if (device.httpGetRaisesOnError && !res.ok) throw new Error(`HTTP ${res.status}`);
       return res.text();
     });
     lua.global.set('__url_encode', (text: string) => encodeURIComponent(text));
@@ -111,6 +113,17 @@ for (const dialect of DIALECTS) {
       expect(second.printed).toEqual([reason]);
       expect(second.raised).toBe(reason);
       expect((await scriptKeyBindings(t, key.id)).map((b) => b.hardware_id)).toEqual(['device-1']);
+    });
+
+    it('an executor whose HttpGet raises on a non-2xx status still shows the reason for a wrong key', async () => {
+      await savePremiumScript(t, t.cookie, SCRIPT, PREMIUM_SOURCE);
+      const run = await runInExecutor(buildLoaderSnippet(origin(), SCRIPT, 'SK-wrong-key'), {
+        gethwid: 'd',
+        httpGetRaisesOnError: true,
+      });
+      expect(run.premiumRuns).toBe(0);
+      expect(run.printed).toEqual([`[Scanline] ${ACCESS_TEXTS.unknownKey}`]);
+      expect(run.raised).toBe(`[Scanline] ${ACCESS_TEXTS.unknownKey}`);
     });
 
     it('falls back to the Roblox client id on an executor without gethwid', async () => {

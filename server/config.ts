@@ -74,6 +74,15 @@ const ConfigSchema = z.object({
    * window: a long-polling script calls about twice a minute, one polling every second 60 times.
    */
   RATE_LIMIT_FEED: rateLimit(120),
+  /**
+   * Auto-join in the premium script acts only on finds younger than this many seconds, judged by the
+   * server's time (each feed answer's serverTime); the loader hands it to the script it serves.
+   */
+  AUTO_JOIN_MAX_AGE_S: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second')
+    .default(15),
   /** The window all the limits above count in, in milliseconds (one minute). */
   RATE_LIMIT_WINDOW_MS: z.coerce
     .number({ error: 'must be a number' })

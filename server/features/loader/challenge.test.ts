@@ -3,12 +3,15 @@ import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
 import { CHALLENGE_TTL_MS, type ChallengeResponse } from '../../../common/script-access.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { ACCESS_TEXTS } from './loader-access.ts';
+import { loaderStopChunk } from './loader-response.ts';
 import {
   auditRows,
   callLoader,
   challengeSignature,
   insertTestScriptKey,
+  loaderStatus,
   savePremiumScript,
+  scriptOf,
 } from './script-access.fixtures.ts';
 
 const SCRIPT = 'premium.lua';
@@ -30,8 +33,8 @@ for (const dialect of DIALECTS) {
       callLoader(t, { script: SCRIPT, key, hwid, nonce, sig });
     const sign = (key: string, nonce: string, hwid = HWID) => challengeSignature(key, nonce, hwid, SCRIPT);
     const expectRefused = (res: Awaited<ReturnType<typeof callLoader>>, message: string) => {
-      expect(res.statusCode).toBe(403);
-      expect(res.body).toBe(`print(${JSON.stringify(`[Scanline] ${message}`)})\n`);
+      expect(loaderStatus(res)).toBe(403);
+      expect(res.body).toBe(loaderStopChunk(message));
       expect(findLuaSyntaxError(res.body)).toBeNull();
     };
 
@@ -74,7 +77,7 @@ for (const dialect of DIALECTS) {
       ];
       for (const [key, error] of cases) {
         const res = await challenge({ key, hwid: HWID });
-        expect(res.statusCode).toBe(403);
+        expect(loaderStatus(res)).toBe(403);
         expect(res.json()).toEqual({ error });
       }
       expect(await t.ctx.db.selectFrom('challenge_nonces').selectAll().execute()).toEqual([]);
@@ -101,7 +104,7 @@ for (const dialect of DIALECTS) {
       const sig = sign(scriptKey, nonce);
       const first = await loadSigned(scriptKey, nonce, sig);
       expect(first.statusCode, first.body).toBe(200);
-      expect(first.body).toBe(CONTENT);
+      expect(scriptOf(first)).toBe(CONTENT);
       // Upper-case hex is the same signature.
       expectRefused(await loadSigned(scriptKey, nonce, sig.toUpperCase()), ACCESS_TEXTS.nonceRefused);
 

@@ -4,13 +4,16 @@ import { usageDay } from '../../db/usage-day.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { publishScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import { ACCESS_TEXTS } from './loader-access.ts';
+import { loaderStopChunk } from './loader-response.ts';
 import {
   auditRows,
   callLoader,
   HOUR_MS,
   insertTestScriptKey,
+  loaderStatus,
   savePremiumScript,
   scriptKeyBindings,
+  scriptOf,
 } from './script-access.fixtures.ts';
 
 const SCRIPT = 'premium.lua';
@@ -18,17 +21,21 @@ const CONTENT = 'return "premium v1"\n';
 
 type LoaderResponse = Awaited<ReturnType<typeof callLoader>>;
 
-/** A refusal is Lua the executor can run: one print of the reason, with the right status. */
+/**
+ * A refusal is Lua the executor can run: it prints the reason and stops with it, answered 200 (so an
+ * HttpGet that raises on 4xx still runs it), the real status in X-Scanline-Refusal.
+ */
 function expectLuaRefusal(res: LoaderResponse, status: number, message: string) {
-  expect(res.statusCode).toBe(status);
+  expect(res.statusCode).toBe(200);
+  expect(loaderStatus(res)).toBe(status);
   expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-  expect(res.body).toBe(`print(${JSON.stringify(`[Scanline] ${message}`)})\n`);
+  expect(res.body).toBe(loaderStopChunk(message));
   expect(findLuaSyntaxError(res.body)).toBeNull();
 }
 
 function expectServed(res: LoaderResponse, content = CONTENT) {
   expect(res.statusCode, res.body).toBe(200);
-  expect(res.body).toBe(content);
+  expect(scriptOf(res)).toBe(content);
 }
 
 for (const dialect of DIALECTS) {
@@ -260,7 +267,7 @@ for (const dialect of DIALECTS) {
         t.clock.advance(5000);
         expectServed(await load({ key: key.scriptKey, hwid: 'device-1' }));
         expect((await load({ key: key.scriptKey })).statusCode).toBe(200); // the bootstrap
-        expect((await load({ key: key.scriptKey, hwid: 'device-3' })).statusCode).toBe(403);
+        expect(loaderStatus(await load({ key: key.scriptKey, hwid: 'device-3' }))).toBe(403);
         expect((await keyRow(key.id)).usage_count).toBe(0);
 
         await t.app.pendingWrites.flush();

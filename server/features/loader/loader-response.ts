@@ -1,3 +1,5 @@
+import { ACCESS_TEXTS } from './loader-access.ts';
+
 /*
  * What the loader sends when it refuses. An executor runs whatever comes back through
  * loadstring(), so a refusal is itself a tiny Lua chunk that tells the user why, never JSON or HTML
@@ -29,4 +31,55 @@ export function luaStringLiteral(text: string): string {
 /** The Lua chunk a refused loader call answers with: it prints the reason and does nothing else. */
 export function loaderRefusalChunk(message: string): string {
   return `print(${luaStringLiteral(LOADER_MESSAGE_PREFIX + message)})\n`;
+}
+
+/**
+ * The Lua chunk a refused loader call answers an executor with (status 200, so an executor whose
+ * HttpGet raises on a non-2xx status still runs it): it prints the reason, then stops with it.
+ */
+export function loaderStopChunk(message: string): string {
+  const reason = luaStringLiteral(LOADER_MESSAGE_PREFIX + message);
+  return `local reason = ${reason}\nprint(reason)\nerror(reason, 0)\n`;
+}
+
+/** What the loader tells the script it serves, in its first line (see scanlinePreamble). */
+export interface ScanlinePreamble {
+  /** The site's origin as the caller reached it, e.g. http://127.0.0.1:5000. */
+  site: string;
+  /** The script key the loader checked; empty for a FREE script loaded without one. */
+  key: string;
+  /** The hardware id the loader bound; empty when it bound none. */
+  hwid: string;
+  autoJoinMaxAgeS: number;
+}
+
+/**
+ * The ONE line the loader puts before every script it serves (so the script's line numbers shift by
+ * exactly one): `local SCANLINE = { site = "...", key = "...", hwid = "...", autoJoinMaxAgeS = N }`.
+ */
+export function scanlinePreamble(p: ScanlinePreamble): string {
+  const seconds = Math.max(1, Math.trunc(p.autoJoinMaxAgeS));
+  return `local SCANLINE = { site = ${luaStringLiteral(p.site)}, key = ${luaStringLiteral(p.key)}, hwid = ${luaStringLiteral(p.hwid)}, autoJoinMaxAgeS = ${seconds} }\n`;
+}
+
+const REFUSAL_CODES: [string, string][] = [
+  [ACCESS_TEXTS.keyRequired, 'key-required'],
+  [ACCESS_TEXTS.unknownKey, 'key-unknown'],
+  [ACCESS_TEXTS.inactiveKey, 'key-disabled'],
+  [ACCESS_TEXTS.expiredKey, 'key-expired'],
+  [ACCESS_TEXTS.freeKey, 'key-free'],
+  [ACCESS_TEXTS.revokedDevice, 'device-revoked'],
+  [ACCESS_TEXTS.badSignature, 'bad-signature'],
+  [ACCESS_TEXTS.nonceRefused, 'challenge-refused'],
+];
+
+/** A short, stable name for a refusal, for the X-Scanline-Refusal header (`403 key-disabled`). */
+export function refusalCode(status: number, message: string): string {
+  for (const [text, code] of REFUSAL_CODES) if (message === text) return code;
+  if (message.endsWith('the device limit is reached')) return 'device-limit';
+  if (message.startsWith('Script not found')) return 'script-not-found';
+  if (message.startsWith('Bad loader request')) return 'bad-request';
+  if (status === 429) return 'rate-limited';
+  if (status >= 500) return 'unavailable';
+  return 'refused';
 }

@@ -4,7 +4,7 @@ import type { FeatureOptions } from '../../context.ts';
 import { LoaderQuerySchema } from '../scripts/script-params.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { Loader, type LoaderAnswer } from './loader.service.ts';
-import { loaderRefusalChunk } from './loader-response.ts';
+import { loaderRefusalChunk, loaderStopChunk, refusalCode, scanlinePreamble } from './loader-response.ts';
 import { loaderBootstrapChunk } from './lua-bootstrap.ts';
 
 const UNAVAILABLE_TEXT = 'The loader is unavailable right now: try again in a moment';
@@ -18,29 +18,76 @@ function headerHardwareId(request: FastifyRequest): { hwid?: string; problem?: s
   return { hwid: value };
 }
 
-function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: LoaderAnswer): void {
+/** True when the Accept header names application/json (a monitor or a tool, not an executor). */
+function acceptsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  if (typeof accept !== 'string') return false;
+  return accept.split(',').some((part) => part.split(';', 1)[0]?.trim().toLowerCase() === 'application/json');
+}
+
+/**
+ * A refusal, in the form its caller can use. An executor (any plain GET) gets 200 and Lua that prints
+ * the reason and stops with it, since many executors' HttpGet raise on a non-2xx status and would
+ * show only "HTTP 403". A caller that is not an executor (Accept naming application/json, or HEAD)
+ * gets the real 4xx/5xx: JSON `{error}` for the former. Every form carries X-Scanline-Refusal.
+ */
+export function sendRefusal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  message: string,
+): void {
+  reply
+    .header('cache-control', 'no-store')
+    .header('x-scanline-refusal', `${status} ${refusalCode(status, message)}`);
+  if (request.method === 'HEAD') {
+    reply.status(status).type('text/plain; charset=utf-8').send(loaderRefusalChunk(message));
+  } else if (acceptsJson(request)) {
+    reply.status(status).type('application/json; charset=utf-8').send({ error: message });
+  } else {
+    reply.status(200).type('text/plain; charset=utf-8').send(loaderStopChunk(message));
+  }
+}
+
+function sendAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: LoaderAnswer,
+  autoJoinMaxAgeS: number,
+): void {
   switch (answer.kind) {
-    case 'script':
-      reply.status(200).send(answer.body);
+    case 'script': {
+      // One line before the script: where it was loaded from and what the loader checked.
+      const preamble = scanlinePreamble({
+        site: `${request.protocol}://${request.host}`,
+        key: answer.key,
+        hwid: answer.hwid,
+        autoJoinMaxAgeS,
+      });
+      reply.status(200).send(Buffer.concat([Buffer.from(preamble, 'utf8'), answer.body]));
       return;
+    }
     case 'bootstrap':
       // The same call again, as the executor made it (proxy-aware protocol and host), plus &hwid=.
       reply.status(200).send(loaderBootstrapChunk(`${request.protocol}://${request.host}${request.url}`));
       return;
     case 'refused':
-      reply.status(answer.status).send(loaderRefusalChunk(answer.message));
+      sendRefusal(request, reply, answer.status, answer.message);
       return;
   }
 }
 
 /**
  * GET /api/script/loader?script=NAME[&key=KEY][&hwid=ID][&nonce=N&sig=HEX]: what
- * `loadstring(game:HttpGet(url))()` runs. Every answer, refusals included, is plain Lua, because the
- * executor runs whatever comes back. The handler is synchronous when the answer is (warm caches), so
+ * `loadstring(game:HttpGet(url))()` runs. Every answer to an executor, refusals included, is plain Lua
+ * with status 200, because the executor runs whatever comes back (a refusal prints its reason and
+ * stops with it; see sendRefusal). A served script starts with one line that tells it the site, the
+ * checked key and device, and AUTO_JOIN_MAX_AGE_S (scanlinePreamble). The handler is synchronous when the answer is (warm caches), so
  * a served premium call costs no await.
  */
 export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   const loader = new Loader(ctx, app.pendingWrites);
+  const autoJoinMaxAgeS = ctx.config.AUTO_JOIN_MAX_AGE_S;
   app.addHook('onClose', async () => loader.close());
 
   const rateLimit = app.rateLimitHooks('loader', {
@@ -75,28 +122,28 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
           : Array.isArray(given)
             ? `${field} must be given once`
             : `${field}: ${issue?.message ?? 'is invalid'}`;
-      reply.status(400).send(loaderRefusalChunk(`Bad loader request: ${problem}`));
+      sendRefusal(request, reply, 400, `Bad loader request: ${problem}`);
       return;
     }
     let hwid = query.data.hwid;
     if (hwid === undefined) {
       const header = headerHardwareId(request);
       if (header.problem !== undefined) {
-        reply.status(400).send(loaderRefusalChunk(`Bad loader request: ${header.problem}`));
+        sendRefusal(request, reply, 400, `Bad loader request: ${header.problem}`);
         return;
       }
       hwid = header.hwid;
     }
     const answer = loader.load({ ...query.data, hwid, ip: request.ip });
     if (!(answer instanceof Promise)) {
-      sendAnswer(request, reply, answer);
+      sendAnswer(request, reply, answer, autoJoinMaxAgeS);
       return;
     }
     return answer.then(
-      (settled) => sendAnswer(request, reply, settled),
+      (settled) => sendAnswer(request, reply, settled, autoJoinMaxAgeS),
       (error: unknown) => {
         request.log.error({ err: error }, 'loader failed');
-        reply.status(503).send(loaderRefusalChunk(UNAVAILABLE_TEXT));
+        sendRefusal(request, reply, 503, UNAVAILABLE_TEXT);
       },
     );
   });

@@ -28,16 +28,28 @@ export interface LoaderRequest {
 
 /** The script's exact bytes, a bootstrap that fetches the device id first, or why the loader refuses. */
 export type LoaderAnswer =
-  | { kind: 'script'; body: Buffer }
+  | ServedScript
   | { kind: 'bootstrap' }
   | { kind: 'refused'; status: 400 | 401 | 403 | 404; message: string };
+
+/**
+ * A script's exact bytes, with what the loader checked: the key (the caller's, unchecked, for a FREE
+ * script; empty without one) and the device it bound (empty for a FREE script). The route puts both
+ * in the line it prepends (scanlinePreamble).
+ */
+export interface ServedScript {
+  kind: 'script';
+  body: Buffer;
+  key: string;
+  hwid: string;
+}
 
 /** A script as the loader serves it: its access type and its answer, content encoded once. */
 interface CachedScript {
   accessType: ScriptAccessType;
   /** Private (not public): the download route wants an admin session, the loader needs a key. */
   isPublic: boolean;
-  answer: { kind: 'script'; body: Buffer };
+  body: Buffer;
 }
 
 async function readScript(ctx: AppContext, filename: string): Promise<CachedScript | undefined> {
@@ -46,7 +58,7 @@ async function readScript(ctx: AppContext, filename: string): Promise<CachedScri
   return {
     accessType: row.access_type,
     isPublic: row.is_public === 1,
-    answer: { kind: 'script', body: Buffer.from(row.content, 'utf8') },
+    body: Buffer.from(row.content, 'utf8'),
   };
 }
 
@@ -104,13 +116,17 @@ export class Loader {
   }
 
   private serve(script: CachedScript, request: LoaderRequest): LoaderAnswer | Promise<LoaderAnswer> {
-    if (script.accessType === 'FREE') return script.isPublic ? script.answer : notFound(request);
+    if (script.accessType === 'FREE') {
+      if (!script.isPublic) return notFound(request);
+      return { kind: 'script', body: script.body, key: request.key ?? '', hwid: '' };
+    }
     const decision = this.access.check(request);
-    if (decision instanceof Promise) return decision.then((settled) => this.answer(script, settled));
-    return this.answer(script, decision);
+    if (decision instanceof Promise) return decision.then((settled) => this.answer(script, request, settled));
+    return this.answer(script, request, decision);
   }
 
-  private answer(script: CachedScript, decision: AccessDecision): LoaderAnswer {
-    return decision.kind === 'granted' ? script.answer : decision;
+  private answer(script: CachedScript, request: LoaderRequest, decision: AccessDecision): LoaderAnswer {
+    if (decision.kind !== 'granted') return decision;
+    return { kind: 'script', body: script.body, key: request.key ?? '', hwid: request.hwid ?? '' };
   }
 }

@@ -7,6 +7,8 @@ import { UNIVERSAL_SCRIPT_FILE } from '../../../common/scripts.ts';
 import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { multipartBody } from '../../test/multipart.ts';
+import { loaderStopChunk } from './loader-response.ts';
+import { loaderStatus, rawScriptOf, scriptOf } from './script-access.fixtures.ts';
 
 const shippedBytes = (name: string) => readFileSync(new URL(`../../../scripts/${name}`, import.meta.url));
 
@@ -25,9 +27,10 @@ for (const dialect of DIALECTS) {
 
     /** A refusal is Lua the executor can run: one print of the reason. */
     const expectLuaRefusal = (res: Awaited<ReturnType<typeof load>>, status: number, message: string) => {
-      expect(res.statusCode).toBe(status);
+      expect(res.statusCode).toBe(200);
+      expect(loaderStatus(res)).toBe(status);
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-      expect(res.body).toBe(`print("[Scanline] ${message}")\n`);
+      expect(res.body).toBe(loaderStopChunk(message));
       expect(findLuaSyntaxError(res.body)).toBeNull();
     };
 
@@ -36,7 +39,7 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.rawPayload.equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
+      expect(rawScriptOf(res.rawPayload).equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
     });
 
     it('serves the new version the moment it is saved', async () => {
@@ -46,7 +49,7 @@ for (const dialect of DIALECTS) {
         headers: { cookie: t.cookie },
         payload: { filename: FREE_SCRIPT_FILE, content: 'print("v2")\r\n' },
       });
-      expect((await load(`?script=${FREE_SCRIPT_FILE}`)).body).toBe('print("v2")\r\n');
+      expect(scriptOf(await load(`?script=${FREE_SCRIPT_FILE}`))).toBe('print("v2")\r\n');
     });
 
     it('asks for a key for a PREMIUM script, and refuses a key that does not exist', async () => {
@@ -74,7 +77,7 @@ for (const dialect of DIALECTS) {
     it('serves a FREE script to a caller that sends a key and device anyway, binding nothing', async () => {
       const res = await load(`?script=${FREE_SCRIPT_FILE}&key=SK-anything&hwid=device-1`);
       expect(res.statusCode).toBe(200);
-      expect(res.rawPayload.equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
+      expect(rawScriptOf(res.rawPayload).equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
       expect(await t.ctx.db.selectFrom('hardware_bindings').selectAll().execute()).toEqual([]);
     });
 
@@ -108,7 +111,7 @@ for (const dialect of DIALECTS) {
       expectLuaRefusal(await load('?script=team-only.lua'), 404, 'Script not found: team-only.lua');
 
       expect((await upload('true', 'print("v2")')).statusCode).toBe(200);
-      expect((await load('?script=team-only.lua')).body).toBe('print("v2")');
+      expect(scriptOf(await load('?script=team-only.lua'))).toBe('print("v2")');
       // Made private again: the copy the loader keeps in memory goes with the change.
       expect((await upload('false', 'print("v3")')).statusCode).toBe(200);
       expectLuaRefusal(await load('?script=team-only.lua'), 404, 'Script not found: team-only.lua');
@@ -116,14 +119,16 @@ for (const dialect of DIALECTS) {
 
     it('finds a script whatever the case of its name, and serves the new version under every spelling', async () => {
       const upper = FREE_SCRIPT_FILE.toUpperCase();
-      expect((await load(`?script=${upper}`)).rawPayload.equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
+      expect(
+        rawScriptOf((await load(`?script=${upper}`)).rawPayload).equals(shippedBytes(FREE_SCRIPT_FILE)),
+      ).toBe(true);
       await t.app.inject({
         method: 'POST',
         url: '/api/admin/scripts/save',
         headers: { cookie: t.cookie },
         payload: { filename: FREE_SCRIPT_FILE, content: 'print("v2")' },
       });
-      expect((await load(`?script=${upper}`)).body).toBe('print("v2")');
+      expect(scriptOf(await load(`?script=${upper}`))).toBe('print("v2")');
     });
 
     it('answers an unknown script with 404 and a bad request with 400, both as Lua', async () => {
@@ -132,7 +137,7 @@ for (const dialect of DIALECTS) {
       expectLuaRefusal(
         await load('?script=..%2Fpackage.json'),
         400,
-        'Bad loader request: script: filename must not contain \\"..\\"',
+        'Bad loader request: script: filename must not contain ".."',
       );
       expectLuaRefusal(
         await load(`?script=${FREE_SCRIPT_FILE}&key=`),
@@ -159,7 +164,7 @@ for (const dialect of DIALECTS) {
       const res = await fetch(url ?? '', { headers: { 'User-Agent': 'Roblox/WinInet' } });
       expect(res.status).toBe(200);
       const body = Buffer.from(await res.arrayBuffer());
-      expect(body.equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
+      expect(rawScriptOf(body).equals(shippedBytes(FREE_SCRIPT_FILE))).toBe(true);
       expect(findLuaSyntaxError(body.toString('utf8'))).toBeNull();
     });
   });

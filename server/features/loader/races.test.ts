@@ -7,8 +7,10 @@ import {
   callLoader,
   insertRedemptionCode,
   insertTestScriptKey,
+  loaderStatus,
   savePremiumScript,
   scriptKeyBindings,
+  scriptOf,
 } from './script-access.fixtures.ts';
 
 const SCRIPT = 'premium.lua';
@@ -18,9 +20,11 @@ const RACERS = 50;
 const LIMITS_OFF = { RATE_LIMIT_REDEEM: '10000', RATE_LIMIT_LOADER: '10000' };
 
 /** Who answered what, e.g. { '200': 1, '409': 49 }. */
-function countStatuses(responses: { statusCode: number }[]): Record<string, number> {
+function countStatuses(
+  responses: { statusCode: number; headers: Record<string, unknown> }[],
+): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const r of responses) counts[r.statusCode] = (counts[r.statusCode] ?? 0) + 1;
+  for (const r of responses) counts[loaderStatus(r)] = (counts[loaderStatus(r)] ?? 0) + 1;
   return counts;
 }
 
@@ -68,12 +72,12 @@ async function raceBindings(apps: TestApp[], cookie: string) {
   );
   expect(countStatuses(responses)).toEqual({ 200: 3, 403: RACERS - 3 });
   for (const r of responses) {
-    if (r.statusCode === 200) expect(r.body).toBe(CONTENT);
+    if (loaderStatus(r) === 200) expect(scriptOf(r)).toBe(CONTENT);
     else expect(r.body).toContain('This key is already bound to 3 devices: the device limit is reached');
   }
   const bindings = await scriptKeyBindings(t, key.id);
   expect(bindings.map((b) => b.status)).toEqual(['ACTIVE', 'ACTIVE', 'ACTIVE']);
-  const served = responses.flatMap((r, i) => (r.statusCode === 200 ? [`device-${i}`] : []));
+  const served = responses.flatMap((r, i) => (loaderStatus(r) === 200 ? [`device-${i}`] : []));
   expect(bindings.map((b) => b.hardware_id).sort()).toEqual(served.sort());
 
   for (const instance of apps) await instance.app.pendingWrites.flush();
@@ -133,7 +137,7 @@ for (const dialect of DIALECTS) {
           callLoader(t, { script: SCRIPT, key: key.scriptKey, hwid: `new-${i}` }),
         ),
       ]);
-      expect(old.statusCode).toBe(403);
+      expect(loaderStatus(old)).toBe(403);
       expect(old.body).toContain(ACCESS_TEXTS.revokedDevice);
       expect(countStatuses(fresh)).toEqual({ 200: 1, 403: 9 });
     });
@@ -183,7 +187,7 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       await savePremiumScript(first, cookie, SCRIPT, CONTENT);
       const key = await insertTestScriptKey(first);
       const loadOnSecond = () => callLoader(second, { script: SCRIPT, key: key.scriptKey, hwid: 'device-1' });
-      expect((await loadOnSecond()).body).toBe(CONTENT);
+      expect(scriptOf(await loadOnSecond())).toBe(CONTENT);
 
       const saved = await first.app.inject({
         method: 'POST',
@@ -193,7 +197,7 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       });
       expect(saved.statusCode).toBe(200);
       // Redis delivers the change within milliseconds, not before the admin's call returns.
-      await vi.waitFor(async () => expect((await loadOnSecond()).body).toBe('return "v2"\n'));
+      await vi.waitFor(async () => expect(scriptOf(await loadOnSecond())).toBe('return "v2"\n'));
 
       const off = await first.app.inject({
         method: 'POST',

@@ -9,6 +9,7 @@ import {
   insertRedemptionCode,
   savePremiumScript,
   scriptKeyBindings,
+  scriptOf,
 } from './script-access.fixtures.ts';
 
 for (const dialect of DIALECTS) {
@@ -76,7 +77,7 @@ for (const dialect of DIALECTS) {
       const { scriptKey } = (await redeem({ code, hwid: 'device-1' })).json() as RedeemResponse;
       const loaded = await callLoader(t, { script: 'premium.lua', key: scriptKey, hwid: 'device-1' });
       expect(loaded.statusCode).toBe(200);
-      expect(loaded.body).toBe('return "premium"\n');
+      expect(scriptOf(loaded)).toBe('return "premium"\n');
       const [key] = await scriptKeyRows();
       expect(await scriptKeyBindings(t, key.id)).toHaveLength(1);
     });

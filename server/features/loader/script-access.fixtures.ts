@@ -113,3 +113,27 @@ export function scriptKeyBindings(t: App, scriptKeyId: number) {
     .orderBy('id')
     .execute();
 }
+
+/** The first line the loader puts before every script it serves (`local SCANLINE = {...}`). */
+export const PREAMBLE_PATTERN = /^local SCANLINE = \{[^\n]*\}\n/;
+
+/** A served loader answer without its preamble line: the script's own bytes. */
+export function scriptOf(res: { body: string }): string {
+  return res.body.replace(PREAMBLE_PATTERN, '');
+}
+
+/**
+ * The status a loader answer stands for: an executor's refusal comes with 200 and the real status in
+ * X-Scanline-Refusal (`403 key-disabled`); any other answer, its own status.
+ */
+export function loaderStatus(res: { statusCode: number; headers: Record<string, unknown> }): number {
+  const refusal = res.headers['x-scanline-refusal'];
+  return typeof refusal === 'string' ? Number(refusal.split(' ', 1)[0]) : res.statusCode;
+}
+
+/** The served bytes without the preamble line. */
+export function rawScriptOf(bytes: Buffer): Buffer {
+  const text = bytes.toString('latin1');
+  const match = PREAMBLE_PATTERN.exec(text);
+  return match ? bytes.subarray(Buffer.byteLength(match[0], 'latin1')) : bytes;
+}

@@ -279,6 +279,8 @@ export interface FeedResponse {
   cursor: number;
   /** The caller's tier as the server applied it. */
   tier: 'FREE' | 'PREMIUM';
+  /** The server's time when it answered (ISO): a find's age is serverTime - its timestamp. */
+  serverTime: string;
 }
 
 /** DELETE /api/admin/fleet/bots/{ghostId}: the bot, its configuration and its pool leases are gone. */

@@ -29,7 +29,10 @@ export class DiscoveryFrames {
     let text = this.texts.get(tier);
     if (text === undefined) {
       const shown = discoveryForTier(this.discovery, tier);
-      text = shown ? encodeFrame('discovery', shown, this.now).text : null;
+      // The server's time rides with each find, so a client judges its age by the server's clock.
+      text = shown
+        ? encodeFrame('discovery', { ...shown, serverTime: new Date(this.now).toISOString() }, this.now).text
+        : null;
       this.texts.set(tier, text);
     }
     return text;
@@ -45,7 +48,7 @@ export interface FeedSocketRequest {
 }
 
 /**
- * One executor's feed socket: `{type: 'discovery', payload}` frames for every find its tier may see,
+ * One executor's feed socket: `{type: 'discovery', payload}` frames (the find plus `serverTime`) for every find its tier may see,
  * in stream order, after a `ready` frame `{tier, cursor}` once the key is checked (and, with since=,
  * the missed finds sent). A refused key gets an `error` frame, then the socket is closed. The tier is
  * checked again whenever the key changes (switched off, device revoked: the socket closes).
@@ -106,7 +109,11 @@ export class FeedSocket {
     this.held = undefined;
     for (const frames of held) this.deliver(frames);
     // From here on every find the tier may see is sent: the client knows its tier and position.
-    this.send('ready', { tier: this.tier, cursor: this.cursor });
+    this.send('ready', {
+      tier: this.tier,
+      cursor: this.cursor,
+      serverTime: new Date(this.ctx.now()).toISOString(),
+    });
   }
 
   /** Sends a find the tier may see, once, in order; a resume's overlap with live finds is skipped. */

@@ -25,8 +25,11 @@ const cursorField = z.coerce
   .int('since must be a whole number')
   .min(0, 'since must be 0 or more');
 
+/** `since`: a cursor, or `now` (the same as leaving it out: start at the present). */
+const sinceField = z.preprocess((value) => (value === 'now' ? undefined : value), cursorField.optional());
+
 const FeedQuerySchema = z.object({
-  since: cursorField.default(0),
+  since: sinceField,
   key: optionalText('key'),
   hwid: optionalText('hwid'),
   wait: z.coerce
@@ -38,7 +41,7 @@ const FeedQuerySchema = z.object({
 });
 
 const FeedSocketQuerySchema = z.object({
-  since: cursorField.optional(),
+  since: sinceField,
   key: optionalText('key'),
   hwid: optionalText('hwid'),
 });
@@ -115,7 +118,8 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
       const onClose = () => left.abort();
       request.raw.once('close', onClose);
       try {
-        return await feed.read(since, access.tier, wait * 1000, left.signal);
+        // No since (or since=now): start at the present, with the last minute for context.
+        return await feed.read(since ?? 'now', access.tier, wait * 1000, left.signal);
       } finally {
         request.raw.off('close', onClose);
       }

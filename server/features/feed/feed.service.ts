@@ -9,6 +9,8 @@ export type FeedTier = FeedResponse['tier'];
 
 /** Discoveries one answer holds at most; a client behind by more pages through with the cursor. */
 export const FEED_PAGE_SIZE = 100;
+/** A read that starts at the present (no `since`) also gets the finds of this last stretch, for context. */
+export const LIVE_CONTEXT_MS = 60_000;
 /** The longest a long-poll may wait, in seconds (below common proxy idle timeouts of 30 s). */
 export const MAX_FEED_WAIT_SECONDS = 25;
 
@@ -61,7 +63,7 @@ export class Feed {
   private readonly waiting = new Set<() => void>();
 
   constructor(
-    ctx: AppContext,
+    private readonly ctx: AppContext,
     pending: PendingWrites,
     private readonly stream: () => DiscoveryStream,
   ) {
@@ -96,12 +98,21 @@ export class Feed {
 
   /**
    * Discoveries after `since` the tier may see, oldest first, and the cursor to ask from next. With
-   * `waitMs`, an answer that would be empty waits until a visible find arrives (answered at once),
-   * the time is up, `signal` aborts (the client left) or the app closes.
+   * `since` 'now', the read starts at the present: the finds of the last LIVE_CONTEXT_MS (newest
+   * FEED_PAGE_SIZE at most) and the cursor at the head of the stream, never the retained backlog.
+   * With `waitMs`, an answer that would be empty waits until a visible find arrives (answered at
+   * once), the time is up, `signal` aborts (the client left) or the app closes. Every answer carries
+   * the server's time.
    */
-  async read(since: number, tier: FeedTier, waitMs: number, signal?: AbortSignal): Promise<FeedResponse> {
+  async read(
+    since: number | 'now',
+    tier: FeedTier,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<FeedResponse> {
     const stream = this.stream();
-    if (waitMs <= 0) return this.page(stream, since, tier);
+    const first = () => (since === 'now' ? this.livePage(stream, tier) : this.page(stream, since, tier));
+    if (waitMs <= 0) return this.stamped(await first());
 
     // Subscribed before reading, so a find accepted between the read and the wait is not missed.
     const arrived: PetDiscovery[] = [];
@@ -120,17 +131,17 @@ export class Feed {
     signal?.addEventListener('abort', finish, { once: true });
     this.waiting.add(finish);
     try {
-      const first = await this.page(stream, since, tier);
-      if (first.discoveries.length > 0) return first;
-      let cursor = first.cursor;
+      const page = await first();
+      if (page.discoveries.length > 0) return this.stamped(page);
+      let cursor = page.cursor;
       for (;;) {
         const fresh = arrived.splice(0).filter((d) => d.seq > cursor);
         if (fresh.length > 0) {
           cursor = Math.max(cursor, ...fresh.map((d) => d.seq));
           const visible = visibleTo(fresh, tier);
-          if (visible.length > 0) return { discoveries: visible, cursor, tier };
+          if (visible.length > 0) return this.stamped({ discoveries: visible, cursor, tier });
         }
-        if (over || signal?.aborted) return { discoveries: [], cursor, tier };
+        if (over || signal?.aborted) return this.stamped({ discoveries: [], cursor, tier });
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
@@ -143,8 +154,25 @@ export class Feed {
     }
   }
 
-  private async page(stream: DiscoveryStream, since: number, tier: FeedTier): Promise<FeedResponse> {
+  private stamped(page: Omit<FeedResponse, 'serverTime'>): FeedResponse {
+    return { ...page, serverTime: new Date(this.ctx.now()).toISOString() };
+  }
+
+  private async page(
+    stream: DiscoveryStream,
+    since: number,
+    tier: FeedTier,
+  ): Promise<Omit<FeedResponse, 'serverTime'>> {
     const { discoveries, cursor } = await stream.discoveriesAfter(since, FEED_PAGE_SIZE);
     return { discoveries: visibleTo(discoveries, tier), cursor, tier };
+  }
+
+  /** The newest finds (of the last LIVE_CONTEXT_MS), oldest first, with the cursor at the head. */
+  private async livePage(stream: DiscoveryStream, tier: FeedTier): Promise<Omit<FeedResponse, 'serverTime'>> {
+    // A cursor past the head reads as "older than what is kept": the newest page and the head cursor.
+    const { discoveries, cursor } = await stream.discoveriesAfter(Number.MAX_SAFE_INTEGER, FEED_PAGE_SIZE);
+    const from = this.ctx.now() - LIVE_CONTEXT_MS;
+    const recent = discoveries.filter((d) => Date.parse(d.timestamp) >= from);
+    return { discoveries: visibleTo(recent, tier), cursor, tier };
   }
 }

@@ -19,8 +19,11 @@ const ADMIN_SECRET = 'client-path-admin-secret-0123456789';
 const BOT_TOKEN = 'client-path-bot-token-0123456789abcdef';
 const AUTO_JOIN_MAX_AGE_MS = 15_000;
 const AUTO_JOIN_FROM = 5_000_000;
-/** How long the simulator runs before the scripts start, so the feed holds finds older than 15 s. */
-const WARM_UP_MS = 20_000;
+/**
+ * How long the simulator (10 bots, 2 finds a second each) runs before the scripts start: a backlog of
+ * several pages of finds, most older than the auto-join limit, as a live server has.
+ */
+const WARM_UP_MS = 30_000;
 
 const TEXTS = {
   inactiveKey: 'This key has been switched off by the administrator',
@@ -215,7 +218,7 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
         '--bots',
         '10',
         '--discovery-rate',
-        '60',
+        '120',
         '--failure-rate',
         '0',
         '--status-interval',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TOO_DEEPLY_NESTED, TOO_LARGE } from '../../../common/lua-syntax.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { multipartBody } from '../../test/multipart.ts';
+import { loaderStatus, rawScriptOf, scriptOf } from '../loader/script-access.fixtures.ts';
 
 /** Everyday Roblox Luau: compound assignment, continue, type annotations, backtick strings. */
 const LUAU_SCRIPT = [
@@ -60,7 +61,7 @@ for (const dialect of DIALECTS) {
 
       const res = await load('pets.lua');
       expect(res.statusCode).toBe(200);
-      expect(res.body).toBe(LUAU_SCRIPT);
+      expect(scriptOf(res)).toBe(LUAU_SCRIPT);
     });
 
     it('takes a new version in Luau over a plain Lua one', async () => {
@@ -68,7 +69,7 @@ for (const dialect of DIALECTS) {
       const saved = await save('pets.lua', LUAU_SCRIPT);
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json().version).toMatchObject({ version: 2, content: LUAU_SCRIPT });
-      expect((await load('pets.lua')).body).toBe(LUAU_SCRIPT);
+      expect(scriptOf(await load('pets.lua'))).toBe(LUAU_SCRIPT);
     });
 
     it('uploads a Luau file (with a byte-order mark) and the loader serves the same bytes', async () => {
@@ -78,7 +79,7 @@ for (const dialect of DIALECTS) {
 
       const res = await load('pets-upload.lua');
       expect(res.statusCode).toBe(200);
-      expect(res.rawPayload.equals(bytes)).toBe(true);
+      expect(rawScriptOf(res.rawPayload).equals(bytes)).toBe(true);
     });
 
     it('still refuses broken Luau, naming the line, and stores nothing', async () => {
@@ -89,7 +90,7 @@ for (const dialect of DIALECTS) {
         error: 'Lua syntax error on line 2: unexpected token `+=`, expected expression to set to',
         syntaxError: { line: 2, column: 3, message: 'unexpected token `+=`, expected expression to set to' },
       });
-      expect((await load('broken.lua')).statusCode).toBe(404);
+      expect(loaderStatus(await load('broken.lua'))).toBe(404);
     });
 
     it('refuses Luau nested deeper than the parser follows with a 400, and checks the next save as usual', async () => {
@@ -106,7 +107,7 @@ for (const dialect of DIALECTS) {
       // 400,000 short entries: more than full-moon's memory (capped at 1 GiB) holds.
       const table = `return {${'1,'.repeat(400_000)}}\n`;
       expect((await save('table.lua', table)).statusCode).toBe(201);
-      expect((await load('table.lua')).body).toBe(table);
+      expect(scriptOf(await load('table.lua'))).toBe(table);
     });
 
     it('refuses Luau too large for the parser with a 400 saying so', async () => {
@@ -123,7 +124,7 @@ for (const dialect of DIALECTS) {
           expect(res.statusCode).toBe(200);
           expect(res.json()).toEqual({ ok: true });
         }
-        expect((await load('pets.lua')).statusCode).toBe(404);
+        expect(loaderStatus(await load('pets.lua'))).toBe(404);
       });
 
       it('answers where the text breaks, with the text a save would refuse it with', async () => {

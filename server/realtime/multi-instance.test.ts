@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerHopEvent } from '../../common/fleet.ts';
 import { FREE_SCRIPT_FILE } from '../../common/public-defaults.ts';
 import type { ScriptVersionsResponse } from '../../common/scripts.ts';
+import { scriptOf } from '../features/loader/script-access.fixtures.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp } from '../test/helper.ts';
 import { connectTestClient, type TestClient } from '../test/socket-client.ts';
 
@@ -91,7 +92,7 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       expect(saved.statusCode).toBe(201);
       const loaded = await second.app.inject({ method: 'GET', url: '/api/script/loader?script=shared.lua' });
       expect(loaded.statusCode).toBe(200);
-      expect(loaded.body).toBe('print("saved on the first instance")\n');
+      expect(scriptOf(loaded)).toBe('print("saved on the first instance")\n');
     });
 
     it('runs one fleet: one seq stream, one scanner list, one dashboard stream, duplicates folded across instances', async () => {

@@ -309,15 +309,6 @@ export class Fleet {
     return this.state.scanners.has(ghostId) || this.state.scanners.size < this.ctx.config.FLEET_MAX_BOTS;
   }
 
-  /** Applies one validated bot message. A bot the fleet does not know yet joins (when there is room). */
-  async accept<T extends BotMessageType>(
-    ghostId: string,
-    type: T,
-    payload: Payload<T>,
-  ): Promise<BotMessageResult> {
-    return this.settle(await this.applyMessage(ghostId, type, payload));
-  }
-
   /**
    * Applies one message now (its events reach listeners at once); `settled` is its answer once its
    * rows are committed. For a socket, which must not hold a bot's next frame for a commit. With

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UNSAFE_TEXT_MESSAGE } from '../../common/text.ts';
 import { TEST_PLACE_ID } from '../features/feed/feed.fixtures.ts';
-import { insertTestScriptKey } from '../features/loader/script-access.fixtures.ts';
+import { insertTestScriptKey, loaderStatus } from '../features/loader/script-access.fixtures.ts';
 import { DIALECTS, TEST_BOT_TOKEN, type TestAppSuite, useTestApp } from '../test/helper.ts';
 import { connectTestClient, type TestClient } from '../test/socket-client.ts';
 
@@ -114,9 +114,18 @@ for (const dialect of DIALECTS) {
         [`script=premium&key=${key.scriptKey}&hwid=%00`, 'querystring hwid'],
       ]) {
         const res = await t.injectBare({ method: 'GET', url: `/api/script/loader?${query}` });
-        expect(res.statusCode, query).toBe(400);
+        // An executor gets 200 and Lua that prints the reason; the status rides in a header.
+        expect(res.statusCode, query).toBe(200);
+        expect(res.headers['x-scanline-refusal']).toBe('400 bad-request');
         expect(res.headers['content-type']).toMatch(/^text\/plain/);
         expect(res.body).toContain(`Bad loader request: ${refusal(field)}`);
+        const json = await t.injectBare({
+          method: 'GET',
+          url: `/api/script/loader?${query}`,
+          headers: { accept: 'application/json' },
+        });
+        expect(json.statusCode, query).toBe(400);
+        expect(json.json()).toEqual({ error: `Bad loader request: ${refusal(field)}` });
       }
       expect(await auditText(t)).not.toContain('\\u0000');
     });
@@ -168,12 +177,14 @@ for (const dialect of DIALECTS) {
     const t = useTestApp(dialect, { env: { RATE_LIMIT_LOADER: '1' } });
 
     it('is refused with 400 before the rate limit counts or audits it', async () => {
-      const call = (hwid: string) =>
-        t.injectBare({
+      const call = async (hwid: string) => {
+        const res = await t.injectBare({
           method: 'GET',
           url: `/api/script/loader?script=premium&hwid=${hwid}`,
           remoteAddress: '10.7.0.1',
         });
+        return { statusCode: loaderStatus(res), body: res.body };
+      };
       expect((await call('device-1')).statusCode).not.toBe(429);
       expect((await call('device-1')).statusCode).toBe(429);
       const hits = async () => {

@@ -4,10 +4,10 @@ import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from '../../common/text.ts';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * Sends a route's refusal of unsafe text in its own format (status 400 is set): the loader
-     * answers Lua, since the executor runs whatever comes back. JSON `{error}` when absent.
+     * Sends a route's refusal of unsafe text in its own form (status 400 is set): the loader
+     * answers an executor with Lua, since it runs whatever comes back. JSON `{error}` when absent.
      */
-    refuseUnsafeText?: (reply: FastifyReply, message: string) => void;
+    refuseUnsafeText?: (request: FastifyRequest, reply: FastifyReply, message: string) => void;
   }
 }
 
@@ -26,7 +26,7 @@ export function unsafeTextError(part: RequestPart, path: string): string {
 function refuse(request: FastifyRequest, reply: FastifyReply, message: string): void {
   reply.status(400);
   const routeRefusal = request.routeOptions.config?.refuseUnsafeText;
-  if (routeRefusal) routeRefusal(reply, message);
+  if (routeRefusal) routeRefusal(request, reply, message);
   else reply.send({ error: message });
 }
 

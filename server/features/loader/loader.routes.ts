@@ -90,23 +90,14 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
   const autoJoinMaxAgeS = ctx.config.AUTO_JOIN_MAX_AGE_S;
   app.addHook('onClose', async () => loader.close());
 
+  // An executor runs whatever comes back, so even a refusal for too many calls, or for unsafe text,
+  // is Lua with status 200 (the real status in X-Scanline-Refusal); see sendRefusal.
   const rateLimit = app.rateLimitHooks('loader', {
     keyOf: (request) => textField(request.query, 'key'),
-    // An executor runs whatever comes back, so even a refusal for too many calls is Lua.
-    refuse: (reply, message) => {
-      reply
-        .type('text/plain; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(loaderRefusalChunk(message));
-    },
+    refuse: (request, reply, message) => sendRefusal(request, reply, 429, message),
   });
-
-  const refuseUnsafeText = (reply: FastifyReply, message: string) => {
-    reply
-      .type('text/plain; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(loaderRefusalChunk(`Bad loader request: ${message}`));
-  };
+  const refuseUnsafeText = (request: FastifyRequest, reply: FastifyReply, message: string) =>
+    sendRefusal(request, reply, 400, `Bad loader request: ${message}`);
 
   app.get('/api/script/loader', { preHandler: rateLimit, config: { refuseUnsafeText } }, (request, reply) => {
     reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store');

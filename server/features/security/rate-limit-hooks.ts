@@ -25,11 +25,11 @@ type LimitScope = 'ip' | 'key';
 export interface RateLimitOptions {
   /** The key the call counts against besides its IP (a code, a script key), or undefined for none. */
   keyOf?: (request: FastifyRequest) => string | undefined;
-  /** Sends the 429's body (status and headers are set); JSON `{error: message}` when absent. */
-  refuse?: (reply: FastifyReply, message: string) => void;
+  /** Sends the refusal (status 429 and headers are set); JSON `{error: message}` when absent. */
+  refuse?: (request: FastifyRequest, reply: FastifyReply, message: string) => void;
 }
 
-const refuseWithJson = (reply: FastifyReply, message: string) => {
+const refuseWithJson = (_request: FastifyRequest, reply: FastifyReply, message: string) => {
   reply.send({ error: message });
 };
 
@@ -151,7 +151,7 @@ function createLimitHook(
       .header('x-ratelimit-limit', String(limit))
       .header('x-ratelimit-remaining', '0')
       .header('x-ratelimit-reset', String(seconds));
-    sendRefusal(reply, tooManyRequestsText(seconds));
+    sendRefusal(request, reply, tooManyRequestsText(seconds));
   }
 
   // Callback style: a reply sent here ends the request (done is not called then).

@@ -3,6 +3,7 @@ import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
 import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
 import type { RateLimitStatusResponse } from '../../../common/security.ts';
 import { DIALECTS, TEST_ADMIN_SECRET, useTestApp } from '../../test/helper.ts';
+import { loaderStatus } from '../loader/script-access.fixtures.ts';
 import { MemoryRateLimitStore } from './rate-limit-store.ts';
 
 const MINUTE = 60_000;
@@ -26,12 +27,17 @@ for (const dialect of DIALECTS) {
         payload: { adminSecret: TEST_ADMIN_SECRET },
         remoteAddress: ip,
       });
-    const load = (ip: string, key?: string) =>
+    const loadAnswer = (ip: string, key?: string, headers: Record<string, string> = {}) =>
       t.app.inject({
         method: 'GET',
         url: `/api/script/loader?script=${FREE_SCRIPT_FILE}${key ? `&key=${key}` : ''}`,
         remoteAddress: ip,
+        headers,
       });
+    /** The status a loader call stands for (an executor's refusal is 200 with X-Scanline-Refusal). */
+    const load = async (ip: string, key?: string) => ({
+      statusCode: loaderStatus(await loadAnswer(ip, key)),
+    });
     const redeem = (ip: string, code: string) =>
       t.app.inject({
         method: 'POST',
@@ -104,14 +110,21 @@ for (const dialect of DIALECTS) {
       });
     });
 
-    it('answers the 4th loader call from one IP with Lua that prints why, since executors run whatever comes back', async () => {
+    it('answers the 4th loader call from one IP with Lua that prints why and stops, since executors run whatever comes back', async () => {
       for (let i = 0; i < 3; i++) expect((await load('10.0.0.1')).statusCode).toBe(200);
-      const refused = await load('10.0.0.1');
-      expect(refused.statusCode).toBe(429);
+      const refused = await loadAnswer('10.0.0.1');
+      // 200, so an executor whose HttpGet raises on a non-2xx status still shows the reason.
+      expect(refused.statusCode).toBe(200);
+      expect(refused.headers['x-scanline-refusal']).toBe('429 rate-limited');
       expect(refused.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(refused.headers['retry-after']).toBe('60');
-      expect(refused.body).toBe('print("[Scanline] Too many requests: try again in 60 seconds")\n');
+      const reason = '"[Scanline] Too many requests: try again in 60 seconds"';
+      expect(refused.body).toBe(`local reason = ${reason}\nprint(reason)\nerror(reason, 0)\n`);
       expect(findLuaSyntaxError(refused.body)).toBeNull();
+      // A monitor asking for JSON gets the real status.
+      const json = await loadAnswer('10.0.0.1', undefined, { accept: 'application/json' });
+      expect(json.statusCode).toBe(429);
+      expect(json.json()).toEqual({ error: 'Too many requests: try again in 60 seconds' });
       expect((await load('10.0.0.2')).statusCode).toBe(200);
     });
 
@@ -119,8 +132,8 @@ for (const dialect of DIALECTS) {
       for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) {
         expect((await load(ip, 'SK-SHARED')).statusCode).not.toBe(429);
       }
-      const refused = await load('10.0.0.4', 'SK-SHARED');
-      expect(refused.statusCode).toBe(429);
+      const refused = await loadAnswer('10.0.0.4', 'SK-SHARED');
+      expect(loaderStatus(refused)).toBe(429);
       expect(findLuaSyntaxError(refused.body)).toBeNull();
       // The same IP with another key, or without one, is still within its own limit.
       expect((await load('10.0.0.4', 'SK-OTHER')).statusCode).not.toBe(429);

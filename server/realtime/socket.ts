@@ -7,7 +7,7 @@ import type { AppContext, FeatureOptions } from '../context.ts';
 import { refuseOverBudget } from '../features/fleet/bot-event-budget.ts';
 import { botTokenOf, judgeBotToken } from '../features/fleet/bot-token.ts';
 import { fleetOf } from '../features/fleet/fleet.service.ts';
-import { limitedClient } from '../features/security/client-address.ts';
+import { limitedClientOf } from '../features/security/client-address.ts';
 import { authenticateSocket, isSocketRefusal, upgradeGhostIdParam } from './authenticate.ts';
 import { CLOSE_CODES, type ClientKind, RealtimeConnection, type SocketIdentity } from './connection.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
@@ -176,8 +176,7 @@ async function upgradeLimitKey(ctx: AppContext, request: FastifyRequest): Promis
       return ghostId === undefined || ghostId === null ? UNNAMED_BOT_KEY : `bot:${ghostId}`;
     }
   }
-  const ip: string | undefined = request.ip;
-  return `ip:${ip === undefined ? 'inject' : limitedClient(ip)}`;
+  return `ip:${limitedClientOf(request)}`;
 }
 
 function receive(

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { randomToken, secretsEqual, sha256 } from '../auth/secret.ts';
-import { limitedClient } from '../security/client-address.ts';
+import { limitedClientOf } from '../security/client-address.ts';
 import { RATE_LIMIT_HIT } from '../security/rate-limit-hits.store.ts';
 import { countLiveBotTokens, insertBotTokenHash, isLiveBotTokenHash } from './bot-token.store.ts';
 
@@ -70,70 +70,6 @@ export function botTokenOf(request: FastifyRequest): string | undefined {
   return typeof query?.token === 'string' ? query.token : undefined;
 }
 
-/**
- * Wrong bot tokens per client (IPv4 address, IPv6 /64) in fixed windows of RATE_LIMIT_WINDOW_MS.
- * Past RATE_LIMIT_BOT_AUTH_FAILURES in one window the client is refused until the window ends,
- * whatever token it sends: guessing tokens costs one window per few tries.
- */
-export class BotAuthFailures {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-
-  constructor(
-    readonly limit: number,
-    readonly windowMs: number,
-    private readonly maxClients = 100_000,
-  ) {}
-
-  /** When the client's refusal ends (epoch ms), or null when it may try a token. */
-  lockedUntil(client: string, now: number): number | null {
-    const window = this.windows.get(client);
-    if (window === undefined) return null;
-    if (now >= window.resetAt) {
-      this.windows.delete(client);
-      return null;
-    }
-    return window.count >= this.limit ? window.resetAt : null;
-  }
-
-  /** Counts one wrong token. */
-  fail(client: string, now: number): void {
-    let window = this.windows.get(client);
-    if (window === undefined || now >= window.resetAt) {
-      this.windows.delete(client);
-      if (this.windows.size >= this.maxClients) this.forgetEnded(now);
-      window = { count: 0, resetAt: now + this.windowMs };
-      // In order of window start: the first entry is the oldest, dropped when the Map is full.
-      this.windows.set(client, window);
-    }
-    window.count += 1;
-  }
-
-  private forgetEnded(now: number): void {
-    for (const [client, window] of this.windows) if (now >= window.resetAt) this.windows.delete(client);
-    if (this.windows.size >= this.maxClients) {
-      const oldest = this.windows.keys().next();
-      if (!oldest.done) this.windows.delete(oldest.value);
-    }
-  }
-}
-
-const authFailures = new WeakMap<AppContext, BotAuthFailures>();
-
-function botAuthFailuresOf(ctx: AppContext): BotAuthFailures {
-  let failures = authFailures.get(ctx);
-  if (failures === undefined) {
-    failures = new BotAuthFailures(ctx.config.RATE_LIMIT_BOT_AUTH_FAILURES, ctx.config.RATE_LIMIT_WINDOW_MS);
-    authFailures.set(ctx, failures);
-  }
-  return failures;
-}
-
-/** The client a per-IP limit counts (`ip` is missing under inject for sockets). */
-function clientOf(request: FastifyRequest): string {
-  const ip: string | undefined = request.ip;
-  return ip === undefined ? 'inject' : limitedClient(ip);
-}
-
 /** How a bot's credentials were judged: go ahead, or the status and `{error}` to answer. */
 export type BotAuthVerdict =
   | { ok: true }
@@ -159,22 +95,28 @@ export function judgeBotToken(ctx: AppContext, request: FastifyRequest): Promise
 }
 
 async function judge(ctx: AppContext, request: FastifyRequest): Promise<BotAuthVerdict> {
-  const failures = botAuthFailuresOf(ctx);
-  const client = clientOf(request);
+  // Wrong tokens are counted in the rate-limit store, in its fixed windows, so they are shared as the
+  // other limits are; a client at the limit is refused until its window ends, whatever it sends.
+  const store = request.server.rateLimitStore;
+  const limit = ctx.config.RATE_LIMIT_BOT_AUTH_FAILURES;
+  const client = limitedClientOf(request);
+  const failuresKey = `${BOT_AUTH_LIMIT}:ip:${client}`;
   const now = ctx.now();
-  const lockedUntil = failures.lockedUntil(client, now);
-  if (lockedUntil !== null) {
-    const seconds = Math.max(1, Math.ceil((lockedUntil - now) / 1000));
+  const failures = await store.peek(failuresKey);
+  if (failures !== null && failures.count >= limit) {
+    // Counted too, so the status screen shows the client as limited while it keeps trying.
+    await store.hit(failuresKey, limit, ctx.config.RATE_LIMIT_WINDOW_MS);
+    const seconds = Math.max(1, Math.ceil((failures.resetAt - now) / 1000));
     request.server.pendingWrites.rateLimitHit(
-      `${BOT_AUTH_LIMIT}:ip:${client}`,
+      failuresKey,
       {
         eventType: RATE_LIMIT_HIT,
         success: false,
         ipAddress: request.ip ?? null,
         client,
-        details: { limitType: BOT_AUTH_LIMIT, scope: 'ip', identifier: client, limit: failures.limit },
+        details: { limitType: BOT_AUTH_LIMIT, scope: 'ip', identifier: client, limit },
       },
-      lockedUntil,
+      failures.resetAt,
       now,
     );
     return {
@@ -187,7 +129,7 @@ async function judge(ctx: AppContext, request: FastifyRequest): Promise<BotAuthV
   const token = botTokenOf(request);
   if (token === undefined) return { ok: false, status: 401, error: BOT_TOKEN_TEXTS.missing };
   if (await isBotToken(ctx, token)) return { ok: true };
-  failures.fail(client, now);
+  await store.hit(failuresKey, limit, ctx.config.RATE_LIMIT_WINDOW_MS);
   request.server.pendingWrites.audit(
     {
       eventType: BOT_AUTH_LIMIT,

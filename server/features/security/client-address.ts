@@ -1,4 +1,5 @@
 import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * A client as per-IP limits count it: an IPv4 address as it is, an IPv6 address as its /64 (the
@@ -8,4 +9,10 @@ import { normalizeIP } from '@fastify/rate-limit';
  */
 export function limitedClient(ip: string): string {
   return ip.includes(':') ? normalizeIP(ip) : ip;
+}
+
+/** The client a request's per-IP limits count (limitedClient); `ip` is missing under inject for sockets. */
+export function limitedClientOf(request: FastifyRequest): string {
+  const ip: string | undefined = request.ip;
+  return ip === undefined ? 'inject' : limitedClient(ip);
 }

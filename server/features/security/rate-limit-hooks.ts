@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { RateLimitedCall } from '../../../common/security.ts';
 import type { AppContext } from '../../context.ts';
-import { limitedClient } from './client-address.ts';
+import { limitedClientOf } from './client-address.ts';
 import { RATE_LIMIT_HIT } from './rate-limit-hits.store.ts';
 import { MemoryRateLimitStore, type RateLimitCount, type RateLimitStore } from './rate-limit-store.ts';
 
@@ -52,13 +52,6 @@ export function textField(source: unknown, field: string): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_FIELD_LENGTH
     ? value
     : undefined;
-}
-
-/** The IP a per-IP limit counts: IPv4 as it is, IPv6 per /64 (limitedClient). */
-function clientIdentifier(request: FastifyRequest): string {
-  // `ip` is missing under inject for sockets; app.ts's keyGenerator uses the same stand-in.
-  const ip: string | undefined = request.ip;
-  return ip === undefined ? 'inject' : limitedClient(ip);
 }
 
 function hardwareIdOf(request: FastifyRequest): string | null {
@@ -156,7 +149,7 @@ function createLimitHook(
 
   // Callback style: a reply sent here ends the request (done is not called then).
   return function rateLimit(request, reply, done) {
-    const ip = clientIdentifier(request);
+    const ip = limitedClientOf(request);
     whenCounted(
       store.hit(ipPrefix + ip, limit, windowMs),
       (byIp) => {

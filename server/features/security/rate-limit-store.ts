@@ -27,6 +27,8 @@ export interface RateLimitStore {
    * which keys are over it.
    */
   hit(key: string, max: number, windowMs: number): RateLimitCount | Promise<RateLimitCount>;
+  /** The key's live window without counting a request; null when it has none. */
+  peek(key: string): RateLimitCount | null | Promise<RateLimitCount | null>;
   stats(): RateLimitStoreStats | Promise<RateLimitStoreStats>;
 }
 
@@ -80,6 +82,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     window.count++;
     window.max = max;
     // A copy: the caller may read it after an await, when another request has counted again.
+    return { count: window.count, resetAt: window.resetAt };
+  }
+
+  peek(key: string): RateLimitCount | null {
+    const window = this.windows.get(key);
+    if (window === undefined || this.now() >= window.resetAt) return null;
     return { count: window.count, resetAt: window.resetAt };
   }
 

@@ -84,6 +84,17 @@ describe('server layering', () => {
       });
     expect(upwards).toEqual([]);
   });
+
+  it('keeps migrations frozen: they import nothing from server/features or common/', () => {
+    const live = files
+      .filter((file) => file.startsWith('server/db/migrations/'))
+      .flatMap((file) =>
+        relativeImports(join(root, file))
+          .filter((target) => target.startsWith('server/features/') || target.startsWith('common/'))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(live).toEqual([]);
+  });
 });
 
 describe('web layout', () => {

@@ -1,11 +1,21 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import type { Kysely } from 'kysely';
-import { LOGIN_FAILURE_WINDOW_MS } from '../../../common/auth.ts';
-import { limitedClient } from '../../features/security/client-address.ts';
 
 /*
  * audit_logs.client: the caller as per-IP limits count it (IPv6 per /64), so the failed-login
  * lockout can count a whole IPv6 block with an index instead of one exact address.
+ *
+ * Frozen: what it needs of the features is copied here as they were when it was written, so the
+ * migration keeps its meaning whatever they become.
  */
+
+/** The failed-login lockout's window (common/auth.ts LOGIN_FAILURE_WINDOW_MS, 2026-11-23). */
+const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+
+/** IPv4 as it is, IPv6 as its /64 (features/security/client-address.ts limitedClient, 2026-11-23). */
+function limitedClient(ip: string): string {
+  return ip.includes(':') ? normalizeIP(ip) : ip;
+}
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('audit_logs').addColumn('client', 'text').execute();
   await db.schema

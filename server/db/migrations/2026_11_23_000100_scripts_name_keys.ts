@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { scriptNameKey, scriptNameSkeleton } from '../../features/scripts/script-names.ts';
+import unhomoglyph from 'unhomoglyph';
 
 /*
  * scripts.name_key and scripts.name_skeleton (server/features/scripts/script-names.ts), each unique:
@@ -7,7 +7,20 @@ import { scriptNameKey, scriptNameSkeleton } from '../../features/scripts/script
  * JavaScript rather than with lower() so both databases agree (their case rules differ outside
  * ASCII). A script whose key or skeleton an older one already holds keeps it null, reachable by
  * its exact name, rather than failing the upgrade.
+ *
+ * Frozen: the two functions are copied here as they were when it was written, so the migration
+ * keeps its meaning whatever the feature's rules become.
  */
+
+/** A name's identity: NFC, lower case. */
+function scriptNameKey(filename: string): string {
+  return filename.normalize('NFC').toLowerCase();
+}
+
+/** What a name looks like: Unicode's confusable skeleton of its lower-cased form (UTS #39). */
+function scriptNameSkeleton(filename: string): string {
+  return unhomoglyph(filename.normalize('NFD').toLowerCase()).normalize('NFD').toLowerCase();
+}
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('scripts').addColumn('name_key', 'text').execute();
   await db.schema.alterTable('scripts').addColumn('name_skeleton', 'text').execute();

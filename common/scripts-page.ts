@@ -18,8 +18,7 @@ export const ACCESS_INFO_VARIANTS = ['default', 'success', 'warning', 'info'] as
 export const BUTTON_VARIANTS = ['default', 'destructive', 'outline', 'secondary', 'ghost', 'link'] as const;
 export const DOWNLOAD_TYPES = ['file', 'script'] as const;
 
-// The defaults live in a zod-free module so the public bundle can import them without the schemas.
-export { DEFAULT_SCRIPTS_PAGE_CONFIG, FREE_SCRIPT_FILE } from './public-defaults.ts';
+// The defaults (DEFAULT_SCRIPTS_PAGE_CONFIG) live in public-defaults.ts, zod-free for the public bundle.
 
 export const ScriptsPageButtonSchema = z.object({
   id: z.string().min(1).max(100),

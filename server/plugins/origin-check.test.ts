@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../common/scripts-page.ts';
+import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../common/public-defaults.ts';
 import { loadConfig } from '../config.ts';
 import { insertTestScriptKey } from '../test/fixtures.ts';
 import { buildTestApp, DIALECTS, OWN_ORIGIN, TEST_ADMIN_SECRET, useTestApp } from '../test/helper.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LuaFactory } from 'wasmoon';
-import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
+import { FREE_SCRIPT_FILE } from '../../../common/public-defaults.ts';
 import { loadConfig } from '../../config.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { ACCESS_TEXTS } from './loader-access.ts';

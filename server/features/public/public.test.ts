@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/scripts-page.ts';
+import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/public-defaults.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
 for (const dialect of DIALECTS) {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
+import { FREE_SCRIPT_FILE } from '../../../common/public-defaults.ts';
 import { countLines, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE } from '../../../common/scripts.ts';
-import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
 import { loaderStatus, scriptOf } from '../loader/script-access.fixtures.ts';
 import {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FREE_SCRIPT_FILE } from '../../../common/public-defaults.ts';
 import {
   MAX_SCRIPT_BYTES,
   PREMIUM_SCRIPT_FILE,
@@ -6,7 +7,6 @@ import {
   type ScriptFileRecord,
   UNIVERSAL_SCRIPT_FILE,
 } from '../../../common/scripts.ts';
-import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { type MultipartPart, multipartBody } from '../../test/multipart.ts';
 

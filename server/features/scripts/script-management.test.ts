@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { FREE_SCRIPT_FILE } from '../../../common/public-defaults.ts';
 import {
   countLines,
   MAX_SCRIPT_BYTES,
@@ -9,7 +10,6 @@ import {
   type ScriptVersion,
   UNIVERSAL_SCRIPT_FILE,
 } from '../../../common/scripts.ts';
-import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
 import { DIALECTS, type TestAppSuite, useTestApp } from '../../test/helper.ts';
 
 /** Admin calls of script management, signed in as the suite's admin. */

@@ -1,4 +1,5 @@
-import { DEFAULT_SCRIPTS_PAGE_CONFIG, type ScriptsPageConfig } from '../../../common/scripts-page.ts';
+import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/public-defaults.ts';
+import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
 import type { AppContext } from '../../context.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import {

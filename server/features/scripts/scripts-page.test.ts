@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCRIPTS_PAGE_CONFIG, type ScriptsPageConfig } from '../../../common/scripts-page.ts';
+import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/public-defaults.ts';
+import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 import { getScriptsPageConfig, seedScriptsPageConfig } from './scripts-page.service.ts';
 

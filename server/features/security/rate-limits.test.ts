@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
-import { FREE_SCRIPT_FILE } from '../../../common/scripts-page.ts';
+import { FREE_SCRIPT_FILE } from '../../../common/public-defaults.ts';
 import type { RateLimitStatusResponse } from '../../../common/security.ts';
 import { DIALECTS, TEST_ADMIN_SECRET, useTestApp } from '../../test/helper.ts';
 import { loaderStatus } from '../loader/script-access.fixtures.ts';

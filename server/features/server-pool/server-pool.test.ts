@@ -132,10 +132,10 @@ for (const dialect of DIALECTS) {
   describe(`${dialect}: server pool`, () => {
     const t = useTestApp(dialect, { signIn: true });
 
-    it('answers the stats in the spec shape: numeric strings by status, unique bots holding servers', async () => {
+    it('answers the stats in the spec shape: counts by status, unique bots holding servers', async () => {
       expect(await stats(t, t.cookie)).toEqual({
         total: 0,
-        byStatus: { available: '0', assigned: '0', deleted: '0' },
+        byStatus: { available: 0, assigned: 0, deleted: 0 },
         activeBots: 0,
         quarantined: [],
         flaggedBots: [],
@@ -155,8 +155,23 @@ for (const dialect of DIALECTS) {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(await stats(t, t.cookie)).toMatchObject({
         total: 6,
-        byStatus: { available: '2', assigned: '4', deleted: '0' },
+        byStatus: { available: 2, assigned: 4, deleted: 0 },
         activeBots: 3,
+      });
+    });
+
+    it('counts deleted servers as history, not capacity: total and availability are over the servers still in the pool', async () => {
+      await addServers(t, jobIds(10));
+      for (const ghost of jobIds(6, 'ghost-full')) {
+        await release(t, ghost, (await claim(t, ghost)).json().server.jobId, 'full');
+      }
+      await claim(t, 'ghost-holder');
+      const pool = await stats(t, t.cookie);
+      // Counts are numbers on both dialects (PostgreSQL's count is a bigint, which pg hands over as text).
+      expect(pool).toMatchObject({
+        total: 4,
+        byStatus: { available: 3, assigned: 1, deleted: 6 },
+        activeBots: 1,
       });
     });
 
@@ -242,7 +257,7 @@ for (const dialect of DIALECTS) {
         servers: [{ placeId: Number(PLACE.slice(0, 10)), jobId: 'd', playing: 3, maxPlayers: 8 }],
       });
       expect(single.json()).toEqual({ added: 1, ignored: 0 });
-      expect((await stats(t, t.cookie)).byStatus.available).toBe('4');
+      expect((await stats(t, t.cookie)).byStatus.available).toBe(4);
     });
 
     it('hands a server to one bot and takes it back as the outcome says', async () => {
@@ -279,8 +294,8 @@ for (const dialect of DIALECTS) {
       expect(error.json().server).toMatchObject({ status: 'deleted', deletedReason: 'Teleport failed: 773' });
 
       expect(await stats(t, t.cookie)).toMatchObject({
-        total: 3,
-        byStatus: { available: '1', assigned: '0', deleted: '2' },
+        total: 1,
+        byStatus: { available: 1, assigned: 0, deleted: 2 },
         activeBots: 0,
       });
       // The released server is handed out again; a place with none left is refused by name.
@@ -299,12 +314,12 @@ for (const dialect of DIALECTS) {
         expect(claimed.json().server.jobId).toBe('bad-job');
         await release(t, ghost, 'bad-job', 'error');
       }
-      expect((await stats(t, t.cookie)).byStatus).toEqual({ available: '1', assigned: '0', deleted: '2' });
+      expect((await stats(t, t.cookie)).byStatus).toEqual({ available: 1, assigned: 0, deleted: 2 });
       t.clock.advance(POOL_HISTORY_MS + 1000);
       await prunePool(t.ctx);
       // A week on, yesterday's session has ended: sign in again.
       const pool = await stats(t, await t.adminCookie());
-      expect(pool).toMatchObject({ total: 2, byStatus: { available: '1', assigned: '0', deleted: '1' } });
+      expect(pool).toMatchObject({ total: 1, byStatus: { available: 1, assigned: 0, deleted: 1 } });
       expect(pool.quarantined.map((q: { jobId: string }) => q.jobId)).toEqual(['bad-job']);
     });
 
@@ -324,7 +339,7 @@ for (const dialect of DIALECTS) {
       const stranger = await botCall(t, 'claim', { ghostId: 'ghost-stranger' });
       expect(stranger.statusCode).toBe(409);
       expect(stranger.json()).toEqual({ error: 'Bot ghost-stranger is not in the fleet: say hello first' });
-      expect((await stats(t, t.cookie)).byStatus).toMatchObject({ available: '1', assigned: '0' });
+      expect((await stats(t, t.cookie)).byStatus).toMatchObject({ available: 1, assigned: 0 });
       // Once it has said hello, the same claim is served.
       const greetedClaim = await claim(t, 'ghost-stranger');
       expect(greetedClaim.statusCode, greetedClaim.body).toBe(200);
@@ -348,7 +363,7 @@ for (const dialect of DIALECTS) {
       expect((await claim(t, 'ghost-2')).statusCode).toBe(200);
       expect((await release(t, 'ghost-1', held[0], 'ok')).statusCode).toBe(200);
       expect((await claim(t, 'ghost-1')).statusCode).toBe(200);
-      expect((await stats(t, t.cookie)).byStatus).toMatchObject({ available: '1', assigned: '4' });
+      expect((await stats(t, t.cookie)).byStatus).toMatchObject({ available: 1, assigned: 4 });
     });
 
     it('changes no row when it refuses a claim or a release (a refused call is not a sign of life)', async () => {
@@ -390,7 +405,7 @@ for (const dialect of DIALECTS) {
       const late = await release(t, 'ghost-quiet', 'job-1', 'ok');
       expect(late.statusCode).toBe(409);
       expect(await stats(t, t.cookie)).toMatchObject({
-        byStatus: { available: '0', assigned: '3', deleted: '0' },
+        byStatus: { available: 0, assigned: 3, deleted: 0 },
         activeBots: 2,
       });
       // ghost-busy was heard from 30 s ago: its servers stay its own.
@@ -427,7 +442,7 @@ for (const dialect of DIALECTS) {
       expect(await claimAndFail(t, 'ghost-3', 'Teleport failed 2')).toBe('bad-job');
 
       const pool = await stats(t, t.cookie);
-      expect(pool.byStatus).toEqual({ available: '0', assigned: '0', deleted: '1' });
+      expect(pool.byStatus).toEqual({ available: 0, assigned: 0, deleted: 1 });
       expect(pool.quarantined).toEqual([
         {
           jobId: 'bad-job',

@@ -10,6 +10,7 @@ import {
   evidenceOf,
   findFindingById,
   findFindingsNeedingRecommendation,
+  findFindingsWithPendingRecommendation,
   findingRowToAnalysisResult,
   findOpenFindingLastSeen,
   findWatermark,
@@ -18,6 +19,7 @@ import {
   listOpenFindings,
   listRecommendations,
   resolveFindingById,
+  updatePendingRecommendation,
   upsertOpenFinding,
 } from './analysis.store.ts';
 import { detectLoginBursts, detectRateLimitBursts } from './detectors/audit-bursts.ts';
@@ -117,7 +119,11 @@ async function isGoingOn(
   return lastSeen !== null && lastSeen >= window.from;
 }
 
-/** One recommendation per open finding that has none implemented or still valid. */
+/**
+ * One recommendation per open finding that has none implemented or still valid. A pending one is
+ * rewritten from its finding's latest evidence, as the finding's own texts are, so the two always
+ * count the same thing (not "2 pushes" in the finding and "1 push" in its recommendation).
+ */
 async function deriveRecommendations(ctx: AppContext, now: number): Promise<void> {
   const state: RecommendationState = {
     scriptKeyActive: async (id) => {
@@ -126,6 +132,10 @@ async function deriveRecommendations(ctx: AppContext, now: number): Promise<void
     },
     slotUsage: () => getSlotUsage(ctx),
   };
+  for (const row of await findFindingsWithPendingRecommendation(ctx.db, now)) {
+    const draft = await recommendationFor({ ...row, evidence: evidenceOf(row) }, state);
+    if (draft) await updatePendingRecommendation(ctx.db, row.id, draft, now);
+  }
   for (const row of await findFindingsNeedingRecommendation(ctx.db, now)) {
     const draft = await recommendationFor({ ...row, evidence: evidenceOf(row) }, state);
     if (!draft) continue;

@@ -202,6 +202,54 @@ export function findFindingsNeedingRecommendation(db: Db, now: number): Promise<
     .execute();
 }
 
+/** Open findings whose recommendation is not implemented yet and still valid at `now`. */
+export function findFindingsWithPendingRecommendation(db: Db, now: number): Promise<FindingRow[]> {
+  return db
+    .selectFrom('analysis_findings as f')
+    .selectAll('f')
+    .where('f.is_resolved', '=', 0)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('recommendations as r')
+          .select('r.id')
+          .whereRef('r.analysis_id', '=', 'f.id')
+          .where('r.is_implemented', '=', 0)
+          .where('r.valid_until', '>', now),
+      ),
+    )
+    .orderBy('f.id')
+    .execute();
+}
+
+/**
+ * Rewrites what a finding's pending recommendation (not implemented, still valid) says and does;
+ * its validity and creation time stay.
+ */
+export async function updatePendingRecommendation(
+  db: Db,
+  analysisId: number,
+  r: Omit<NewRecommendation, 'analysisId' | 'validUntil'>,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('recommendations')
+    .set({
+      priority: r.priority,
+      category: r.category,
+      title: r.title,
+      description: r.description,
+      reasoning: r.reasoning,
+      estimated_impact: r.estimatedImpact,
+      implementation_notes: r.implementationNotes,
+      action: JSON.stringify(r.action),
+      action_label: r.actionLabel,
+    })
+    .where('analysis_id', '=', analysisId)
+    .where('is_implemented', '=', 0)
+    .where('valid_until', '>', now)
+    .execute();
+}
+
 /** A recommendation to store: what it says and does, the finding it came from, until when it stands. */
 export type NewRecommendation = Omit<
   Recommendation,

@@ -522,26 +522,32 @@ for (const dialect of DIALECTS) {
       await client.next((f) => f.type === 'config');
     }
 
-    it('flags a connected bot that lets a push pass its deadline unanswered, not the one that answers', async () => {
-      await bot('ghost-quiet', false);
-      await bot('ghost-ok', true);
+    /** Pushes a change to `botIds` and lets its deadline pass; the configuration sweep settles it. */
+    async function pushUnanswered(botIds: string[], silentBot: string, silentSoFar: number): Promise<void> {
       const push = await d.admin('POST', '/api/admin/configurations/bulk-update', {
-        targetBotIds: ['ghost-quiet', 'ghost-ok'],
-        updates: { batchSize: 75 },
+        targetBotIds: botIds,
+        updates: { batchSize: 75 + silentSoFar },
       });
       expect(push.statusCode, push.body).toBe(200);
       t.clock.advance(t.ctx.config.CONFIG_ACK_DEADLINE_MS + 1);
       // The configuration feature's own sweep (every second) settles the push.
       const deadline = Date.now() + 5000;
       for (;;) {
-        const target = await t.ctx.db
+        const failed = await t.ctx.db
           .selectFrom('configuration_targets')
           .select('state')
-          .where('bot_id', '=', 'ghost-quiet')
-          .executeTakeFirst();
-        if (target?.state === 'failed' || Date.now() > deadline) break;
+          .where('bot_id', '=', silentBot)
+          .where('state', '=', 'failed')
+          .execute();
+        if (failed.length > silentSoFar || Date.now() > deadline) break;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
+    }
+
+    it('flags a connected bot that lets a push pass its deadline unanswered, not the one that answers', async () => {
+      await bot('ghost-quiet', false);
+      await bot('ghost-ok', true);
+      await pushUnanswered(['ghost-quiet', 'ghost-ok'], 'ghost-quiet', 0);
       settle(t);
       const found = await d.analyse();
       expect(found.map((f) => [f.analysisType, f.subject, f.frequency])).toEqual([
@@ -550,6 +556,20 @@ for (const dialect of DIALECTS) {
       expect((await d.recommendations()).map((r) => r.title)).toEqual([
         'Restart ghost-quiet: it does not acknowledge its configuration',
       ]);
+    });
+
+    it('counts the same silent pushes in the finding and in its recommendation as more go unanswered', async () => {
+      await bot('ghost-quiet', false);
+      await pushUnanswered(['ghost-quiet'], 'ghost-quiet', 0);
+      settle(t);
+      await d.analyse();
+      await pushUnanswered(['ghost-quiet'], 'ghost-quiet', 1);
+      settle(t);
+      const [finding] = await d.analyse();
+      expect(finding?.description).toContain('ghost-quiet left 2 configuration pushes unanswered');
+      const recommendations = await d.recommendations();
+      expect(recommendations).toHaveLength(1);
+      expect(recommendations[0]?.reasoning).toContain('left 2 configuration pushes unanswered');
     });
   });
 

@@ -26,8 +26,8 @@ export function measureBots(ctx: AppContext, now: number): Omit<FleetHealth, 'po
   };
 }
 
-/** % of pool servers available, counted as the Server Pool Monitor counts it (over every server it holds). */
+/** % of pool servers available, as the Server Pool Monitor counts it (over the servers not deleted). */
 export async function measurePoolAvailability(ctx: AppContext): Promise<number | null> {
   const pool = await countPoolServers(ctx.db);
-  return pool.total > 0 ? oneDecimal((Number(pool.byStatus.available) / pool.total) * 100) : null;
+  return pool.total > 0 ? oneDecimal((pool.byStatus.available / pool.total) * 100) : null;
 }

@@ -246,6 +246,43 @@ for (const dialect of DIALECTS) {
       expect(componentScore(report, 'fleet')).toBeLessThan(componentScore(calm, 'fleet') ?? 0);
       expect(report.healthScore).toBeLessThan(calm.healthScore);
     });
+
+    it('measures pool availability over the servers still in the pool, as the Server Pool Monitor does', async () => {
+      const added = await t.injectBare({
+        method: 'POST',
+        url: '/api/server-pool/servers',
+        headers: BOT,
+        payload: { servers: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ jobId: `pool-${id}`, placeId: '1' })) },
+      });
+      expect(added.statusCode).toBe(200);
+      const pool = (url: string, payload: object) =>
+        t.injectBare({ method: 'POST', url: `/api/server-pool/${url}`, headers: BOT, payload });
+      const hello = (ghostId: string) =>
+        t.injectBare({
+          method: 'POST',
+          url: '/api/bot/events',
+          headers: BOT,
+          payload: { ghostId, events: [{ type: 'hello', payload: { ghostId, version: '1.0.0' } }] },
+        });
+      // Three servers were full (deleted: history), one is held: one of the two left is free.
+      for (const ghostId of ['ghost-1', 'ghost-2', 'ghost-3']) {
+        expect((await hello(ghostId)).statusCode).toBe(200);
+        const claimed = await pool('claim', { ghostId });
+        const released = await pool('release', {
+          ghostId,
+          jobId: claimed.json().server.jobId,
+          outcome: 'full',
+        });
+        expect(released.statusCode).toBe(200);
+      }
+      expect((await pool('claim', { ghostId: 'ghost-1' })).statusCode).toBe(200);
+
+      const report = await generate();
+      expect(report.fleetHealth.poolAvailability).toBe(50);
+      expect(report.components.find((c) => c.name === 'fleet')?.notes).not.toContain(
+        '20% of pool servers available',
+      );
+    });
   });
 
   describe(`${dialect}: health report weaknesses`, () => {

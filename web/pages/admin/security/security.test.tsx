@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '@/test/render.tsx';
+import { formatDate } from '../../../../common/format.ts';
 import type { AuditLog, AuditLogListResponse, RateLimitStatus } from '../../../../common/security.ts';
 import { renderAt } from '../shared/test-utils.tsx';
 import SecurityPage from './security.tsx';
@@ -112,6 +113,35 @@ describe('SecurityPage', () => {
     expectStat('Rate Limit Hits', '42');
     expectStat('Active Rate Limits', '3');
     expectStat('System Health', 'Healthy');
+  });
+
+  it('says under System Health what it knows: both feeds answered, and as of when', async () => {
+    fakeServer();
+    renderPage();
+    const health = await screen.findByRole('group', { name: 'System Health' });
+    expect(health.textContent).toContain(
+      `Audit log and rate limiter answering, as of ${formatDate('2026-11-22T12:00:00.000Z')}`,
+    );
+    expect(health.textContent).not.toContain('loading normally');
+  });
+
+  it('says under System Health when the latest refresh failed, keeping the last answer', async () => {
+    const user = userEvent.setup();
+    const { fetchMock } = fakeServer();
+    renderPage();
+    await screen.findByRole('group', { name: 'System Health' });
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      String(input).startsWith(LIMITS_URL)
+        ? json({ error: 'database unavailable' }, 503)
+        : answer(input, init),
+    );
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    const health = screen.getByRole('group', { name: 'System Health' });
+    await waitFor(() =>
+      expect(health.textContent).toContain('Latest refresh failed; showing the last answers'),
+    );
+    expect(within(health).getByText('Healthy', { exact: true })).toBeTruthy();
   });
 
   it('shows rate limit utilisation as active over total limits, and the top 5 limited callers', async () => {

@@ -5,6 +5,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { cn } from '@/lib/cn.ts';
+import { formatDate } from '../../../../common/format.ts';
 import { DEFAULT_AUDIT_PAGE_SIZE } from '../../../../common/security.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { StatCard } from '../shared/stat-card.tsx';
@@ -83,7 +84,11 @@ export default function SecurityPage() {
                   title="System Health"
                   value="Healthy"
                   icon={HeartPulse}
-                  hint="Security data is loading normally"
+                  hint={
+                    logs.isError || rateLimits.isError
+                      ? 'Latest refresh failed; showing the last answers'
+                      : `Audit log and rate limiter answering, as of ${formatDate(logs.data.timestamp)}`
+                  }
                   tone="text-emerald-400"
                 />
               </>

@@ -10,8 +10,9 @@ const STATS_URL = '/api/server-pool/stats';
 function stats(available: number, assigned: number, deleted: number, extra: Partial<ServerPoolStats> = {}) {
   return {
     stats: {
-      total: available + assigned + deleted,
-      byStatus: { available: String(available), assigned: String(assigned), deleted: String(deleted) },
+      // As the server counts: the total is the servers not deleted.
+      total: available + assigned,
+      byStatus: { available, assigned, deleted },
       activeBots: assigned,
       quarantined: [],
       flaggedBots: [],
@@ -36,19 +37,19 @@ afterEach(() => {
 
 describe('ServerPoolPage', () => {
   it('shows the four cards, both bars and the status summary', async () => {
-    renderPage(stats(95, 3, 2));
+    renderPage(stats(95, 5, 2));
     expect(screen.getByRole('heading', { name: 'Server Pool Monitor' })).toBeTruthy();
     expect(await card('Total Servers')).toContain('100');
     expect(await card('Available Servers')).toContain('95');
-    expect(await card('Active Bots')).toContain('3');
+    expect(await card('Active Bots')).toContain('5');
     expect(await card('Deleted Servers')).toContain('2');
     expect(screen.getByRole('progressbar', { name: 'Pool Availability' }).getAttribute('aria-valuenow')).toBe(
       '95',
     );
-    expect(screen.getByText('3/100 assigned')).toBeTruthy();
-    expect(screen.getByText('3 bots scanning')).toBeTruthy();
+    expect(screen.getByText('5/100 assigned')).toBeTruthy();
+    expect(screen.getByText('5 bots scanning')).toBeTruthy();
     expect(screen.getByText('95 available servers (ready for Ghost_ID assignments)')).toBeTruthy();
-    expect(screen.getByText('3 active bots scanning (unique Ghost_IDs, with servers assigned)')).toBeTruthy();
+    expect(screen.getByText('5 active bots scanning (unique Ghost_IDs, with servers assigned)')).toBeTruthy();
     expect(screen.getByText('2 deleted servers (removed due to errors)')).toBeTruthy();
     expect(screen.queryByText('Low Pool Availability!')).toBeNull();
   });
@@ -61,7 +62,7 @@ describe('ServerPoolPage', () => {
   });
 
   it('turns the availability badge destructive at exactly 90%, without the low warning', async () => {
-    renderPage(stats(90, 5, 5));
+    renderPage(stats(90, 10, 5));
     await card('Total Servers');
     expect(badge().textContent).toBe('90%');
     expect(isDestructive(badge())).toBe(true);
@@ -69,13 +70,13 @@ describe('ServerPoolPage', () => {
   });
 
   it("warns 'Low Pool Availability!' below 50% but not at 50%", async () => {
-    renderPage(stats(49, 1, 50));
+    renderPage(stats(49, 51, 50));
     expect(await screen.findByText('Low Pool Availability!')).toBeTruthy();
     expect(screen.getByText('Only 49 of 100 servers are available for Ghost_ID assignments.')).toBeTruthy();
   });
 
   it('has no low-availability warning at exactly 50%', async () => {
-    renderPage(stats(50, 0, 50));
+    renderPage(stats(50, 50, 50));
     await card('Total Servers');
     expect(screen.queryByText('Low Pool Availability!')).toBeNull();
     expect(isDestructive(badge())).toBe(true);

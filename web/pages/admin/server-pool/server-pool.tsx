@@ -52,10 +52,8 @@ export default function ServerPoolPage() {
 }
 
 function ServerPoolBody({ stats }: { stats: ServerPoolStats }) {
-  // byStatus carries numeric strings (spec), as PostgreSQL counts arrive.
-  const available = Number(stats.byStatus.available);
-  const assigned = Number(stats.byStatus.assigned);
-  const deleted = Number(stats.byStatus.deleted);
+  // The total is the servers still in the pool: deleted ones are history, shown on their own card.
+  const { available, assigned, deleted } = stats.byStatus;
   const availability = share(available, stats.total);
   const assignment = share(assigned, stats.total);
   // Thresholds compare the exact share: 90.4% is above 90 even though it may display rounded.
@@ -76,7 +74,12 @@ function ServerPoolBody({ stats }: { stats: ServerPoolStats }) {
       )}
 
       <section aria-label="Pool figures" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-        <StatCard title="Total Servers" value={stats.total} icon={Server} hint="Every server in the pool" />
+        <StatCard
+          title="Total Servers"
+          value={stats.total}
+          icon={Server}
+          hint="Available or assigned; deleted ones not counted"
+        />
         <StatCard
           title="Available Servers"
           value={available}

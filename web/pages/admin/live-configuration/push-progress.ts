@@ -76,7 +76,7 @@ function names(bots: string[] | undefined): string {
 function offlineLine(o: PushOutcome): string | null {
   const waiting = o.targeted - settledOf(o);
   return waiting > 0
-    ? `${plural(waiting, 'offline bot gets', 'offline bots get')} it when they reconnect.`
+    ? `${plural(waiting, 'offline bot gets it when it reconnects', 'offline bots get it when they reconnect')}.`
     : null;
 }
 

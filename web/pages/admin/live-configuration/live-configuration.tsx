@@ -4,6 +4,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useRealtime } from '@/lib/realtime.tsx';
+import type { ConfigurationChange } from '../../../../common/configuration.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
 import type { ListState } from '../shared/list-state.tsx';
@@ -21,6 +22,10 @@ import { OverviewTab } from './overview-tab.tsx';
 import { ParametersTab, useParameterForm } from './parameters-tab.tsx';
 import { ProfilesTab } from './profiles-tab.tsx';
 import { pushTrackerOf } from './push-tracker.ts';
+
+/** A push of parameter values (not an emergency stop or resume). */
+const isParameterChange = (change: ConfigurationChange) =>
+  change.kind !== 'emergency_stop' && change.kind !== 'emergency_resume';
 
 /** A query's list as the tabs take it. */
 function listState<T>(query: { data?: readonly T[]; error: unknown }): ListState<T> {
@@ -96,6 +101,7 @@ export default function LiveConfigurationPage() {
                 selected={selected}
                 onSelectedChange={setSelected}
                 parameters={parameters}
+                latestPush={history.data?.find(isParameterChange)}
               />
             </TabsContent>
             <TabsContent value="profiles">

@@ -2,10 +2,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { toast } from '@/lib/toast.ts';
-import { BOT_PARAMETER_NAMES, type BotConfiguration } from '../../../../common/configuration.ts';
+import {
+  BOT_PARAMETER_NAMES,
+  type BotConfiguration,
+  type ConfigurationChange,
+} from '../../../../common/configuration.ts';
 import { type ListState, ListStateView } from '../shared/list-state.tsx';
 import { BotSelector } from './bot-selector.tsx';
 import { ConfigurationStatusList } from './configuration-status-list.tsx';
+import { LatestPush } from './latest-push.tsx';
 import { NO_BOTS_SELECTED, requireSelection, useBulkUpdate } from './live-configuration-mutations.ts';
 import { ParameterControls, type ParameterFormState } from './parameter-controls.tsx';
 import {
@@ -80,6 +85,7 @@ export function ParametersTab({
   selected,
   onSelectedChange,
   parameters,
+  latestPush,
 }: {
   configurations: ListState<BotConfiguration>;
   /** The selected bots that are still listed, in list order: what a change goes to. */
@@ -87,6 +93,8 @@ export function ParametersTab({
   selected: ReadonlySet<string>;
   onSelectedChange: (selected: Set<string>) => void;
   parameters: ParameterFormState;
+  /** The newest parameter change, whose acknowledgements are shown under the form. */
+  latestPush: ConfigurationChange | undefined;
 }) {
   const bulkUpdate = useBulkUpdate();
   const { form } = parameters;
@@ -122,6 +130,7 @@ export function ParametersTab({
             applying={bulkUpdate.isPending}
             onApply={apply}
           />
+          <LatestPush change={latestPush} />
           <ConfigurationStatusList configurations={items} onEdit={edit} />
         </div>
       )}

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dismissToast } from '@/lib/toast.ts';
@@ -106,6 +106,11 @@ describe('a push toast follows the acknowledgements', { timeout: 20_000 }, () =>
     await toastSays(
       '9 of 12 bots applied it; 1 refused it (ghost-10), 2 did not answer (ghost-11, ghost-12).',
     );
+    // The screen keeps the outcome after the toast has gone.
+    const latest = await screen.findByRole('region', { name: 'Latest push' });
+    for (const text of ['9 applied', '1 refused', '2 no answer', 'of 12']) {
+      expect(within(latest).getByText(text)).toBeTruthy();
+    }
   });
 
   it("ends with the spec's 'Bulk Update Successful' when every bot applied it, in the right number", async () => {

@@ -60,8 +60,8 @@ function isOwnEmergency(queryClient: QueryClient, action: EmergencyAction, now: 
 /**
  * The spec's live-configuration socket events (section 4), toasted the way the shell toasts
  * system_config_update, and refreshing the screen's queries (STYLE 9: no second copy of server
- * state). Progress (bots acknowledging) refreshes quietly, and moves the toast of this tab's own push. Mounted once by the admin shell, so every
- * screen hears of an emergency stop.
+ * state). Progress (bots acknowledging) refreshes quietly and moves the toast of this tab's own
+ * push. Mounted once by the admin shell, so every screen hears of an emergency stop.
  */
 export function useConfigurationEvents(): void {
   const queryClient = useQueryClient();

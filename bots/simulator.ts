@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import type { z } from 'zod';
-import { BotParametersSchema, type ConfigFramePayload } from '../common/configuration.ts';
+import { type BotParameters, BotParametersSchema, type ConfigFramePayload } from '../common/configuration.ts';
 import type { HopReason, ScannerStatus } from '../common/fleet.ts';
 import type { SimulatorOptions } from './options.ts';
 import { ghostIds } from './options.ts';
@@ -115,6 +115,8 @@ class SimulatedBot {
   hopIntervalMs: number;
   /** The version of the configuration it runs; null until the server sends one. */
   configVersion: number | null = null;
+  /** The parameters it runs; null until the server sends a configuration. */
+  parameters: BotParameters | null = null;
   /** Stopped by an emergency stop: no hops until resumed. */
   paused = false;
   readonly configRole: ConfigRole;
@@ -273,6 +275,7 @@ class SimulatedBot {
     }
     const frame: ConfigFramePayload = { version, parameters: parsed.data };
     this.configVersion = frame.version;
+    this.parameters = frame.parameters;
     this.hopIntervalMs = frame.parameters.hopFrequencyMs;
     // The next hop comes one new interval after the last one (or within one, before the first).
     this.nextHopAt =

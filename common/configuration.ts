@@ -98,6 +98,9 @@ export function parameterConflict(p: BotParameters): string | null {
 
 /* ---------- what the admin reads ---------- */
 
+/** A target's error when its bot never answered before the acknowledgement deadline. */
+export const NO_ACKNOWLEDGEMENT = 'no acknowledgement';
+
 /** Where a push to one bot stands (fleet-manager style: pending until the bot acknowledges). */
 export const TARGET_STATES = ['pending', 'applied', 'failed'] as const;
 export type TargetState = (typeof TARGET_STATES)[number];
@@ -303,10 +306,12 @@ export interface ConfigurationRollbackPayload {
   changeId: string;
   rollbackOf: string;
 }
-/** Targets moved (acknowledged, failed): screens refresh, no toast. Replaceable. */
+/** Targets moved (acknowledged, failed): the pushing tab's toast follows it; screens refresh. Replaceable. */
 export interface ConfigurationProgressPayload {
   changeId: string;
   counts: Record<TargetState, number>;
+  /** Of the failed, those that never answered (NO_ACKNOWLEDGEMENT); the rest refused. */
+  unanswered: number;
 }
 
 /** Spec section 9: the screen's refresh intervals and list sizes. */

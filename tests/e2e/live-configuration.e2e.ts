@@ -96,7 +96,7 @@ describe('Live Configuration in the browser', () => {
       .getByRole('group', { name: 'Profile Aggressive' })
       .getByRole('button', { name: 'Apply to Selected' })
       .click();
-    await toastTitled(page, 'Profile Applied Successfully').waitFor();
+    await toastTitled(page, 'Profile Applied Successfully').waitFor({ timeout: 10_000 });
     await page.getByText('Aggressive applied to 5 bots', { exact: true }).first().waitFor();
 
     // History: the change record ends with all 5 acknowledged.
@@ -135,7 +135,14 @@ describe('Live Configuration in the browser', () => {
       .getByRole('group', { name: 'Profile Stealth' })
       .getByRole('button', { name: 'Apply to Selected' })
       .click();
-    await toastTitled(page, 'Profile Applied Successfully').waitFor();
+    // The toast follows the answers: neither bot took it, and it says so once the deadline passed.
+    await toastTitled(page, 'Profile Partly Applied').waitFor({ timeout: 10_000 });
+    await page
+      .getByText(`0 of 2 bots applied it; 1 refused it (${FAILING_BOT}), 1 did not answer (${SILENT_BOT}).`, {
+        exact: true,
+      })
+      .first()
+      .waitFor();
 
     await page.getByRole('tab', { name: 'History' }).click();
     const record = page
@@ -179,8 +186,8 @@ describe('Live Configuration in the browser', () => {
     expect(await dialog.getByRole('button', { name: 'Roll Back' }).isDisabled()).toBe(true);
     await dialog.getByLabel('Reason').fill('Too few finds at 15 s');
     await dialog.getByRole('button', { name: 'Roll Back' }).click();
-    await toastTitled(page, 'Change Rolled Back').waitFor();
-    await page.getByText('Restoring the earlier values on 3 bots', { exact: true }).first().waitFor();
+    await toastTitled(page, 'Change Rolled Back').waitFor({ timeout: 10_000 });
+    await page.getByText('Earlier values restored on 3 bots', { exact: true }).first().waitFor();
 
     const rollback = changes.getByRole('listitem').filter({ hasText: 'Too few finds at 15 s' });
     await rollback.getByText('Rollback', { exact: true }).waitFor();
@@ -225,5 +232,63 @@ describe('Live Configuration in the browser', () => {
     expect(await page.getByText('The bot network is stopped').count()).toBe(0);
     const resumedFrom = dashboard.frames.length;
     await expect.poll(() => hoppersSince(dashboard!, resumedFrom).size, { timeout: 10_000 }).toBe(BOTS);
+  });
+
+  it("shows the selected bot's values, and a change to one parameter leaves its profile's values alone", async () => {
+    const ghost02 = simulator.bots[1];
+    if (!ghost02) throw new Error('no ghost-02');
+    const stealth = await page.request.post('/api/admin/configuration-profiles/stealth/apply', {
+      data: { targetBotIds: ['ghost-02'], reason: 'quiet corner' },
+      headers: sameOriginHeaders(page),
+    });
+    expect(stealth.status()).toBe(200);
+    await expect.poll(() => ghost02.parameters?.stealthMode).toBe(true);
+
+    await openTab('Parameters');
+    await page.getByRole('checkbox', { name: /^ghost-02\b/ }).check();
+    const hopFrequency = page.getByLabel('Hop Frequency (ms)', { exact: true });
+    // The bot's STEALTH values, not the defaults (5000 ms, stealth off).
+    await expect.poll(() => hopFrequency.inputValue()).toBe('15000');
+    expect(await page.getByRole('switch', { name: 'Stealth Mode' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+
+    await page.getByLabel('Rate Limit (requests/min)', { exact: true }).fill('250');
+    await page.getByText('1 parameter changed', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Apply Changes' }).click();
+    await toastTitled(page, 'Bulk Update Successful').waitFor({ timeout: 10_000 });
+    await page.getByText('Updated 1 configuration', { exact: true }).first().waitFor();
+    // The bot runs the one change on top of its profile.
+    expect(ghost02.parameters).toMatchObject({ rateLimit: 250, hopFrequencyMs: 15_000, stealthMode: true });
+    expect(ghost02.hopIntervalMs).toBe(15_000);
+  });
+
+  it('says a push to every bot was sent, then follows the answers to a final state naming the failed bots', async () => {
+    await openTab('Parameters');
+    await page.getByRole('button', { name: 'Select All' }).click();
+    await page.getByText(`${BOTS} selected`, { exact: true }).waitFor();
+    await page.getByLabel('Max Retry Attempts', { exact: true }).fill('4');
+    await page.getByRole('button', { name: 'Apply Changes' }).click();
+
+    // At once: sent, the silent bot still owes an answer (its 2 s deadline), so nothing is "successful".
+    await toastTitled(page, 'Bulk Update Sent').waitFor();
+    await page
+      .getByText(new RegExp(`^Sent to ${BOTS} bots: `))
+      .first()
+      .waitFor();
+    expect(await page.getByText('Bulk Update Successful', { exact: true }).count()).toBe(0);
+
+    // Then the refusal and, past the deadline, the silence: the final toast names both.
+    await toastTitled(page, 'Bulk Update Incomplete').waitFor({ timeout: 10_000 });
+    await page
+      .getByText(
+        `${BOTS - 2} of ${BOTS} bots applied it; 1 refused it (${FAILING_BOT}), 1 did not answer (${SILENT_BOT}).`,
+        { exact: true },
+      )
+      .first()
+      .waitFor({ timeout: 10_000 });
+    expect(simulator.bots.slice(0, BOTS - 2).map((bot) => bot.parameters?.maxRetryAttempts)).toEqual(
+      Array(BOTS - 2).fill(4),
+    );
   });
 });

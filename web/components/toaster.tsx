@@ -13,8 +13,14 @@ export function Toaster() {
   const toasts = useToasts();
   return (
     <ToastProvider>
-      {toasts.map(({ id, title, description, variant, open }) => (
-        <Toast key={id} variant={variant} open={open} onOpenChange={(o) => !o && dismissToast(id)}>
+      {toasts.map(({ id, title, description, variant, duration, open }) => (
+        <Toast
+          key={id}
+          variant={variant}
+          duration={duration}
+          open={open}
+          onOpenChange={(o) => !o && dismissToast(id)}
+        >
           <div className="grid gap-1">
             {title && <ToastTitle>{title}</ToastTitle>}
             {description && <ToastDescription>{description}</ToastDescription>}

@@ -10,6 +10,8 @@ export interface ToastData {
   title?: React.ReactNode;
   description?: React.ReactNode;
   variant?: ToastVariant;
+  /** ms it stays before closing by itself (Radix's 5000 by default); Infinity keeps it until dismissed. */
+  duration?: number;
   open: boolean;
 }
 
@@ -47,6 +49,16 @@ export function toast(input: Omit<ToastData, 'id' | 'open'>): { id: string; dism
   const id = String(counter);
   emit([{ ...input, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
   return { id, dismiss: () => dismissToast(id) };
+}
+
+/**
+ * Changes a toast still on screen in place (a push's progress), restarting its timer when the
+ * duration changes; answers false when it is gone (closed, or replaced by a newer one).
+ */
+export function updateToast(id: string, input: Omit<ToastData, 'id' | 'open'>): boolean {
+  if (!toasts.some((t) => t.id === id && t.open)) return false;
+  emit(toasts.map((t) => (t.id === id ? { ...t, ...input } : t)));
+  return true;
 }
 
 export function useToasts(): ToastData[] {

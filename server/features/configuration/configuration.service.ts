@@ -12,6 +12,7 @@ import {
   type ConfigurationProfile,
   type EmergencyRequestSchema,
   type EmergencyResult,
+  NO_ACKNOWLEDGEMENT,
   PROFILE_PARAMETERS,
   parameterConflict,
   type RollbackRequestSchema,
@@ -62,7 +63,7 @@ import {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const CONFIGURATION_TEXTS = {
-  noAcknowledgement: 'no acknowledgement',
+  noAcknowledgement: NO_ACKNOWLEDGEMENT,
   botRefused: 'The bot refused the configuration',
   alreadyStopped: 'The network is already stopped',
   alreadyRunning: 'The network is already running',
@@ -582,10 +583,12 @@ function announceProgress(ctx: AppContext, changeIds: number[]): Promise<void> {
   if (changeIds.length === 0) return Promise.resolve();
   const announce = async () => {
     for (const changeId of changeIds) {
-      const counts = await countTargetStates(ctx.db, changeId);
-      await publishToAdmins(ctx.bus, 'configuration_progress', { changeId: String(changeId), counts }).catch(
-        afterCommit,
-      );
+      const { counts, unanswered } = await countTargetStates(ctx.db, changeId, NO_ACKNOWLEDGEMENT);
+      await publishToAdmins(ctx.bus, 'configuration_progress', {
+        changeId: String(changeId),
+        counts,
+        unanswered,
+      }).catch(afterCommit);
     }
   };
   const next = (progressChains.get(ctx) ?? Promise.resolve()).then(announce);

@@ -365,17 +365,30 @@ export async function findTargetsOfChanges(db: Db, changeIds: number[]): Promise
     .execute();
 }
 
-/** How many targets of `changeId` stand where. */
-export async function countTargetStates(db: Db, changeId: number): Promise<Record<TargetState, number>> {
+/** How many targets of `changeId` stand where, and how many of them failed with `unansweredError`. */
+export async function countTargetStates(
+  db: Db,
+  changeId: number,
+  unansweredError: string,
+): Promise<{ counts: Record<TargetState, number>; unanswered: number }> {
   const rows = await db
     .selectFrom('configuration_targets')
-    .select((eb) => ['state', eb.fn.countAll<number>().as('n')])
+    .select((eb) => [
+      'state',
+      eb.fn.countAll<number>().as('n'),
+      // Failed because the bot never answered (the deadline's error), not because it refused.
+      eb.fn.sum<number>(eb.case().when('error', '=', unansweredError).then(1).else(0).end()).as('unanswered'),
+    ])
     .where('change_id', '=', changeId)
     .groupBy('state')
     .execute();
   const counts = noTargets();
-  for (const r of rows) counts[r.state] = Number(r.n);
-  return counts;
+  let unanswered = 0;
+  for (const r of rows) {
+    counts[r.state] = Number(r.n);
+    if (r.state === 'failed') unanswered = Number(r.unanswered ?? 0);
+  }
+  return { counts, unanswered };
 }
 
 /**

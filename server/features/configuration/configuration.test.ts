@@ -279,6 +279,85 @@ for (const dialect of DIALECTS) {
       expect(await auditTypes()).toEqual(['configuration_bulk_update']);
     });
 
+    it("merges a partial push into each bot's own values: a STEALTH bot keeps its 15 s hops and stealth", async () => {
+      const ghost = await bot('ghost-02');
+      const plain = await bot('ghost-03');
+      const stealth = await admin('POST', '/api/admin/configuration-profiles/stealth/apply', {
+        targetBotIds: ['ghost-02'],
+      });
+      expect(stealth.statusCode, stealth.body).toBe(200);
+      await eventually(async () =>
+        expect(await configurationOf('ghost-02')).toMatchObject({
+          hopFrequencyMs: 15_000,
+          stealthMode: true,
+        }),
+      );
+      const stealthFrame = await ghost.next(
+        (f) => f.type === 'config' && (f.payload as ConfigFramePayload).version === 2,
+      );
+      const stealthValues = (stealthFrame.payload as ConfigFramePayload).parameters;
+      expect(stealthValues).toMatchObject({ hopFrequencyMs: 15_000, stealthMode: true });
+
+      const res = await bulkUpdate({ targetBotIds: ['ghost-02', 'ghost-03'], updates: { rateLimit: 250 } });
+      expect(res.statusCode, res.body).toBe(200);
+      await ghost.next((f) => f.type === 'config' && (f.payload as ConfigFramePayload).version === 3);
+      await plain.next((f) => f.type === 'config' && (f.payload as ConfigFramePayload).version === 2);
+      // Each bot gets its own values with the one change; nothing else moves.
+      expect(configFrames(ghost).at(-1)?.parameters).toEqual({ ...stealthValues, rateLimit: 250 });
+      expect(configFrames(plain).at(-1)?.parameters).toEqual({ ...DEFAULT_BOT_PARAMETERS, rateLimit: 250 });
+      expect(await configurationOf('ghost-02')).toMatchObject({
+        hopFrequencyMs: 15_000,
+        stealthMode: true,
+        rateLimit: 250,
+        // Values outside a profile's four fields keep the bot on its profile.
+        profileName: 'Stealth',
+      });
+      const [change] = await history();
+      expect(change?.targets.map((t) => [t.botId, t.before, t.after])).toEqual([
+        ['ghost-02', { rateLimit: 100 }, { rateLimit: 250 }],
+        ['ghost-03', { rateLimit: 100 }, { rateLimit: 250 }],
+      ]);
+
+      // An empty change set and an unknown field are refused, naming what is wrong.
+      for (const [updates, error] of [
+        [{}, 'updates: updates must change at least one parameter'],
+        [{ hopSpeed: 3 }, 'updates: Unrecognized key: "hopSpeed"'],
+      ] as const) {
+        const refused = await bulkUpdate({ targetBotIds: ['ghost-02'], updates });
+        expect([refused.statusCode, refused.json().error]).toEqual([400, error]);
+      }
+    });
+
+    it('tells dashboards, of the failed bots, how many never answered (no acknowledgement)', async () => {
+      await bot('busy', 'refuse');
+      await bot('mute', 'never');
+      await bot('fine');
+      const watcher = await dashboard();
+      const res = await bulkUpdate({ targetBotIds: ['busy', 'mute', 'fine'], updates: { batchSize: 75 } });
+      const { changeId } = res.json().result;
+      await watcher.next(
+        (f) =>
+          f.type === 'configuration_progress' &&
+          (f.payload as { counts: { applied: number; failed: number } }).counts.applied === 1 &&
+          (f.payload as { counts: { failed: number } }).counts.failed === 1,
+      );
+      expect(watcher.ofType('configuration_progress').at(-1)?.payload).toEqual({
+        changeId,
+        counts: { pending: 1, applied: 1, failed: 1 },
+        unanswered: 0,
+      });
+      t.clock.advance(t.ctx.config.CONFIG_ACK_DEADLINE_MS);
+      await expireUnacknowledged(t.ctx);
+      const last = await watcher.next(
+        (f) => f.type === 'configuration_progress' && (f.payload as { unanswered: number }).unanswered === 1,
+      );
+      expect(last.payload).toEqual({
+        changeId,
+        counts: { pending: 0, applied: 1, failed: 2 },
+        unanswered: 1,
+      });
+    });
+
     it('counts a bot that never answers as failed (no acknowledgement) once the deadline passes', async () => {
       await bot('quiet', 'never');
       const res = await bulkUpdate({ targetBotIds: ['quiet'], updates: { batchSize: 75 } });

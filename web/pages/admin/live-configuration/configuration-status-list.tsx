@@ -2,6 +2,7 @@ import { Pencil, RotateCcw } from 'lucide-react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { plural } from '@/lib/plural.ts';
 import { type BotConfiguration, CONFIGURATION_LIST_SIZES } from '../../../../common/configuration.ts';
 import { DateCell } from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
@@ -28,7 +29,7 @@ export function ConfigurationStatusList({
     <Card>
       <CardHeader>
         <CardTitle className="text-lg">Configuration Status</CardTitle>
-        <CardDescription>{`Showing ${shown.length} of ${configurations.length} bot configurations`}</CardDescription>
+        <CardDescription>{`Showing ${shown.length} of ${plural(configurations.length, 'bot configuration', 'bot configurations')}`}</CardDescription>
       </CardHeader>
       <CardContent className="px-0 sm:px-6">
         <AdminTable columns={COLUMNS}>

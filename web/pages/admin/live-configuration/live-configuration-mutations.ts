@@ -1,9 +1,10 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
+import { plural } from '@/lib/plural.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
 import {
-  type BotParameters,
+  type BotParameterUpdates,
   type BulkUpdateRequest,
   type ChangeResult,
   type ConfigurationDashboard,
@@ -13,6 +14,8 @@ import {
 } from '../../../../common/configuration.ts';
 import { invalidateUrls } from '../shared/refresh.ts';
 import { configurationDashboardQuery, LIVE_CONFIGURATION_URLS } from './live-configuration-queries.ts';
+import { BULK_UPDATE_TEXTS, profileTexts, ROLLBACK_TEXTS } from './push-progress.ts';
+import { pushTrackerOf } from './push-tracker.ts';
 
 export const CONFIGURATION_CALLS = {
   bulkUpdate: '/api/admin/configurations/bulk-update',
@@ -50,18 +53,21 @@ const refreshAll = (queryClient: QueryClient) => invalidateUrls(queryClient, LIV
 const postChange = (url: string, body: unknown) =>
   apiRequest<{ result: ChangeResult }>('POST', url, body).then((answer) => answer.result);
 
-/** Apply Changes: every parameter to the selected bots (spec: all parameter fields, not an emergency). */
+/**
+ * Apply Changes: the parameters the admin changed to the selected bots (each keeps its other
+ * values), not an emergency. Its toast follows the bots' acknowledgements (push-tracker.ts).
+ */
 export function useBulkUpdate() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: CHANGE_MUTATION_KEY,
-    mutationFn: (request: { targetBotIds: string[]; updates: BotParameters; reason: string }) =>
+    mutationFn: (request: { targetBotIds: string[]; updates: BotParameterUpdates; reason: string }) =>
       postChange(CONFIGURATION_CALLS.bulkUpdate, {
         ...request,
         isEmergencyUpdate: false,
       } satisfies BulkUpdateRequest),
     onSuccess: async (result) => {
-      toast({ title: 'Bulk Update Successful', description: `Updated ${result.successful} configurations` });
+      pushTrackerOf(queryClient).track(result, BULK_UPDATE_TEXTS);
       await refreshAll(queryClient);
     },
     onError: toastFailure('Bulk Update Failed', 'Failed to update configurations'),
@@ -105,10 +111,7 @@ export function useApplyProfile() {
       reason: string;
     }) => postChange(CONFIGURATION_CALLS.applyProfile(profile.id), { targetBotIds, reason }),
     onSuccess: async (result, { profile }) => {
-      toast({
-        title: 'Profile Applied Successfully',
-        description: `${profile.name} applied to ${result.successful} bots`,
-      });
+      pushTrackerOf(queryClient).track(result, profileTexts(profile.name));
       await refreshAll(queryClient);
     },
     onError: toastFailure('Profile Application Failed', 'Failed to apply profile'),
@@ -122,10 +125,7 @@ export function useRollbackChange() {
     mutationFn: ({ changeId, reason }: { changeId: string; reason: string }) =>
       postChange(CONFIGURATION_CALLS.rollback(changeId), { reason }),
     onSuccess: async (result) => {
-      toast({
-        title: 'Change Rolled Back',
-        description: `Restoring the earlier values on ${result.successful} bots`,
-      });
+      pushTrackerOf(queryClient).track(result, ROLLBACK_TEXTS);
       await refreshAll(queryClient);
     },
     onError: toastFailure('Rollback Failed', 'Failed to roll back the change'),
@@ -139,13 +139,13 @@ const EMERGENCY_TOASTS = {
   // 'Stopped N bots'
   stop: {
     title: 'Emergency Stop Activated',
-    description: (bots: number) => `Stopped ${bots} bots`,
+    description: (bots: number) => `Stopped ${plural(bots, 'bot', 'bots')}`,
     failure: ['Emergency Stop Failed', 'Failed to execute emergency stop'],
   },
   // 'Resumed N bots'
   resume: {
     title: 'Emergency Resume Activated',
-    description: (bots: number) => `Resumed ${bots} bots`,
+    description: (bots: number) => `Resumed ${plural(bots, 'bot', 'bots')}`,
     failure: ['Emergency Resume Failed', 'Failed to execute emergency resume'],
   },
 } as const;

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
 import { json } from '@/test/render.tsx';
-import { dashboard, T } from './live-configuration.fixtures.ts';
+import { bots, dashboard, profile, T } from './live-configuration.fixtures.ts';
 import {
   expectToast,
   failPosts,
@@ -13,7 +13,12 @@ import {
   socket,
 } from './live-configuration.test-utils.tsx';
 
-vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
+vi.mock('@/lib/toast.ts', () => ({
+  toast: vi.fn(() => ({ id: '1', dismiss: () => {} })),
+  updateToast: vi.fn(() => true),
+  dismissToast: vi.fn(),
+  useToasts: () => [],
+}));
 
 const STOP_URL = 'POST /api/admin/configurations/emergency-stop';
 const RESUME_URL = 'POST /api/admin/configurations/emergency-resume';
@@ -255,5 +260,47 @@ describe('LiveConfigurationPage: socket events', () => {
     // The echo refreshes the screen; the one toast is the answer's.
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(vi.mocked(toast).mock.calls.map(([t]) => t.title)).toEqual(['Emergency Stop Activated']);
+  });
+});
+
+describe('LiveConfigurationPage: counts of one', () => {
+  it("says '1 bot', never '1 bots', in the overview, the profiles, the status list and the toasts", async () => {
+    const user = userEvent.setup();
+    const stopped = { stopped: true, reason: '', changedAt: T };
+    renderLiveConfiguration(
+      {
+        dashboard: dashboard({
+          configHealth: {
+            ...dashboard().configHealth,
+            activeProfiles: [{ profileId: 'p-stealth', profileName: 'STEALTH', botCount: 1 }],
+          },
+          dashboardStats: {
+            ...dashboard().dashboardStats,
+            topUsedProfiles: [{ profileName: 'STEALTH', usageCount: 1 }],
+          },
+        }),
+        configurations: bots(1),
+        profiles: [profile('STEALTH', { usageCount: 1 })],
+      },
+      { [STOP_URL]: () => json({ affectedBots: 1, emergency: stopped }) },
+    );
+    socket().open();
+    expect(
+      await within(await screen.findByRole('group', { name: 'Active Profiles' })).findByText('1 bot'),
+    ).toBeTruthy();
+
+    await user.click(screen.getByRole('tab', { name: 'Parameters' }));
+    expect(await screen.findByText('Showing 1 of 1 bot configuration')).toBeTruthy();
+    await user.click(screen.getByRole('checkbox', { name: /^ghost-01\b/ }));
+    await user.click(screen.getByRole('tab', { name: 'Profiles' }));
+    expect(await screen.findByText('1 bot selected on the Parameters tab')).toBeTruthy();
+    expect(screen.getByText('Applied once')).toBeTruthy();
+    expect(screen.getByText('1 use')).toBeTruthy();
+
+    socket().receive('configuration_update', { targetedBots: 1, changeId: 'c-other', reason: '' });
+    await expectToast('Configuration Updated', 'Configuration pushed to 1 bot');
+    await user.click(screen.getByRole('button', { name: 'Emergency Stop' }));
+    await user.click(await screen.findByRole('button', { name: 'Stop All Bots' }));
+    await expectToast('Emergency Stop Activated', 'Stopped 1 bot');
   });
 });

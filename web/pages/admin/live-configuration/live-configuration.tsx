@@ -1,9 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useRealtime } from '@/lib/realtime.tsx';
+import type { ConfigurationChange } from '../../../../common/configuration.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
 import type { ListState } from '../shared/list-state.tsx';
@@ -20,6 +21,11 @@ import {
 import { OverviewTab } from './overview-tab.tsx';
 import { ParametersTab, useParameterForm } from './parameters-tab.tsx';
 import { ProfilesTab } from './profiles-tab.tsx';
+import { pushTrackerOf } from './push-tracker.ts';
+
+/** A push of parameter values (not an emergency stop or resume). */
+const isParameterChange = (change: ConfigurationChange) =>
+  change.kind !== 'emergency_stop' && change.kind !== 'emergency_resume';
 
 /** A query's list as the tabs take it. */
 function listState<T>(query: { data?: readonly T[]; error: unknown }): ListState<T> {
@@ -37,13 +43,19 @@ export default function LiveConfigurationPage() {
   const configurations = useQuery(configurationsQuery());
   const profiles = useQuery(configurationProfilesQuery());
   const history = useQuery(configurationHistoryQuery());
-  const form = useParameterForm();
   // The bots ticked on the Parameters tab; the Profiles tab applies to the same ones.
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
-  const targetBotIds = useMemo(
-    () => (configurations.data ?? []).filter((c) => selected.has(c.botId)).map((c) => c.botId),
+  const selectedConfigurations = useMemo(
+    () => (configurations.data ?? []).filter((c) => selected.has(c.botId)),
     [configurations.data, selected],
   );
+  const targetBotIds = useMemo(() => selectedConfigurations.map((c) => c.botId), [selectedConfigurations]);
+  const parameters = useParameterForm(selectedConfigurations);
+  const pushTracker = pushTrackerOf(useQueryClient());
+  // The change records settle this tab's push toasts too, should a progress event be missed.
+  useEffect(() => {
+    pushTracker.records(history.data ?? []);
+  }, [history.data, pushTracker]);
 
   return (
     <div className="flex min-w-0 flex-col gap-6">
@@ -88,7 +100,8 @@ export default function LiveConfigurationPage() {
                 targetBotIds={targetBotIds}
                 selected={selected}
                 onSelectedChange={setSelected}
-                form={form}
+                parameters={parameters}
+                latestPush={history.data?.find(isParameterChange)}
               />
             </TabsContent>
             <TabsContent value="profiles">

@@ -1,5 +1,6 @@
 import { Activity, CheckCircle2, History, Settings2 } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { plural } from '@/lib/plural.ts';
 import { CONFIGURATION_LIST_SIZES, type ConfigurationDashboard } from '../../../../common/configuration.ts';
 import { formatDate } from '../../../../common/format.ts';
 import { StatCard } from '../shared/stat-card.tsx';
@@ -63,7 +64,9 @@ export function OverviewTab({ dashboard }: { dashboard: ConfigurationDashboard }
                 {configHealth.activeProfiles.map((profile) => (
                   <li key={profile.profileId} className="flex items-center justify-between gap-2 text-sm">
                     <span className="font-medium">{profile.profileName}</span>
-                    <span className="tabular-nums text-muted-foreground">{`${profile.botCount} bots`}</span>
+                    <span className="tabular-nums text-muted-foreground">
+                      {plural(profile.botCount, 'bot', 'bots')}
+                    </span>
                   </li>
                 ))}
               </ul>

@@ -1,16 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BOT_PARAMETERS } from '../../../../common/configuration.ts';
-import { formValuesOf, ParameterFormSchema, parameterHint, parametersOf } from './parameter-form.ts';
+import {
+  draftOf,
+  formValuesOf,
+  MIXED,
+  parameterChangesSchema,
+  parameterHint,
+  selectionValuesOf,
+} from './parameter-form.ts';
+
+const STEALTHY = { ...DEFAULT_BOT_PARAMETERS, hopFrequencyMs: 15_000, stealthMode: true };
 
 describe('parameter form', () => {
-  it('turns the typed defaults back into the parameters, reason apart', () => {
-    const parsed = ParameterFormSchema.parse({ ...formValuesOf(DEFAULT_BOT_PARAMETERS), reason: 'x' });
-    expect(parametersOf(parsed)).toEqual(DEFAULT_BOT_PARAMETERS);
+  it("starts from the selected bots' values, MIXED where they differ, the defaults with none", () => {
+    expect(selectionValuesOf([STEALTHY])).toEqual(STEALTHY);
+    expect(selectionValuesOf([])).toEqual(DEFAULT_BOT_PARAMETERS);
+    const both = selectionValuesOf([STEALTHY, DEFAULT_BOT_PARAMETERS]);
+    expect(both).toMatchObject({ hopFrequencyMs: MIXED, stealthMode: MIXED, batchSize: 50 });
+    expect(draftOf(both)).toMatchObject({ hopFrequencyMs: '', stealthMode: MIXED, batchSize: '50' });
   });
 
-  it('takes the range ends and refuses one past them, a fraction and text', () => {
+  it('sends only the fields changed from where the form started, and leaves mixed ones alone', () => {
+    const selection = [STEALTHY, DEFAULT_BOT_PARAMETERS];
+    const start = draftOf(selectionValuesOf(selection));
+    const schema = parameterChangesSchema(start, selection);
+    expect(schema.parse({ ...start, reason: '' })).toEqual({ updates: {}, reason: '' });
+    expect(schema.parse({ ...start, batchSize: ' 80 ', stealthMode: false, reason: ' why ' })).toEqual({
+      updates: { batchSize: 80, stealthMode: false },
+      reason: 'why',
+    });
+    // A typed value equal to the start is no change.
+    expect(schema.parse({ ...start, batchSize: '050', reason: '' }).updates).toEqual({});
+  });
+
+  it('checks a changed field against its range, and the pet values on each bot as they would become', () => {
+    const start = draftOf(DEFAULT_BOT_PARAMETERS);
+    const schema = parameterChangesSchema(start, [DEFAULT_BOT_PARAMETERS]);
     const at = (hopFrequencyMs: string) =>
-      ParameterFormSchema.safeParse({ ...formValuesOf(DEFAULT_BOT_PARAMETERS), hopFrequencyMs });
+      schema.safeParse({ ...formValuesOf(DEFAULT_BOT_PARAMETERS), hopFrequencyMs });
     expect(at('1000').success).toBe(true);
     expect(at('30000').success).toBe(true);
     expect(at('30001').error?.issues[0]?.message).toBe('Hop Frequency (ms) must be from 1000 to 30000');
@@ -18,6 +45,18 @@ describe('parameter form', () => {
       'Hop Frequency (ms) must be a whole number from 1000 to 30000',
     );
     expect(at('fast').success).toBe(false);
+    const capped = { ...DEFAULT_BOT_PARAMETERS, maxPetValue: 2_000_000 };
+    const pair = [DEFAULT_BOT_PARAMETERS, capped];
+    const pairStart = draftOf(selectionValuesOf(pair));
+    const raise = parameterChangesSchema(pairStart, pair).safeParse({
+      ...pairStart,
+      minPetValue: '3000000',
+      reason: '',
+    });
+    expect(raise.error?.issues[0]).toMatchObject({
+      path: ['minPetValue'],
+      message: 'maxPetValue must be 0 (unlimited) or at least minPetValue',
+    });
   });
 
   it('hints the range and step, and what a pet value reads as', () => {

@@ -13,7 +13,12 @@ import {
   socket,
 } from './live-configuration.test-utils.tsx';
 
-vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
+vi.mock('@/lib/toast.ts', () => ({
+  toast: vi.fn(() => ({ id: '1', dismiss: () => {} })),
+  updateToast: vi.fn(() => true),
+  dismissToast: vi.fn(),
+  useToasts: () => [],
+}));
 
 const BULK = 'POST /api/admin/configurations/bulk-update';
 const ok = (successful: number, changeId = 'c-1') =>
@@ -27,6 +32,8 @@ async function openParameters(...args: Parameters<typeof renderLiveConfiguration
   return { user, ...rendered };
 }
 
+const updatesSent = (sent: Array<{ body: unknown }>) =>
+  sent.map((p) => (p.body as { updates: unknown }).updates);
 const checkbox = (botId: string) => screen.getByRole('checkbox', { name: new RegExp(`^${botId}\\b`) });
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 
@@ -66,31 +73,95 @@ describe('Parameters tab', () => {
     expect(sent).toEqual([]);
   });
 
-  it('sends every parameter, the bots and the reason, and says how many configurations it updated', async () => {
-    const { user, sent } = await openParameters({}, { [BULK]: () => ok(2) });
-    // The form starts from the spec's defaults.
+  it("shows the selected bot's current values, not the defaults, and sends only the parameter changed", async () => {
+    const configurations = bots(12);
+    configurations[1] = botConfiguration(2, {
+      hopFrequencyMs: 15_000,
+      stealthMode: true,
+      batchSize: 20,
+      profileId: 'p-stealth',
+      profileName: 'STEALTH',
+    });
+    const { user, sent } = await openParameters({ configurations }, { [BULK]: () => ok(1) });
+    // Nothing selected: the spec's defaults, and the form says so.
     expect(field('Hop Frequency (ms)').value).toBe('5000');
-    expect(field('Max Pet Value').value).toBe('0');
+    expect(screen.getByText('No bot selected: the form shows the default parameters.')).toBeTruthy();
+
+    await user.click(checkbox('ghost-02'));
+    expect(field('Hop Frequency (ms)').value).toBe('15000');
+    expect(field('Batch Size').value).toBe('20');
+    expect(screen.getByRole('switch', { name: 'Stealth Mode' }).getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByText(/^Showing the current values of ghost-02\./)).toBeTruthy();
+    expect(screen.getByText('No parameter changed')).toBeTruthy();
+
+    await setField(user, 'Batch Size', '80');
+    expect(screen.getByText('1 parameter changed')).toBeTruthy();
+    await user.type(screen.getByLabelText('Reason (optional)'), '  Bigger batches  ');
+    await user.click(screen.getByRole('button', { name: 'Apply Changes' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toEqual({
+      path: '/api/admin/configurations/bulk-update',
+      body: {
+        targetBotIds: ['ghost-02'],
+        updates: { batchSize: 80 },
+        reason: 'Bigger batches',
+        isEmergencyUpdate: false,
+      },
+    });
+  });
+
+  it('shows values the selected bots differ on as Mixed, keeps them unless edited, and sends only the edits', async () => {
+    const configurations = bots(12);
+    configurations[1] = botConfiguration(2, { hopFrequencyMs: 15_000, stealthMode: true });
+    configurations[2] = botConfiguration(3, { hopFrequencyMs: 8000 });
+    const { user, sent } = await openParameters({ configurations }, { [BULK]: () => ok(3) });
+    for (const botId of ['ghost-01', 'ghost-02', 'ghost-03']) await user.click(checkbox(botId));
+    expect(screen.getByText(/^Showing the current values of 3 bots\./)).toBeTruthy();
+    expect(field('Hop Frequency (ms)').value).toBe('');
+    expect(field('Hop Frequency (ms)').placeholder).toBe('Mixed');
+    expect(screen.getByText('Mixed: 5000–15000. Each bot keeps its value unless you type one.')).toBeTruthy();
+    const stealth = screen.getByRole('switch', { name: 'Stealth Mode' });
+    expect(stealth.getAttribute('aria-checked')).toBe('mixed');
+    expect(
+      screen.getByText('Mixed: on for 1 of 3. Each bot keeps its setting unless you switch it.'),
+    ).toBeTruthy();
+    // Shared values show as they are.
+    expect(field('Batch Size').value).toBe('50');
+
+    await setField(user, 'Rate Limit (requests/min)', '250');
+    await user.click(screen.getByRole('button', { name: 'Apply Changes' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(updatesSent(sent)).toEqual([{ rateLimit: 250 }]);
+
+    // Turning stealth on for all three is a change too.
+    await user.click(stealth);
+    expect(stealth.getAttribute('aria-checked')).toBe('true');
+    await user.click(screen.getByRole('button', { name: 'Apply Changes' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(updatesSent(sent)[1]).toMatchObject({ stealthMode: true });
+  });
+
+  it("keeps the admin's edits when the selection changes; the untouched fields follow the selection", async () => {
+    const configurations = bots(12);
+    configurations[1] = botConfiguration(2, { hopFrequencyMs: 15_000, batchSize: 20 });
+    const { user } = await openParameters({ configurations });
+    await user.click(checkbox('ghost-01'));
+    await setField(user, 'Connection Limit', '30');
     await user.click(checkbox('ghost-01'));
     await user.click(checkbox('ghost-02'));
-    await setField(user, 'Hop Frequency (ms)', '3000');
-    await setField(user, 'Batch Size', '80');
-    await user.click(screen.getByRole('switch', { name: 'Stealth Mode' }));
-    await user.type(screen.getByLabelText('Reason (optional)'), '  Faster hops  ');
-    await user.click(screen.getByRole('button', { name: 'Apply Changes' }));
+    expect(field('Hop Frequency (ms)').value).toBe('15000');
+    expect(field('Batch Size').value).toBe('20');
+    expect(field('Connection Limit').value).toBe('30');
+    await user.click(screen.getByRole('button', { name: 'Discard Changes' }));
+    expect(field('Connection Limit').value).toBe('10');
+  });
 
-    await expectToast('Bulk Update Successful', 'Updated 2 configurations');
-    expect(sent).toEqual([
-      {
-        path: '/api/admin/configurations/bulk-update',
-        body: {
-          targetBotIds: ['ghost-01', 'ghost-02'],
-          updates: { ...DEFAULT_BOT_PARAMETERS, hopFrequencyMs: 3000, batchSize: 80, stealthMode: true },
-          reason: 'Faster hops',
-          isEmergencyUpdate: false,
-        },
-      },
-    ]);
+  it("sends nothing when no parameter changed: 'No Changes'", async () => {
+    const { user, sent } = await openParameters({}, { [BULK]: () => ok(1) });
+    await user.click(checkbox('ghost-01'));
+    await user.click(screen.getByRole('button', { name: 'Apply Changes' }));
+    await expectToast('No Changes', 'Change at least one parameter before applying');
+    expect(sent).toEqual([]);
   });
 
   it('moves the hop timings with sliders in the spec steps', async () => {
@@ -141,6 +212,7 @@ describe('Parameters tab', () => {
 
     await setField(user, 'Max Pet Value', '0');
     expect(screen.getByText('0 = unlimited')).toBeTruthy();
+    await setField(user, 'Max Pet Value', '2000000');
     await user.click(screen.getByRole('button', { name: 'Apply Changes' }));
     await waitFor(() => expect(sent).toHaveLength(1));
   });
@@ -151,6 +223,7 @@ describe('Parameters tab', () => {
       { [BULK]: () => json({ error: 'Unknown bots: ghost-01' }, 404) },
     );
     await user.click(checkbox('ghost-01'));
+    await setField(user, 'Batch Size', '80');
     await user.click(screen.getByRole('button', { name: 'Apply Changes' }));
     await expectToast('Bulk Update Failed', 'Unknown bots: ghost-01', 'destructive');
   });
@@ -161,6 +234,7 @@ describe('Parameters tab', () => {
       { [BULK]: () => Promise.reject(new TypeError('Failed to fetch')) },
     );
     await user.click(checkbox('ghost-01'));
+    await setField(user, 'Batch Size', '80');
     await user.click(screen.getByRole('button', { name: 'Apply Changes' }));
     await expectToast('Bulk Update Failed', 'Failed to update configurations', 'destructive');
   });
@@ -244,6 +318,7 @@ describe('Parameters tab', () => {
     const { user } = await openParameters({}, { [BULK]: () => ok(1, 'c-own') });
     socket().open();
     await user.click(checkbox('ghost-01'));
+    await setField(user, 'Batch Size', '80');
     await user.click(screen.getByRole('button', { name: 'Apply Changes' }));
     await waitFor(() => expect(toast).toHaveBeenCalledTimes(1));
     socket().receive('configuration_update', { targetedBots: 1, changeId: 'c-own', reason: '' });

@@ -1,16 +1,48 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { toast } from '@/lib/toast.ts';
+import { toast, updateToast } from '@/lib/toast.ts';
 import { json } from '@/test/render.tsx';
 import { change } from './live-configuration.fixtures.ts';
-import { expectToast, renderLiveConfiguration, resetBetweenTests } from './live-configuration.test-utils.tsx';
+import {
+  expectToast,
+  renderLiveConfiguration,
+  resetBetweenTests,
+  socket,
+} from './live-configuration.test-utils.tsx';
 
-vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
+vi.mock('@/lib/toast.ts', () => ({
+  toast: vi.fn(() => ({ id: '1', dismiss: () => {} })),
+  updateToast: vi.fn(() => true),
+  dismissToast: vi.fn(),
+  useToasts: () => [],
+}));
 
 const APPLY_BALANCED = 'POST /api/admin/configuration-profiles/p-balanced/apply';
 const ROLLBACK = 'POST /api/admin/configurations/history/c-1/rollback';
 const result = (successful: number) => json({ result: { successful, changeId: 'c-new', sent: successful } });
+/** The push's toast as first shown: open until the bots have answered. */
+const expectPushToast = (title: string, description: string) =>
+  waitFor(() =>
+    expect(toast).toHaveBeenCalledWith({ title, description, variant: 'default', duration: Infinity }),
+  );
+/** The same toast, moved by the acknowledgements. */
+const expectToastUpdate = (title: string, description: string) =>
+  waitFor(() =>
+    expect(updateToast).toHaveBeenLastCalledWith('1', {
+      title,
+      description,
+      variant: 'default',
+      duration: 5000,
+    }),
+  );
+/** The bots of change c-new all applied it. */
+const acknowledge = (bots: number) =>
+  socket().receive('configuration_progress', {
+    changeId: 'c-new',
+    counts: { pending: 0, applied: bots, failed: 0 },
+    unanswered: 0,
+  });
 const profileCard = (name: string) => within(screen.getByRole('group', { name: `Profile ${name}` }));
 
 resetBetweenTests();
@@ -31,7 +63,7 @@ describe('Profiles tab', () => {
     const ranking = within(screen.getByRole('group', { name: 'Profile Usage' }));
     expect(ranking.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       '1.AGGRESSIVE4 uses',
-      '2.STEALTH1 uses',
+      '2.STEALTH1 use',
     ]);
   });
 
@@ -51,6 +83,7 @@ describe('Profiles tab', () => {
   it('applies a profile to the bots selected on the Parameters tab and says how many', async () => {
     const user = userEvent.setup();
     const { sent } = renderLiveConfiguration({}, { [APPLY_BALANCED]: () => result(2) });
+    socket().open();
     await user.click(await screen.findByRole('tab', { name: 'Parameters' }));
     await user.click(await screen.findByRole('checkbox', { name: /^ghost-02\b/ }));
     await user.click(screen.getByRole('checkbox', { name: /^ghost-07\b/ }));
@@ -59,7 +92,10 @@ describe('Profiles tab', () => {
     await user.type(screen.getByLabelText('Reason (optional)'), 'Night shift');
     await user.click(profileCard('BALANCED').getByRole('button', { name: 'Apply to Selected' }));
 
-    await expectToast('Profile Applied Successfully', 'BALANCED applied to 2 bots');
+    // Sent at once; applied once the bots acknowledge it.
+    await expectPushToast('Profile Sent', 'Sent to 2 bots: 0 applied, 2 waiting');
+    acknowledge(2);
+    await expectToastUpdate('Profile Applied Successfully', 'BALANCED applied to 2 bots');
     expect(sent).toEqual([
       {
         path: '/api/admin/configuration-profiles/p-balanced/apply',
@@ -150,6 +186,7 @@ describe('History tab', () => {
   it('rolls a change back only after a reason is given and confirmed', async () => {
     const user = userEvent.setup();
     const { sent } = renderLiveConfiguration({ changes: [change('c-1')] }, { [ROLLBACK]: () => result(2) });
+    socket().open();
     await user.click(await screen.findByRole('tab', { name: 'History' }));
     await user.click(await screen.findByRole('button', { name: 'Roll back' }));
     const dialog = within(await screen.findByRole('alertdialog', { name: 'Roll back this change?' }));
@@ -161,7 +198,9 @@ describe('History tab', () => {
     expect(confirm.disabled).toBe(false);
     await user.click(confirm);
 
-    await expectToast('Change Rolled Back', 'Restoring the earlier values on 2 bots');
+    await expectPushToast('Rollback Sent', 'Sent to 2 bots: 0 applied, 2 waiting');
+    acknowledge(2);
+    await expectToastUpdate('Change Rolled Back', 'Earlier values restored on 2 bots');
     expect(sent).toEqual([
       { path: '/api/admin/configurations/history/c-1/rollback', body: { reason: 'Failures went up' } },
     ]);

@@ -12,6 +12,7 @@ import {
 } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { plural } from '@/lib/plural.ts';
 import {
   type ConfigurationDashboard,
   type ConfigurationProfile,
@@ -68,7 +69,7 @@ export function ProfilesTab({
             />
           </div>
           <p className="text-sm text-muted-foreground sm:pb-2">
-            {`${targetBotIds.length} bots selected on the Parameters tab`}
+            {`${plural(targetBotIds.length, 'bot', 'bots')} selected on the Parameters tab`}
           </p>
         </CardContent>
       </Card>
@@ -100,7 +101,9 @@ export function ProfilesTab({
                       </div>
                     ))}
                   </dl>
-                  <p className="text-xs text-muted-foreground">{`Applied ${profile.usageCount} times`}</p>
+                  <p className="text-xs text-muted-foreground">
+                    {profile.usageCount === 1 ? 'Applied once' : `Applied ${profile.usageCount} times`}
+                  </p>
                 </CardContent>
                 <CardFooter>
                   <Button className="w-full" disabled={applyProfile.isPending} onClick={() => apply(profile)}>
@@ -137,7 +140,9 @@ export function ProfilesTab({
                     {`${index + 1}.`}
                   </span>
                   <span className="flex-1 font-medium">{entry.profileName}</span>
-                  <span className="tabular-nums text-muted-foreground">{`${entry.usageCount} uses`}</span>
+                  <span className="tabular-nums text-muted-foreground">
+                    {plural(entry.usageCount, 'use', 'uses')}
+                  </span>
                 </li>
               ))}
             </ol>

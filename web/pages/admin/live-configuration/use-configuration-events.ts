@@ -1,4 +1,5 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { plural } from '@/lib/plural.ts';
 import { useRealtimeMessages } from '@/lib/realtime.tsx';
 import { toast } from '@/lib/toast.ts';
 import type { ChangeResult, EmergencyControlPayload } from '../../../../common/configuration.ts';
@@ -14,6 +15,8 @@ import {
   CONFIGURATIONS_URL,
   LIVE_CONFIGURATION_URLS,
 } from './live-configuration-queries.ts';
+import { progressOfEvent } from './push-progress.ts';
+import { pushTrackerOf } from './push-tracker.ts';
 
 /** How long after its own emergency answer this tab takes the matching socket event as its echo. */
 const OWN_ECHO_MS = 5000;
@@ -57,8 +60,8 @@ function isOwnEmergency(queryClient: QueryClient, action: EmergencyAction, now: 
 /**
  * The spec's live-configuration socket events (section 4), toasted the way the shell toasts
  * system_config_update, and refreshing the screen's queries (STYLE 9: no second copy of server
- * state). Progress (bots acknowledging) refreshes quietly. Mounted once by the admin shell, so every
- * screen hears of an emergency stop.
+ * state). Progress (bots acknowledging) refreshes quietly and moves the toast of this tab's own
+ * push. Mounted once by the admin shell, so every screen hears of an emergency stop.
  */
 export function useConfigurationEvents(): void {
   const queryClient = useQueryClient();
@@ -69,7 +72,7 @@ export function useConfigurationEvents(): void {
     if (isOwnChange(queryClient, payload.changeId)) return;
     toast({
       title: 'Configuration Updated',
-      description: `Configuration pushed to ${payload.targetedBots} bots`,
+      description: `Configuration pushed to ${plural(payload.targetedBots, 'bot', 'bots')}`,
     });
   });
 
@@ -93,7 +96,9 @@ export function useConfigurationEvents(): void {
     toast({ title: 'Configuration Rolled Back', description: payload.reason });
   });
 
-  useRealtimeMessages('configuration_progress', () => {
+  useRealtimeMessages('configuration_progress', ({ payload }) => {
+    // This tab's own push: its toast moves with the bots' answers.
+    pushTrackerOf(queryClient).progress(payload.changeId, progressOfEvent(payload));
     void invalidateUrls(queryClient, [
       CONFIGURATION_DASHBOARD_URL,
       CONFIGURATIONS_URL,

@@ -7,6 +7,7 @@ import { FakeWebSocket, fakeSocketOptions } from '@/test/fake-websocket.ts';
 import { EMPTY_DASHBOARD_STATS, json, mockFetch, renderWithProviders } from '@/test/render.tsx';
 import type { EmergencyState } from '../../../../common/configuration.ts';
 import { dashboard } from '../live-configuration/live-configuration.fixtures.ts';
+import { useConfigurationEvents } from '../live-configuration/use-configuration-events.ts';
 import { useAdminSession } from '../shell/admin-session.ts';
 import { SERVER_UNREACHABLE_TEXT, ServerUnreachableBanner } from '../shell/server-unreachable-banner.tsx';
 import { backfill, HOP_STATS, hop, networkStats, scanner } from './fleet-feed.fixtures.ts';
@@ -22,9 +23,13 @@ const SESSION_CHECK = '/api/admin/dashboard/stats';
 
 const socket = () => FakeWebSocket.instances.at(-1)!;
 
-/** The part of the admin shell that says the server is unreachable (its session check failed). */
-function ShellOutageBanner({ children }: { children: ReactNode }) {
+/**
+ * What the admin shell does around a screen that this page relies on: the banner when the server is
+ * unreachable (its session check failed), and the handling of emergency_control.
+ */
+function ShellStandIn({ children }: { children: ReactNode }) {
   const session = useAdminSession();
+  useConfigurationEvents();
   return (
     <>
       {session.offline && <ServerUnreachableBanner />}
@@ -36,25 +41,31 @@ function ShellOutageBanner({ children }: { children: ReactNode }) {
 function renderPage() {
   return renderWithProviders(
     <RealtimeProvider options={{ ...fakeSocketOptions(), timing: { reconnectBaseMs: 10 } }}>
-      <ShellOutageBanner>
+      <ShellStandIn>
         <LiveMonitoringPage />
-      </ShellOutageBanner>
+      </ShellStandIn>
     </RealtimeProvider>,
     '/admin/live-monitoring',
   );
 }
 
-/** The server answers the session check and the configuration dashboard with this emergency state. */
-function serverUp(emergency: EmergencyState = { stopped: false, reason: null, changedAt: null }) {
-  return mockFetch({
+const RUNNING: EmergencyState = { stopped: false, reason: null, changedAt: null };
+
+/** The server answers the session check and the configuration dashboard with `state.emergency`. */
+function serverUp(emergency: EmergencyState = RUNNING) {
+  const state = { emergency };
+  mockFetch({
     [SESSION_CHECK]: () => json(EMPTY_DASHBOARD_STATS),
-    [CONFIGURATION_DASHBOARD]: () => json(dashboard({ emergency })),
+    [CONFIGURATION_DASHBOARD]: () => json(dashboard({ emergency: state.emergency })),
   });
+  return state;
 }
 
 const card = (name: string) => screen.getByRole('group', { name });
 const figure = (name: string) => card(name).querySelector('.text-2xl')?.textContent;
 const networkStatus = () => screen.getByText('Network Status').nextElementSibling?.textContent;
+const heldNotice = () =>
+  screen.queryAllByRole('status').find((s) => s.textContent?.startsWith('Updates paused'));
 const feedLines = () =>
   within(screen.getByRole('list', { name: 'Live Events Feed' }))
     .queryAllByText(/^Bot \d+ /)
@@ -145,13 +156,18 @@ describe('Live Monitoring under an emergency stop', () => {
     expect(screen.queryByText('Improving')).toBeNull();
   });
 
-  it('shows no stop while the network runs', async () => {
-    serverUp();
+  it('shows no stop while the network runs, and a stop made elsewhere as soon as it is announced', async () => {
+    const server = serverUp();
     renderPage();
     socket().open();
     socket().receive('fleet_backfill', backfill());
     await waitFor(() => expect(networkStatus()).toBe('Improving'));
     expect(screen.queryByText('The bot network is stopped')).toBeNull();
+
+    server.emergency = { stopped: true, reason: 'Ban wave', changedAt: '2026-11-23T09:41:00.000Z' };
+    socket().receive('emergency_control', { action: 'EMERGENCY_STOP', reason: 'Ban wave', affectedBots: 70 });
+    expect(await screen.findByText('The bot network is stopped')).toBeTruthy();
+    expect(networkStatus()).toBe('Stopped');
   });
 });
 
@@ -168,14 +184,14 @@ describe('Live Monitoring with Auto Refresh OFF', () => {
     await waitFor(() => expect(feedLines()).toHaveLength(1));
 
     await user.click(screen.getByRole('button', { name: /Auto Refresh ON/ }));
-    expect(screen.getByRole('status').textContent).toBe('Updates paused while Auto Refresh is OFF');
+    expect(heldNotice()?.textContent).toBe('Updates paused while Auto Refresh is OFF');
     socket().receive('server_hop', hop(2, { botId: '8' }));
     socket().receive('scanner_status', {
       scanners: [scanner('8')],
       networkStats: networkStats({ activeBots: 10, totalBots: 70 }),
     });
     await waitFor(() =>
-      expect(screen.getByRole('status').textContent).toBe(
+      expect(heldNotice()?.textContent).toBe(
         'Updates paused while Auto Refresh is OFF · 1 new event not shown',
       ),
     );
@@ -186,6 +202,6 @@ describe('Live Monitoring with Auto Refresh OFF', () => {
     await waitFor(() => expect(feedLines()).toHaveLength(2));
     expect(feedLines()[0]).toBe('Bot 8 successfully hopped to new server (120ms)');
     expect(figure('Active Bots')).toBe('10');
-    expect(screen.queryByRole('status')).toBeNull();
+    expect(heldNotice()).toBeUndefined();
   });
 });

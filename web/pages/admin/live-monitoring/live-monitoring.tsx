@@ -8,7 +8,6 @@ import { Progress } from '@/components/ui/progress.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useRealtime } from '@/lib/realtime.tsx';
 import { EmergencyBanner } from '../live-configuration/emergency-control.tsx';
-import { configurationDashboardQuery } from '../live-configuration/live-configuration-queries.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { StatCard } from '../shared/stat-card.tsx';
 import { adminSessionQuery } from '../shell/admin-session.ts';
@@ -18,6 +17,7 @@ import { downloadJson, exportFileName, monitoringExport } from './monitoring-exp
 import { PerformanceTab } from './performance-tab.tsx';
 import { type DiscoveryFilter, filterDiscoveries, PetDiscoveriesTab } from './pet-discoveries-tab.tsx';
 import { ScannerStatusTab } from './scanner-status-tab.tsx';
+import { useEmergencyState } from './use-emergency-state.ts';
 import { useFleetFeed, useMonitoringPoll } from './use-fleet-feed.ts';
 
 export const CONNECTION_LOST_TEXT =
@@ -30,7 +30,7 @@ export default function LiveMonitoringPage() {
   const [autoRefresh, setAutoRefresh] = useState(true);
   useMonitoringPoll(autoRefresh);
   const feed = useFleetFeed(autoRefresh);
-  const emergency = useEmergencyState();
+  const emergency = useEmergencyState({ poll: true });
   const stopped = emergency?.stopped ?? false;
   const serverUnreachable = useServerUnreachable();
   // The lists re-render in the background, interruptible: under 1,400 events/s the header, tabs and
@@ -125,15 +125,6 @@ export default function LiveMonitoringPage() {
       </Tabs>
     </div>
   );
-}
-
-/**
- * Whether the network is under an emergency stop (with since when and why), as Live Configuration
- * learns it: its dashboard query, polled while this page is open and refreshed at once by the
- * shell's emergency_control handling. Undefined until known.
- */
-function useEmergencyState() {
-  return useQuery({ ...configurationDashboardQuery(), select: (dashboard) => dashboard.emergency }).data;
 }
 
 /**

@@ -236,6 +236,7 @@ export interface FleetMinute {
 
 /** `hop_stats`: the server's hop statistics (spec "Hop stats", plus the trends and buckets). */
 export interface HopStats {
+  /** Every hop kept: those of the last `keptDays` days, across server restarts. */
   totalHops: number;
   successfulHops: number;
   failedHops: number;
@@ -248,6 +249,8 @@ export interface HopStats {
   /** successTrend of the two rates. */
   trend: SuccessTrend;
   lastHour: FleetMinute[];
+  /** How many days of hops the totals cover (FLEET_RETENTION_DAYS: older hops are deleted). */
+  keptDays: number;
 }
 
 export type SuccessTrend = 'Improving' | 'Declining';

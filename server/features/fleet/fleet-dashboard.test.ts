@@ -179,6 +179,8 @@ for (const dialect of DIALECTS) {
         successRate15m: 50,
         successRate30m: 75,
         trend: 'Declining',
+        // The totals are every hop kept, not since this process started: the page says over how long.
+        keptDays: 7,
       });
       expect(stats.lastHour).toHaveLength(60);
       const minute = (ago: number) => stats.lastHour[59 - ago];

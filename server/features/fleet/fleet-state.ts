@@ -160,7 +160,11 @@ export class FleetState {
   /** Bots removed lately -> when: what they reported before that is stale (see TOMBSTONE_MS). */
   private readonly removed = new Map<string, number>();
 
-  constructor(private readonly inactiveAfterMs: number) {}
+  /** `keptDays`: how many days of hops the database keeps, so the totals cover (FLEET_RETENTION_DAYS). */
+  constructor(
+    private readonly inactiveAfterMs: number,
+    private readonly keptDays: number,
+  ) {}
 
   /** What the database holds at start: scanners, the latest events, the last hour, and totals. */
   seed(data: {
@@ -370,6 +374,7 @@ export class FleetState {
       // Spec: Improving when the 15-minute rate is at least the 30-minute one (no hops counts as 0).
       trend: successTrend(successRate15m, successRate30m),
       lastHour: this.lastHour(now),
+      keptDays: this.keptDays,
     };
   }
 

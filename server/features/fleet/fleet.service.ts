@@ -241,7 +241,7 @@ export class Fleet {
     private readonly log: FastifyBaseLogger,
     private readonly writer: BatchWriter,
   ) {
-    this.state = new FleetState(ctx.config.FLEET_INACTIVE_AFTER_MS);
+    this.state = new FleetState(ctx.config.FLEET_INACTIVE_AFTER_MS, ctx.config.FLEET_RETENTION_DAYS);
     this.redis = ctx.config.REDIS_URL
       ? new Redis(ctx.config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 })
       : undefined;

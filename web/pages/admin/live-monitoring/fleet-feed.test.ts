@@ -91,10 +91,20 @@ describe('applyFleetMessages', () => {
   it('lets a system_health update only the fields it carries', () => {
     const state = applyFleetMessages(
       INITIAL_FLEET_FEED,
-      [{ type: 'system_health', payload: { networkHealth: 40 } }],
+      [backfill(false, 0, []), { type: 'system_health', payload: { networkHealth: 40 } }],
       0,
     );
     expect(state.networkStats).toEqual({ ...INITIAL_NETWORK_STATS, networkHealth: 40 });
+  });
+
+  it('has no network figures until a snapshot arrives, and makes none up from a system_health', () => {
+    expect(INITIAL_FLEET_FEED.networkStats).toBeNull();
+    const state = applyFleetMessages(
+      INITIAL_FLEET_FEED,
+      [{ type: 'system_health', payload: { networkHealth: 40 } }],
+      0,
+    );
+    expect(state.networkStats).toBeNull();
   });
 
   it('appends a non-reset backfill after what it has, and replaces on reset', () => {

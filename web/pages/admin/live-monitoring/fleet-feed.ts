@@ -33,6 +33,9 @@ export interface LiveEvent {
   data: ServerHopEvent | PetDiscovery;
 }
 
+/** What a figure shows until the server has sent it. */
+export const NO_FIGURE = '—';
+
 /**
  * Spec section 9 names three size-limited lists (500/200, 1000/250, 2000/300) without saying which
  * is which. Here: `keep` is how many of a list the page holds (filters search all of it), `show` how
@@ -58,7 +61,11 @@ export interface FleetFeedState {
   /** Hops and discoveries as feed lines, newest first. */
   liveEvents: LiveEvent[];
   scanners: Scanner[];
-  networkStats: NetworkStats;
+  /**
+   * The network figures; null until the first backfill or scanner_status, so the page shows no figure
+   * it has not received (a placeholder rather than a start value that looks live).
+   */
+  networkStats: NetworkStats | null;
   /** The server's hop statistics; null until the first backfill or hop_stats. */
   hopStats: HopStats | null;
   /** The highest seq applied: the resume cursor. Null before the first backfill. */
@@ -87,7 +94,7 @@ export const INITIAL_FLEET_FEED: FleetFeedState = {
   discoveries: [],
   liveEvents: [],
   scanners: [],
-  networkStats: INITIAL_NETWORK_STATS,
+  networkStats: null,
   hopStats: null,
   cursor: null,
   totals: { events: 0, hops: 0 },
@@ -252,6 +259,9 @@ export function applyFleetMessages(state: FleetFeedState, messages: readonly Fle
         break;
       case 'system_health': {
         // Spec section 4: updates networkHealth, totalBots and activeBots, keeping absent fields.
+        // Before the first snapshot (the backfill comes first on every connection) there are no
+        // other fields to keep: the three alone would sit beside made-up ones.
+        if (networkStats === null) break;
         const h = message.payload;
         networkStats = {
           ...networkStats,
@@ -281,7 +291,9 @@ export function applyFleetMessages(state: FleetFeedState, messages: readonly Fle
 export interface FleetFeed extends FleetFeedState {
   /** The lists are frozen (the header's Pause): events keep counting in `pendingEvents`. */
   paused: boolean;
-  /** Events received while paused, shown when resumed. */
+  /** Auto Refresh is OFF: the whole view (figures, lists, scanners) stays as it was when turned off. */
+  held: boolean;
+  /** Events received and not shown (paused or held), shown when resumed. */
   pendingEvents: number;
   setPaused(paused: boolean): void;
 }

@@ -44,7 +44,10 @@ const shortJob = (jobId: string | null) => (jobId ? jobId.slice(0, 8) : 'None');
 
 /** Spec section 9: the timeline's scroll area. */
 export const TIMELINE_HEIGHT = 400;
-/** Three lines: badges and time; jobs and places; the error and attempt text of a failure. */
+/**
+ * A row's height before it is measured: three lines (badges and time; jobs and places; the error and
+ * attempt text of a failure). Rows are measured, as a narrow screen wraps them onto more lines.
+ */
 const HOP_ROW_HEIGHT = 96;
 
 /** Spec section 2 "Server Hop Timeline": newest first, in a 400 px scroll area. */
@@ -98,6 +101,7 @@ export function HopTimeline({ hops }: { hops: ServerHopEvent[] }) {
             rowLabelOf={hopLabel}
             label="Server hops"
             testId="hop-timeline-scroll"
+            measureRows
           />
         )}
       </CardContent>
@@ -109,43 +113,55 @@ const hopKey = (hop: ServerHopEvent) => hop.id;
 const hopLabel = (hop: ServerHopEvent) => `Hop by bot ${hop.botId}`;
 const renderHop = (hop: ServerHopEvent) => <HopRow hop={hop} />;
 
-/** Memoized: hops never change once received, so a new batch renders only the new rows. */
+/**
+ * Memoized: hops never change once received, so a new batch renders only the new rows. Nothing is
+ * cut: the parts wrap onto further lines (each badge and the time stay whole, long ids break), and
+ * the row grows to fit.
+ */
 const HopRow = memo(function HopRow({ hop }: { hop: ServerHopEvent }) {
+  const failure = !hop.success && hop.errorMessage;
+  const attempt = hop.attemptNumber > 1;
   return (
-    <div className="h-full pb-2">
+    <div className="pb-2">
       <div
-        className={`h-full overflow-hidden rounded-md border px-3 py-2 text-sm ${hop.success ? 'border-green-500/40' : 'border-red-500/40'}`}
+        data-hop-box
+        className={`rounded-md border px-3 py-2 text-sm ${hop.success ? 'border-green-500/40' : 'border-red-500/40'}`}
       >
-        <div className="flex items-center gap-2">
-          <Badge variant="outline">Bot {hop.botId}</Badge>
-          <Badge variant="secondary">{HOP_REASON_LABELS[hop.hopReason]}</Badge>
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <Badge variant="outline" className="max-w-full wrap-anywhere">
+            Bot {hop.botId}
+          </Badge>
+          <Badge variant="secondary" className="whitespace-nowrap">
+            {HOP_REASON_LABELS[hop.hopReason]}
+          </Badge>
           <span className={hop.success ? 'text-green-600' : 'text-red-600'}>
             {hop.success ? 'Success' : 'Failed'}
           </span>
-          <span className="tabular-nums">{hop.latencyMs}ms</span>
-          <span className="ml-auto shrink-0 text-xs text-muted-foreground">{formatTime(hop.timestamp)}</span>
+          <span className="whitespace-nowrap tabular-nums">{hop.latencyMs}ms</span>
+          <span className="ml-auto whitespace-nowrap text-xs text-muted-foreground">
+            {formatTime(hop.timestamp)}
+          </span>
         </div>
-        <p className="mt-1 truncate font-mono text-xs">
-          <span>
+        <p className="mt-1 flex flex-wrap gap-x-2 font-mono text-xs">
+          <span className="whitespace-nowrap">
             {shortJob(hop.fromJobId)} → {shortJob(hop.toJobId)}
           </span>
-          <span className="text-muted-foreground">
-            {' · '}
-            <span>
-              Place {hop.fromPlaceId ?? 'None'} → {hop.toPlaceId}
-            </span>
+          <span className="min-w-0 text-muted-foreground wrap-anywhere">
+            Place {hop.fromPlaceId ?? 'None'} → {hop.toPlaceId}
           </span>
         </p>
-        <p className="truncate text-xs">
-          {!hop.success && hop.errorMessage && <span className="text-red-600">{hop.errorMessage}</span>}
-          {!hop.success && hop.errorMessage && hop.attemptNumber > 1 && ' · '}
-          {hop.attemptNumber > 1 && (
-            <span className="text-muted-foreground">
-              {/* Spec: 'Attempt N of M servers'. */}
-              Attempt {hop.attemptNumber} of {hop.totalServersAttempted} servers
-            </span>
-          )}
-        </p>
+        {(failure || attempt) && (
+          <p className="text-xs wrap-anywhere">
+            {failure && <span className="text-red-600">{hop.errorMessage}</span>}
+            {failure && attempt && ' · '}
+            {attempt && (
+              <span className="text-muted-foreground">
+                {/* Spec: 'Attempt N of M servers'. */}
+                Attempt {hop.attemptNumber} of {hop.totalServersAttempted} servers
+              </span>
+            )}
+          </p>
+        )}
       </div>
     </div>
   );

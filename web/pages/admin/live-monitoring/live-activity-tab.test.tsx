@@ -47,6 +47,7 @@ function stats(over: Partial<HopStats> = {}): HopStats {
     successRate30m: 80,
     trend: 'Improving',
     lastHour: [],
+    keptDays: 7,
     ...over,
   };
 }
@@ -62,6 +63,13 @@ describe('hop stat cards, reasons and trends', () => {
     expect(within(screen.getByRole('group', { name: 'Success Rate' })).getByText('80.0%')).toBeTruthy();
     expect(within(screen.getByRole('group', { name: 'Avg Latency' })).getByText('150ms')).toBeTruthy();
     expect(within(screen.getByRole('group', { name: 'Failed Hops' })).getByText('2')).toBeTruthy();
+  });
+
+  it('says Total Hops covers the days the server keeps, not since it started (it survives restarts)', () => {
+    render(<HopStatCards stats={stats({ keptDays: 7 })} />);
+    const total = screen.getByRole('group', { name: 'Total Hops' });
+    expect(within(total).getByText('Last 7 days')).toBeTruthy();
+    expect(within(total).queryByText('Since the server started')).toBeNull();
   });
 
   it('shows each reason with its count and share', () => {
@@ -101,6 +109,10 @@ describe('Live Event Feed', () => {
     render(<LiveEventFeed events={events} totals={{ events: 40, hops: 25 }} />);
     expect(screen.getByText('Showing 3 of 3 events')).toBeTruthy();
     expect(screen.getByText('Total: 40 events | Hops: 25')).toBeTruthy();
+    // Not the Total Hops card's figure (every hop kept): labelled as what it counts.
+    expect(screen.getByText('Total: 40 events | Hops: 25').parentElement?.textContent).toBe(
+      'Received by this page: Total: 40 events | Hops: 25',
+    );
     expect(screen.getByText('Bot 9 failed to hop: Server full')).toBeTruthy();
     expect(screen.getByText('Bot 3 found Golden Dragon ($6M/s)')).toBeTruthy();
   });

@@ -3,10 +3,15 @@ import { memo, type RefObject, useEffect, useLayoutEffect, useRef, useState } fr
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
-import { HOP_REASONS, type HopStats, type ServerHopEvent, successTrend } from '../../../../common/fleet.ts';
+import {
+  HOP_REASONS,
+  type HopStats,
+  type ServerHopEvent,
+  type SuccessTrend,
+} from '../../../../common/fleet.ts';
 import { StatCard } from '../shared/stat-card.tsx';
 import { FleetChart } from './fleet-chart.tsx';
-import { FEED_BUFFERS, type LiveEvent } from './fleet-feed.ts';
+import { FEED_BUFFERS, type LiveEvent, NO_FIGURE } from './fleet-feed.ts';
 import { HOP_REASON_LABELS, HopTimeline } from './hop-timeline.tsx';
 import { LiveEventFeed } from './live-event-feed.tsx';
 import { formatTime } from './scanner-status-tab.tsx';
@@ -22,17 +27,19 @@ export interface LiveActivityTabProps {
   events: LiveEvent[];
   hopStats: HopStats | null;
   totals: { events: number; hops: number };
+  /** The network is under an emergency stop. */
+  stopped?: boolean;
 }
 
 /** Spec section 2 "Live Activity". */
-export function LiveActivityTab({ hops, events, hopStats, totals }: LiveActivityTabProps) {
+export function LiveActivityTab({ hops, events, hopStats, totals, stopped = false }: LiveActivityTabProps) {
   const timings = useRenderTimings();
   return (
     <div className="flex flex-col gap-4">
       <HopStatCards stats={hopStats} />
       <div className="grid gap-4 lg:grid-cols-2">
         <HopReasonsCard stats={hopStats} />
-        <SuccessTrendsCard stats={hopStats} />
+        <SuccessTrendsCard stats={hopStats} stopped={stopped} />
       </div>
       <FleetChart lastHour={hopStats?.lastHour ?? []} />
       <LiveEventFeed events={events} totals={totals} />
@@ -45,29 +52,44 @@ export function LiveActivityTab({ hops, events, hopStats, totals }: LiveActivity
 
 const percent = (part: number, whole: number) => (whole > 0 ? (part / whole) * 100 : 0);
 
+/** Days as the Total Hops card says them. */
+const lastDays = (days: number) => `Last ${days} ${days === 1 ? 'day' : 'days'}`;
+
+/** The four hop figures; placeholders until the server's statistics arrive. */
 export function HopStatCards({ stats }: { stats: HopStats | null }) {
-  const total = stats?.totalHops ?? 0;
+  if (!stats) {
+    return (
+      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <StatCard title="Total Hops" value={NO_FIGURE} icon={Activity} hint="Hops kept on the server" />
+        <StatCard title="Success Rate" value={NO_FIGURE} icon={CheckCircle2} hint="Of the hops kept" />
+        <StatCard title="Avg Latency" value={NO_FIGURE} icon={Clock} hint="Per hop" />
+        <StatCard title="Failed Hops" value={NO_FIGURE} icon={XCircle} hint="Hops that did not land" />
+      </div>
+    );
+  }
+  const total = stats.totalHops;
   return (
     <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-      <StatCard title="Total Hops" value={total} icon={Activity} hint="Since the server started" />
+      {/* Every hop the server keeps (FLEET_RETENTION_DAYS), across restarts: not reset by one. */}
+      <StatCard title="Total Hops" value={total} icon={Activity} hint={lastDays(stats.keptDays)} />
       <StatCard
         title="Success Rate"
-        value={`${percent(stats?.successfulHops ?? 0, total).toFixed(1)}%`}
+        value={`${percent(stats.successfulHops, total).toFixed(1)}%`}
         icon={CheckCircle2}
-        hint={`${(stats?.successfulHops ?? 0).toLocaleString('en-US')} successful`}
+        hint={`${stats.successfulHops.toLocaleString('en-US')} successful`}
       />
       <StatCard
         title="Avg Latency"
-        value={`${Math.round(stats?.averageLatency ?? 0)}ms`}
+        value={`${Math.round(stats.averageLatency)}ms`}
         icon={Clock}
         hint="Per hop"
       />
       <StatCard
         title="Failed Hops"
-        value={stats?.failedHops ?? 0}
+        value={stats.failedHops}
         icon={XCircle}
         hint="Hops that did not land"
-        tone={stats && stats.failedHops > 0 ? 'text-red-600' : undefined}
+        tone={stats.failedHops > 0 ? 'text-red-600' : undefined}
       />
     </div>
   );
@@ -90,7 +112,7 @@ export function HopReasonsCard({ stats }: { stats: HopStats | null }) {
                 <div className="flex justify-between">
                   <span>{HOP_REASON_LABELS[reason]}</span>
                   <span className="tabular-nums">
-                    {count} ({share.toFixed(1)}%)
+                    {stats ? `${count} (${share.toFixed(1)}%)` : NO_FIGURE}
                   </span>
                 </div>
                 <Progress value={share} aria-label={`${HOP_REASON_LABELS[reason]} share`} />
@@ -105,11 +127,12 @@ export function HopReasonsCard({ stats }: { stats: HopStats | null }) {
 
 const formatRate = (rate: number | null) => (rate === null ? 'No hops' : `${rate.toFixed(1)}%`);
 
-export function SuccessTrendsCard({ stats }: { stats: HopStats | null }) {
-  const rate15m = stats?.successRate15m ?? null;
-  const rate30m = stats?.successRate30m ?? null;
-  // The server's verdict (common successTrend); before the first figures, no hops: Improving.
-  const trend = stats?.trend ?? successTrend(null, null);
+/**
+ * The two rates and the server's verdict (common successTrend). Before the first figures it shows
+ * placeholders, not a verdict; under an emergency stop, Stopped: no hop is made, so neither
+ * Improving nor Declining says anything.
+ */
+export function SuccessTrendsCard({ stats, stopped = false }: { stats: HopStats | null; stopped?: boolean }) {
   return (
     <Card>
       <CardHeader>
@@ -118,21 +141,28 @@ export function SuccessTrendsCard({ stats }: { stats: HopStats | null }) {
       <CardContent>
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <dt className="text-muted-foreground">Last 15 minutes</dt>
-          <dd className="text-right tabular-nums">{formatRate(rate15m)}</dd>
+          <dd className="text-right tabular-nums">{stats ? formatRate(stats.successRate15m) : NO_FIGURE}</dd>
           <dt className="text-muted-foreground">Last 30 minutes</dt>
-          <dd className="text-right tabular-nums">{formatRate(rate30m)}</dd>
+          <dd className="text-right tabular-nums">{stats ? formatRate(stats.successRate30m) : NO_FIGURE}</dd>
           <dt className="text-muted-foreground">Network Status</dt>
           <dd className="text-right">
-            <Badge
-              className={`border-transparent ${trend === 'Improving' ? 'bg-green-600 text-white' : 'bg-red-600 text-white'}`}
-            >
-              {trend}
-            </Badge>
+            <NetworkStatusBadge trend={stopped ? 'Stopped' : (stats?.trend ?? null)} />
           </dd>
         </dl>
       </CardContent>
     </Card>
   );
+}
+
+const NETWORK_STATUS_BADGE: Record<SuccessTrend | 'Stopped', string> = {
+  Improving: 'bg-green-600 text-white',
+  Declining: 'bg-red-600 text-white',
+  Stopped: 'bg-gray-500 text-white',
+};
+
+function NetworkStatusBadge({ trend }: { trend: SuccessTrend | 'Stopped' | null }) {
+  if (trend === null) return <span className="tabular-nums">{NO_FIGURE}</span>;
+  return <Badge className={`border-transparent ${NETWORK_STATUS_BADGE[trend]}`}>{trend}</Badge>;
 }
 
 /** The Live Events Feed card's scroll area and its one-line rows. */

@@ -154,9 +154,13 @@ export function LiveEventFeed({
               {/* Spec: 'Showing X of Y events'. */}
               Showing {shown.length} of {events.length} events
             </span>
+            {/* Not the Total Hops card (every hop the server keeps): what this page was sent. */}
             <span>
-              {/* Spec: 'Total: N events | Hops: M'. */}
-              Total: {totals.events} events | Hops: {totals.hops}
+              Received by this page:{' '}
+              <span>
+                {/* Spec: 'Total: N events | Hops: M'. */}
+                Total: {totals.events} events | Hops: {totals.hops}
+              </span>
             </span>
           </div>
         </CardContent>

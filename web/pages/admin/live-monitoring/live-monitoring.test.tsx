@@ -4,14 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/lib/realtime.tsx';
 import { FakeWebSocket, fakeSocketOptions } from '@/test/fake-websocket.ts';
 import { json, mockFetch, renderWithProviders } from '@/test/render.tsx';
-import {
-  type FleetBackfillPayload,
-  type HopStats,
-  liveDataOf,
-  type PetDiscovery,
-  type Scanner,
-} from '../../../../common/fleet.ts';
-import { hop } from './fleet-feed.fixtures.ts';
+import { liveDataOf, type PetDiscovery } from '../../../../common/fleet.ts';
+import { backfill, hop, scanner } from './fleet-feed.fixtures.ts';
 import { INITIAL_NETWORK_STATS } from './fleet-feed.ts';
 import LiveMonitoringPage, { CONNECTION_LOST_TEXT } from './live-monitoring.tsx';
 
@@ -31,47 +25,6 @@ function pet(seq: number, over: Partial<PetDiscovery> = {}): PetDiscovery {
     jobid: '0123456789abcdef-rest-of-the-id',
     scannerId: 'scanner-7',
     botId: '7',
-    ...over,
-  };
-}
-
-function scanner(botId: string, over: Partial<Scanner> = {}): Scanner {
-  return {
-    id: `scanner-${botId}`,
-    botId,
-    status: 'active',
-    scansPerMinute: 12,
-    petsFound: 3,
-    uptime: 99,
-    hopSuccessRate: 90,
-    currentJobId: 'fedcba9876543210-more',
-    lastActivity: T,
-    ...over,
-  };
-}
-
-const HOP_STATS: HopStats = {
-  totalHops: 0,
-  successfulHops: 0,
-  failedHops: 0,
-  averageLatency: 0,
-  hopsByReason: { manual: 0, auto_scan: 0, server_full: 0, error_recovery: 0, performance: 0 },
-  topHoppers: [],
-  successRate15m: null,
-  successRate30m: null,
-  trend: 'Improving',
-  lastHour: [],
-};
-
-function backfill(over: Partial<FleetBackfillPayload> = {}): FleetBackfillPayload {
-  return {
-    reset: false,
-    cursor: 0,
-    scanners: [],
-    networkStats: INITIAL_NETWORK_STATS,
-    hopStats: HOP_STATS,
-    hops: [],
-    discoveries: [],
     ...over,
   };
 }
@@ -234,6 +187,29 @@ describe('LiveMonitoringPage', () => {
     await user.click(screen.getByRole('option', { name: 'Bot 2 - error' }));
     expect(screen.queryByRole('group', { name: 'Bot 1' })).toBeNull();
     expect(screen.getByRole('group', { name: 'Bot 2' })).toBeTruthy();
+  });
+
+  it('Scanner Status: cards and bot options in natural id order (ghost-2 before ghost-10)', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    socket().open();
+    await user.click(screen.getByRole('tab', { name: 'Scanner Status' }));
+    // The server lists bots in the order they joined.
+    socket().receive('scanner_status', {
+      scanners: ['ghost-05', 'ghost-42', 'ghost-29', 'ghost-10', 'ghost-2'].map((id) => scanner(id)),
+      networkStats: INITIAL_NETWORK_STATS,
+    });
+    const order = ['ghost-2', 'ghost-05', 'ghost-10', 'ghost-29', 'ghost-42'];
+    await waitFor(() =>
+      expect(
+        screen.getAllByRole('group', { name: /^Bot ghost-/ }).map((c) => c.getAttribute('aria-label')),
+      ).toEqual(order.map((id) => `Bot ${id}`)),
+    );
+    await user.click(screen.getByRole('combobox', { name: 'Filter by bot' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'All Bots',
+      ...order.map((id) => `Bot ${id} - active`),
+    ]);
   });
 
   it('Scanner Status: Remove asks first, removes the bot, toasts, and the card goes with the next list', async () => {

@@ -6,7 +6,8 @@ export const EXPORT_LIVE_EVENTS = 50;
 
 export interface MonitoringExport {
   timestamp: string;
-  networkStats: NetworkStats;
+  /** Null when no figures had arrived yet. */
+  networkStats: NetworkStats | null;
   scanners: Scanner[];
   petDiscoveries: PetDiscovery[];
   liveEvents: LiveEvent[];

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import type { NetworkStats, PetDiscovery } from '../../../../common/fleet.ts';
-import { VALUE_THRESHOLDS } from './fleet-feed.ts';
+import { NO_FIGURE, VALUE_THRESHOLDS } from './fleet-feed.ts';
 
 /** The Performance tab: Scanner Performance, Discovery Trends and Connection Status. */
 export function PerformanceTab({
@@ -11,31 +11,38 @@ export function PerformanceTab({
   connected,
   lastUpdate,
 }: {
-  networkStats: NetworkStats;
+  /** Null until the first figures arrive: the rows made from them show placeholders. */
+  networkStats: NetworkStats | null;
   /** The discoveries the page holds (newest first). */
   discoveries: PetDiscovery[];
   connected: boolean;
   /** Epoch ms of the last fleet message, or null. */
   lastUpdate: number | null;
 }) {
-  const active = networkStats.activeBots;
-  const perBot = (n: number) => (active > 0 ? n / active : 0);
+  const active = networkStats?.activeBots ?? 0;
+  const perBot = (n: number | undefined) =>
+    n === undefined ? NO_FIGURE : (active > 0 ? n / active : 0).toFixed(1);
   const atLeast = (min: number) => discoveries.filter((d) => d.numericValue >= min).length;
   // Bot efficiency: the share of the fleet doing useful work (active or scanning).
-  const efficiency = networkStats.totalBots > 0 ? Math.round((active / networkStats.totalBots) * 100) : 0;
+  const efficiency = !networkStats
+    ? NO_FIGURE
+    : `${networkStats.totalBots > 0 ? Math.round((active / networkStats.totalBots) * 100) : 0}%`;
 
   return (
     <div className="grid gap-4 md:grid-cols-3">
       <MetricCard title="Scanner Performance">
-        <Row label="Avg Scans/Min per Bot" value={perBot(networkStats.totalScansPerMinute).toFixed(1)} />
-        <Row label="Network Uptime" value={`${networkStats.averageUptime.toFixed(1)}%`} />
-        <Row label="Bot Efficiency" value={`${efficiency}%`} />
+        <Row label="Avg Scans/Min per Bot" value={perBot(networkStats?.totalScansPerMinute)} />
+        <Row
+          label="Network Uptime"
+          value={networkStats ? `${networkStats.averageUptime.toFixed(1)}%` : NO_FIGURE}
+        />
+        <Row label="Bot Efficiency" value={efficiency} />
       </MetricCard>
       <MetricCard title="Discovery Trends">
         <Row label="$500K+ Pets" value={atLeast(VALUE_THRESHOLDS.high).toLocaleString('en-US')} />
         <Row label="$1M+ Pets" value={atLeast(VALUE_THRESHOLDS.million).toLocaleString('en-US')} />
         <Row label="$5M+ Pets" value={atLeast(VALUE_THRESHOLDS.premium).toLocaleString('en-US')} />
-        <Row label="Pets per Active Bot" value={perBot(networkStats.totalPetsFound).toFixed(1)} />
+        <Row label="Pets per Active Bot" value={perBot(networkStats?.totalPetsFound)} />
       </MetricCard>
       <MetricCard title="Connection Status">
         <Row

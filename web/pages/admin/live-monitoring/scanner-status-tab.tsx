@@ -1,5 +1,5 @@
 import { Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
@@ -9,6 +9,9 @@ import type { Scanner, ScannerStatus } from '../../../../common/fleet.ts';
 import { useRemoveBot } from './live-monitoring-mutations.ts';
 
 const ALL_BOTS = 'all';
+
+/** Natural order, so ghost-2 comes before ghost-10 (and ghost-05 between them). */
+const byId = new Intl.Collator('en', { numeric: true }).compare;
 
 /** Spec section 4: active and scanning green, hopping blue, inactive grey, error red. */
 export const SCANNER_STATUS_BADGE: Record<ScannerStatus, string> = {
@@ -32,8 +35,10 @@ export const cardJobId = (jobId: string | null) => (jobId ? jobId.slice(0, 16) :
  * The Scanner Status tab: one card per scanner, narrowed to one bot by the dropdown. Each card can
  * remove its bot from the fleet; the card goes when the server's next scanner list comes.
  */
-export function ScannerStatusTab({ scanners }: { scanners: Scanner[] }) {
+export function ScannerStatusTab({ scanners: received }: { scanners: Scanner[] }) {
   const [botId, setBotId] = useState(ALL_BOTS);
+  // The server lists them in the order they joined; a person looks a bot up by its id.
+  const scanners = useMemo(() => [...received].sort((a, b) => byId(a.id, b.id)), [received]);
   const shown = botId === ALL_BOTS ? scanners : scanners.filter((s) => s.botId === botId);
   const removeBot = useRemoveBot();
 

@@ -21,11 +21,19 @@ const FLEET_MESSAGE_TYPES = [
  * The fleet's live state from the admin socket. The socket client hands messages over in batches
  * at most every 100 ms; each batch becomes one state update. Reconnections resume after the last seq
  * applied (`?since=`), and the reducer skips anything at or below it, so no event shows twice.
+ * With `autoRefresh` OFF the view holds still: messages keep being applied (so nothing is missed and
+ * the resume cursor moves), and turning it ON shows where the fleet is now.
  */
-export function useFleetFeed(): FleetFeed {
+export function useFleetFeed(autoRefresh = true): FleetFeed {
   const { status, reconnect, setResumeCursor } = useRealtime();
   const [state, setState] = useState<FleetFeedState>(INITIAL_FLEET_FEED);
+  // The lists as they were when Pause Feed was pressed.
   const [frozen, setFrozen] = useState<FleetFeedState | null>(null);
+  // Everything as it was when Auto Refresh was turned OFF (React's "state from the previous render").
+  const [held, setHeld] = useState<FleetFeedState | null>(null);
+  if (!autoRefresh && held === null) setHeld(state);
+  else if (autoRefresh && held !== null) setHeld(null);
+  const shown = held ?? state;
 
   const cursor = useRef<number | null>(null);
   cursor.current = state.cursor;
@@ -54,23 +62,24 @@ export function useFleetFeed(): FleetFeed {
   });
 
   const setPaused = useCallback(
-    (paused: boolean) => setFrozen(paused ? (current) => current ?? state : null),
-    [state],
+    (paused: boolean) => setFrozen(paused ? (current) => current ?? shown : null),
+    [shown],
   );
 
   return useMemo<FleetFeed>(() => {
-    if (!frozen) return { ...state, paused: false, pendingEvents: 0, setPaused };
-    // Paused: the lists stay as they were; figures, scanners and statistics stay live.
+    // Paused: the lists stay as they were; figures, scanners and statistics stay live (unless held).
+    const lists = frozen ?? shown;
     return {
-      ...state,
-      hops: frozen.hops,
-      discoveries: frozen.discoveries,
-      liveEvents: frozen.liveEvents,
-      paused: true,
-      pendingEvents: state.totals.events - frozen.totals.events,
+      ...shown,
+      hops: lists.hops,
+      discoveries: lists.discoveries,
+      liveEvents: lists.liveEvents,
+      paused: frozen !== null,
+      held: held !== null,
+      pendingEvents: state.totals.events - lists.totals.events,
       setPaused,
     };
-  }, [state, frozen, setPaused]);
+  }, [state, shown, held, frozen, setPaused]);
 }
 
 /**

@@ -1,10 +1,12 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { measureElement, useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useEffect, useRef } from 'react';
 
 /**
  * A fixed-height scroll area that renders only the rows in view (plus `overscan` either side), so a
- * live list costs the same at 20 rows or 2,000. Rows have one fixed height: nothing is measured,
- * which keeps a busy feed free of layout reads.
+ * live list costs the same at 20 rows or 2,000. By default rows have one fixed height: nothing is
+ * measured, which keeps a busy feed free of layout reads. With `measureRows`, each row takes the
+ * height its content needs (a narrow screen wraps it onto more lines), `rowHeight` being the guess
+ * until it is measured; only the rows in view are measured, once each and again when they resize.
  */
 export function VirtualRows<T>({
   items,
@@ -17,6 +19,7 @@ export function VirtualRows<T>({
   label,
   testId,
   pinNewest = false,
+  measureRows = false,
 }: {
   /** Newest first. */
   items: readonly T[];
@@ -32,6 +35,8 @@ export function VirtualRows<T>({
   testId: string;
   /** Keep the scroll at the top, where the newest row is, as rows arrive. */
   pinNewest?: boolean;
+  /** Rows as tall as their content rather than `rowHeight`. */
+  measureRows?: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -43,6 +48,8 @@ export function VirtualRows<T>({
     // The viewport is fixed at `height` and rows span its width, so there is nothing to measure
     // (which also lets rows render where nothing is laid out, as in jsdom).
     observeElementRect: (_instance, onRect) => onRect({ width: 0, height }),
+    // A row that is not laid out (jsdom) measures 0: it keeps the guess.
+    measureElement: (element, entry, instance) => measureElement(element, entry, instance) || rowHeight,
   });
   const newest = items[0] ? keyOf(items[0]) : undefined;
   useEffect(() => {
@@ -58,9 +65,14 @@ export function VirtualRows<T>({
           return (
             <li
               key={row.key}
+              ref={measureRows ? virtualizer.measureElement : undefined}
+              data-index={row.index}
               aria-label={rowLabelOf?.(item)}
               className="absolute left-0 top-0 w-full"
-              style={{ height: rowHeight, transform: `translateY(${row.start}px)` }}
+              style={{
+                height: measureRows ? undefined : rowHeight,
+                transform: `translateY(${row.start}px)`,
+              }}
             >
               {renderRow(item)}
             </li>

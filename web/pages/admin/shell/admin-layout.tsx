@@ -7,6 +7,7 @@ import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
 import { useConfigurationEvents } from '../live-configuration/use-configuration-events.ts';
+import { NetworkStoppedBadge, useNetworkStopped } from '../live-monitoring/network-stopped-badge.tsx';
 import { UnsavedWorkProvider, useConfirmLeavingUnsavedWork } from '../shared/use-unsaved-changes-guard.tsx';
 import { ADMIN_NAV, type AdminNavItem, isNavItemActive } from './admin-nav.ts';
 import { useAdminLogout, useAdminSession, useSessionCheckOnFailure } from './admin-session.ts';
@@ -208,6 +209,9 @@ function SidebarLink({
 }
 
 function NavBadge({ badge }: { badge: 'LIVE' | 'NEW' }) {
+  // Under an emergency stop the network is not live: the badge says so.
+  const stopped = useNetworkStopped();
+  if (badge === 'LIVE' && stopped) return <NetworkStoppedBadge />;
   if (badge === 'LIVE') {
     return (
       <Badge

@@ -1,0 +1,95 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loginThroughApi, useBrowserSuite } from './harness.ts';
+
+/*
+ * Live Monitoring on a phone (390 x 844), where the issue found the Server Hop Timeline cut: the time
+ * shown as "9:4", the bot badge on three lines, place ids past the row's edge, and the error text and
+ * "Attempt N of M servers" hidden under a fixed row height.
+ */
+
+const BOT_TOKEN = 'e2e-bot-token-live-monitoring-narrow-01';
+const PLACE = '109983668079237';
+const ERROR = 'Teleport failed: the game server refused the join because it is full (code 772)';
+
+/** Reports hops as a bot that batches over HTTP: a failure on the third of five servers, then a success. */
+async function reportHops(page: Page, ghostId: string): Promise<void> {
+  const hop = (n: number, over: Record<string, unknown>) => ({
+    type: 'server_hop',
+    payload: {
+      fromJobId: `${ghostId}-job-${n - 1}-0123456789abcdef`,
+      toJobId: `${ghostId}-job-${n}-0123456789abcdef`,
+      fromPlaceId: PLACE,
+      toPlaceId: PLACE,
+      success: true,
+      latencyMs: 1234,
+      hopReason: 'error_recovery',
+      ...over,
+    },
+  });
+  const res = await page.request.post('/api/bot/events', {
+    headers: { authorization: `Bearer ${BOT_TOKEN}` },
+    data: {
+      ghostId,
+      events: [
+        hop(1, { success: false, errorMessage: ERROR, attemptNumber: 3, totalServersAttempted: 5 }),
+        hop(2, { attemptNumber: 4, totalServersAttempted: 5 }),
+      ],
+    },
+  });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+}
+
+/** What of each timeline row a user cannot see: parts outside the row's box, or cut with an ellipsis. */
+function hiddenParts(page: Page) {
+  return page.getByRole('list', { name: 'Server hops' }).evaluate((list) => {
+    const problems: string[] = [];
+    for (const row of Array.from(list.querySelectorAll('li'))) {
+      const box = row.querySelector<HTMLElement>('[data-hop-box]') ?? row;
+      const edge = box.getBoundingClientRect();
+      for (const part of Array.from(box.querySelectorAll<HTMLElement>('*'))) {
+        const r = part.getBoundingClientRect();
+        const text = (part.textContent ?? '').slice(0, 40);
+        if (r.left < edge.left - 1 || r.right > edge.right + 1 || r.bottom > edge.bottom + 1)
+          problems.push(`outside the row: "${text}"`);
+        if (part.scrollWidth > part.clientWidth + 1 && getComputedStyle(part).overflow !== 'visible')
+          problems.push(`cut short: "${text}"`);
+      }
+      // Rows must not overlap the next one (a fixed height too small for the content).
+      const next = row.nextElementSibling?.getBoundingClientRect();
+      if (next && next.top < row.getBoundingClientRect().bottom - 1) problems.push('rows overlap');
+    }
+    return problems;
+  });
+}
+
+describe('Live Monitoring at 390 px', () => {
+  const suite = useBrowserSuite({ BOT_TOKEN });
+
+  it('shows every part of a hop row, with nothing scrolling sideways', async () => {
+    const { page } = suite;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginThroughApi(page);
+    await reportHops(page, 'ghost-05');
+    await page.goto('/admin/live-monitoring');
+
+    const rows = page.getByRole('list', { name: 'Server hops' }).getByRole('listitem');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
+    const failed = rows.filter({ hasText: 'Failed' });
+    await failed.scrollIntoViewIfNeeded();
+
+    // The whole time, the badge on one line, and the failure's error and attempt texts.
+    expect(await failed.innerText()).toMatch(/\b\d{1,2}:\d{2}:\d{2}\s?[AP]M\b/);
+    const badge = failed.getByText('Bot ghost-05', { exact: true });
+    const lineHeight = await badge.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+    expect((await badge.boundingBox())?.height).toBeLessThan(lineHeight * 2);
+    await failed.getByText(ERROR).waitFor();
+    await failed.getByText('Attempt 3 of 5 servers').waitFor();
+    await rows.filter({ hasText: 'Success' }).getByText('Attempt 4 of 5 servers').waitFor();
+
+    expect(await hiddenParts(page)).toEqual([]);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
+  });
+});

@@ -145,6 +145,8 @@ export interface EmergencyState {
   reason: string | null;
   /** ISO time of the latest stop or resume; null before any. */
   changedAt: string | null;
+  /** Who made the latest stop or resume (`admin (IP)`, as in the change history); null before any. */
+  changedBy: string | null;
 }
 
 /** GET /api/admin/configurations/dashboard-stats (spec section 3, plus the emergency state). */

@@ -582,10 +582,19 @@ export async function findEmergencyState(db: Db): Promise<EmergencyState> {
     .selectAll()
     .where('id', '=', 1)
     .executeTakeFirst();
+  // Who: the change record the latest stop or resume wrote in the same transaction.
+  const change = await db
+    .selectFrom('configuration_changes')
+    .select('actor')
+    .where('kind', 'in', ['emergency_stop', 'emergency_resume'])
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return {
     stopped: Number(row?.stopped ?? 0) === 1,
     reason: row?.reason ?? null,
     changedAt: isoOrNull(numberOrNull(row?.changed_at ?? null)),
+    changedBy: change?.actor ?? null,
   };
 }
 

@@ -461,7 +461,12 @@ for (const dialect of DIALECTS) {
       // The two sockets; the bot that only posts cannot be reached.
       expect(stop.json()).toEqual({
         affectedBots: 2,
-        emergency: { stopped: true, reason: 'Ban wave', changedAt: new Date(t.clock.now()).toISOString() },
+        emergency: {
+          stopped: true,
+          reason: 'Ban wave',
+          changedAt: new Date(t.clock.now()).toISOString(),
+          changedBy: 'admin (127.0.0.1)',
+        },
       });
       for (const client of [a, b]) {
         const frame = await client.next((f) => f.type === 'emergency_stop');
@@ -724,7 +729,7 @@ for (const dialect of DIALECTS) {
           recentFailures: [{ botId: 'q', errorMessage: 'out of memory', timestamp: expect.any(String) }],
         },
         deploymentStats: { successfulDeployments: 1, totalDeployments: 2, averageResponseTime: 300 },
-        emergency: { stopped: false, reason: null, changedAt: null },
+        emergency: { stopped: false, reason: null, changedAt: null, changedBy: null },
       });
       // A day later the change no longer counts as recent (the 24 h session has ended too: sign in again).
       t.clock.advance(24 * 60 * 60 * 1000);

@@ -65,7 +65,7 @@ export function EmergencyBanner({ emergency }: { emergency: EmergencyState }) {
       <OctagonX className="h-4 w-4" />
       <AlertTitle>The bot network is stopped</AlertTitle>
       <AlertDescription>
-        {`Emergency stop since ${formatDate(emergency.changedAt)}. Reason: ${emergency.reason || 'none given'}. Bots do not hop or scan until you resume.`}
+        {`Emergency stop since ${formatDate(emergency.changedAt)}${emergency.changedBy ? ` by ${emergency.changedBy}` : ''}. Reason: ${emergency.reason || 'none given'}. Bots do not hop or scan until you resume.`}
       </AlertDescription>
     </Alert>
   );

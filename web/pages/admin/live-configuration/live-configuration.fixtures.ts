@@ -69,7 +69,7 @@ export function dashboard(over: Partial<ConfigurationDashboard> = {}): Configura
       recentFailures: [],
     },
     deploymentStats: { successfulDeployments: 45, totalDeployments: 50, averageResponseTime: 120.4 },
-    emergency: { stopped: false, reason: null, changedAt: null },
+    emergency: { stopped: false, reason: null, changedAt: null, changedBy: null },
     ...over,
   };
 }

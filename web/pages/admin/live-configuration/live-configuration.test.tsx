@@ -104,6 +104,7 @@ describe('LiveConfigurationPage: emergency toggle', () => {
     stopped: true,
     reason: 'Game update rolling out',
     changedAt: '2026-11-23T11:30:00.000Z',
+    changedBy: 'admin (10.0.0.7)',
   };
 
   it('asks for a reason, stops the network, says how many bots stopped and turns into Resume', async () => {
@@ -134,7 +135,7 @@ describe('LiveConfigurationPage: emergency toggle', () => {
 
   it('shows the red banner with reason and time while stopped, and resumes', async () => {
     const user = userEvent.setup();
-    const running = { stopped: false, reason: '', changedAt: T };
+    const running = { stopped: false, reason: '', changedAt: T, changedBy: 'admin (10.0.0.7)' };
     const state = { dashboard: dashboard({ emergency: stopped }) };
     const { sent } = renderLiveConfiguration(state, {
       [RESUME_URL]: () => {
@@ -244,7 +245,7 @@ describe('LiveConfigurationPage: socket events', () => {
 
   it('does not toast its own stop a second time when the socket echoes it', async () => {
     const user = userEvent.setup();
-    const emergency = { stopped: true, reason: 'x', changedAt: T };
+    const emergency = { stopped: true, reason: 'x', changedAt: T, changedBy: 'admin (10.0.0.7)' };
     const state = { dashboard: dashboard() };
     renderLiveConfiguration(state, {
       [STOP_URL]: () => {
@@ -266,7 +267,7 @@ describe('LiveConfigurationPage: socket events', () => {
 describe('LiveConfigurationPage: counts of one', () => {
   it("says '1 bot', never '1 bots', in the overview, the profiles, the status list and the toasts", async () => {
     const user = userEvent.setup();
-    const stopped = { stopped: true, reason: '', changedAt: T };
+    const stopped = { stopped: true, reason: '', changedAt: T, changedBy: 'admin (10.0.0.7)' };
     renderLiveConfiguration(
       {
         dashboard: dashboard({

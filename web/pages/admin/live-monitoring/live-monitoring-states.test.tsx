@@ -49,7 +49,7 @@ function renderPage() {
   );
 }
 
-const RUNNING: EmergencyState = { stopped: false, reason: null, changedAt: null };
+const RUNNING: EmergencyState = { stopped: false, reason: null, changedAt: null, changedBy: null };
 
 /** The server answers the session check and the configuration dashboard with `state.emergency`. */
 function serverUp(emergency: EmergencyState = RUNNING) {
@@ -141,8 +141,13 @@ describe('Live Monitoring before its first figures', () => {
 });
 
 describe('Live Monitoring under an emergency stop', () => {
-  it('says the network is stopped, since when and why, instead of a trend', async () => {
-    serverUp({ stopped: true, reason: 'Game update rolling out', changedAt: '2026-11-23T09:41:00.000Z' });
+  it('says the network is stopped, since when, by whom and why, instead of a trend', async () => {
+    serverUp({
+      stopped: true,
+      reason: 'Game update rolling out',
+      changedAt: '2026-11-23T09:41:00.000Z',
+      changedBy: 'admin (10.0.0.7)',
+    });
     renderPage();
     socket().open();
     socket().receive(
@@ -150,7 +155,7 @@ describe('Live Monitoring under an emergency stop', () => {
       backfill({ networkStats: networkStats({ activeBots: 0, totalBots: 70, networkHealth: 0 }) }),
     );
     expect(await screen.findByText('The bot network is stopped')).toBeTruthy();
-    expect(screen.getByText(/Reason: Game update rolling out\./)).toBeTruthy();
+    expect(screen.getByText(/by admin \(10\.0\.0\.7\)\. Reason: Game update rolling out\./)).toBeTruthy();
     expect(within(card('Network Health')).getByText('Stopped by an emergency stop')).toBeTruthy();
     expect(networkStatus()).toBe('Stopped');
     expect(screen.queryByText('Improving')).toBeNull();
@@ -164,7 +169,12 @@ describe('Live Monitoring under an emergency stop', () => {
     await waitFor(() => expect(networkStatus()).toBe('Improving'));
     expect(screen.queryByText('The bot network is stopped')).toBeNull();
 
-    server.emergency = { stopped: true, reason: 'Ban wave', changedAt: '2026-11-23T09:41:00.000Z' };
+    server.emergency = {
+      stopped: true,
+      reason: 'Ban wave',
+      changedAt: '2026-11-23T09:41:00.000Z',
+      changedBy: 'admin (10.0.0.7)',
+    };
     socket().receive('emergency_control', { action: 'EMERGENCY_STOP', reason: 'Ban wave', affectedBots: 70 });
     expect(await screen.findByText('The bot network is stopped')).toBeTruthy();
     expect(networkStatus()).toBe('Stopped');

@@ -32,14 +32,19 @@ const liveMonitoringLink = () =>
 
 describe("the sidebar's Live Monitoring badge", () => {
   it('says STOPPED, not LIVE, while the network is under an emergency stop', async () => {
-    renderShell({ stopped: true, reason: 'Game update', changedAt: '2026-11-23T09:41:00.000Z' });
+    renderShell({
+      stopped: true,
+      reason: 'Game update',
+      changedAt: '2026-11-23T09:41:00.000Z',
+      changedBy: 'admin (10.0.0.7)',
+    });
     expect(await screen.findByText('Home')).toBeTruthy();
     await waitFor(() => expect(within(liveMonitoringLink()).getByText('STOPPED')).toBeTruthy());
     expect(within(liveMonitoringLink()).queryByText('LIVE')).toBeNull();
   });
 
   it('says LIVE while the network runs', async () => {
-    renderShell({ stopped: false, reason: null, changedAt: null });
+    renderShell({ stopped: false, reason: null, changedAt: null, changedBy: null });
     expect(await screen.findByText('Home')).toBeTruthy();
     expect(within(liveMonitoringLink()).getByText('LIVE')).toBeTruthy();
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../bots/options.ts';
+import { seededRandom } from '../../bots/pets.ts';
 import { Simulator } from '../../bots/simulator.ts';
 import {
   type BrowserSuite,
@@ -204,7 +205,8 @@ describe('admin screens at every window width', () => {
         token: BOT_TOKEN,
         statusIntervalMs: 0,
       },
-      Math.random,
+      // The same finds and failures on every run (which pet names, how long), so runs compare.
+      seededRandom(20),
       () => {},
     );
     await simulator.start();
@@ -295,6 +297,14 @@ describe('admin screens at every window width', () => {
           buttonBox.x + buttonBox.width <= sidebarBox.x + sidebarBox.width,
         `Reconnect inside the sidebar at ${size.width}x${size.height}`,
       ).toBe(true);
+      expect(await sidebar.getByTestId('sidebar-more-below').count()).toBe(0);
     }
+
+    // A window too short for the list: a fade and an arrow say it scrolls, until its end is reached.
+    await page.setViewportSize({ width: 1280, height: 560 });
+    const moreBelow = sidebar.getByTestId('sidebar-more-below');
+    await moreBelow.waitFor();
+    await nav.getByRole('link', { name: /^AI Debugging/ }).scrollIntoViewIfNeeded();
+    await moreBelow.waitFor({ state: 'detached' });
   });
 });

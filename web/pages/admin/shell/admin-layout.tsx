@@ -194,12 +194,12 @@ function useMoreBelow(element: HTMLElement | null): boolean {
     if (!element) return;
     const measure = () => setMore(element.scrollTop + element.clientHeight < element.scrollHeight - 1);
     measure();
+    // The list's height follows the window's: its resizes are the ones that matter.
     element.addEventListener('scroll', measure, { passive: true });
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
+    window.addEventListener('resize', measure);
     return () => {
       element.removeEventListener('scroll', measure);
-      observer.disconnect();
+      window.removeEventListener('resize', measure);
     };
   }, [element]);
   return more;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../bots/options.ts';
 import { seededRandom } from '../../bots/pets.ts';
 import { Simulator } from '../../bots/simulator.ts';
+import type { AnalysisResponse } from '../../common/ai-health.ts';
 import {
   type BrowserSuite,
   loginThroughApi,
@@ -32,7 +33,23 @@ const PHONE_WIDTH = 390;
 interface Screen {
   name: string;
   path: string;
+  /** What the screen waits for on the server before it is worth looking at. */
+  ready?: (page: Page) => Promise<void>;
   open?: (page: Page) => Promise<void>;
+}
+
+/**
+ * The server's analysis runs once a minute from its start: waits for its first findings (the busy
+ * audit log's burst of failed logins), so AI Debugging is walked with them on every run.
+ */
+async function untilAnalysisFoundSomething(page: Page): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const res = await page.request.get('/api/admin/ai-analysis');
+    const { analysisResults } = (await res.json()) as AnalysisResponse;
+    if (analysisResults.length > 0) return;
+    if (tries === 90) throw new Error('no analysis finding 90 s after the server started');
+    await page.waitForTimeout(1000);
+  }
 }
 
 const tab = (name: string | RegExp) => async (page: Page) => {
@@ -82,7 +99,7 @@ const SCREENS: Screen[] = [
   { name: 'File Manager', path: '/admin/file-manager' },
   { name: 'Script Keys', path: '/admin/script-keys' },
   { name: 'Hardware Bindings', path: '/admin/hardware-bindings' },
-  { name: 'AI Debugging: Analysis Results', path: '/admin/ai-debugging' },
+  { name: 'AI Debugging: Analysis Results', path: '/admin/ai-debugging', ready: untilAnalysisFoundSomething },
   { name: 'AI Debugging: AI Recommendations', path: '/admin/ai-debugging', open: tab(/^AI Recommendations/) },
 ];
 
@@ -108,6 +125,11 @@ function findSidewaysScrolling(page: Page): Promise<SidewaysScroll[]> {
         heading = at.querySelector('h1, h2, h3, h4, [data-slot="card-title"]')?.textContent?.trim() ?? '';
       }
       const id = element.id ? `#${element.id}` : '';
+      // A few of its classes: enough to find it in the source.
+      const classes = [...element.classList]
+        .slice(0, 5)
+        .map((name) => `.${name}`)
+        .join('');
       const label = element.getAttribute('aria-label') ?? element.getAttribute('data-testid');
       const table = element.querySelector('table');
       const columns = table
@@ -116,7 +138,7 @@ function findSidewaysScrolling(page: Page): Promise<SidewaysScroll[]> {
             .map((th) => th.textContent?.trim())
             .join(', ')}…]`
         : '';
-      return `${element.tagName.toLowerCase()}${id}${label ? ` "${label}"` : ''}${columns} under "${heading}"`;
+      return `${element.tagName.toLowerCase()}${id}${classes}${label ? ` "${label}"` : ''}${columns} under "${heading}"`;
     };
     const found: { element: string; by: number; tableBox: boolean }[] = [];
     const page = document.documentElement;
@@ -232,6 +254,7 @@ describe('admin screens at every window width', () => {
     const problems: string[] = [];
     for (const screen of SCREENS) {
       await page.setViewportSize(WIDTHS[0]);
+      await screen.ready?.(page);
       await page.goto(screen.path);
       await waitForScreen(page);
       if (screen.open) {

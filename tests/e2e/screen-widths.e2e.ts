@@ -39,18 +39,36 @@ interface Screen {
 }
 
 /**
+ * Asks the API for `path` once a second until `isDone` holds of its answer; throws after `seconds`
+ * naming `what` it waited for (expect.poll works only inside a test, and this also runs before one).
+ */
+async function untilAnswer<T>(
+  page: Page,
+  path: string,
+  isDone: (answer: T) => boolean,
+  what: string,
+  seconds: number,
+): Promise<void> {
+  for (let tries = 0; tries < seconds; tries++) {
+    const res = await page.request.get(path);
+    if (isDone((await res.json()) as T)) return;
+    await page.waitForTimeout(1000);
+  }
+  throw new Error(`${what}: not after ${seconds} s`);
+}
+
+/**
  * The server's analysis runs once a minute from its start: waits for its first findings (the busy
  * audit log's burst of failed logins), so AI Debugging is walked with them on every run.
  */
-async function untilAnalysisFoundSomething(page: Page): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    const res = await page.request.get('/api/admin/ai-analysis');
-    const { analysisResults } = (await res.json()) as AnalysisResponse;
-    if (analysisResults.length > 0) return;
-    if (tries === 90) throw new Error('no analysis finding 90 s after the server started');
-    await page.waitForTimeout(1000);
-  }
-}
+const untilAnalysisFoundSomething = (page: Page) =>
+  untilAnswer<AnalysisResponse>(
+    page,
+    '/api/admin/ai-analysis',
+    (answer) => answer.analysisResults.length > 0,
+    'an analysis finding',
+    90,
+  );
 
 const tab = (name: string | RegExp) => async (page: Page) => {
   await page.getByRole('tab', { name }).click();
@@ -197,17 +215,6 @@ async function settle(page: Page): Promise<void> {
   );
 }
 
-/** Waits until every bot has said hello and has its configuration (expect.poll is for tests only). */
-async function untilEveryBotIsListed(page: Page): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    const res = await page.request.get('/api/admin/configurations');
-    const { configurations } = (await res.json()) as { configurations: unknown[] };
-    if (configurations.length === BOTS) return;
-    if (tries === 100) throw new Error(`${configurations.length} of ${BOTS} bots listed after 20 s`);
-    await page.waitForTimeout(200);
-  }
-}
-
 describe('admin screens at every window width', () => {
   const suite: BrowserSuite = useBrowserSuite({
     BOT_TOKEN,
@@ -236,8 +243,14 @@ describe('admin screens at every window width', () => {
     const { origin } = sameOriginHeaders(page);
     await seedRows(page, origin);
     await seedBusyAuditLog(page, origin, 60);
-    // Every bot has its configuration once it has said hello: then push a profile to all of them.
-    await untilEveryBotIsListed(page);
+    // Every bot has its configuration once it has said hello: then push to all of them.
+    await untilAnswer<{ configurations: unknown[] }>(
+      page,
+      '/api/admin/configurations',
+      (answer) => answer.configurations.length === BOTS,
+      `all ${BOTS} bots listed`,
+      20,
+    );
     const botIds = Array.from({ length: BOTS }, (_, i) => `ghost-${String(i + 1).padStart(2, '0')}`);
     await pushConfigurationToBots(page, origin, botIds);
     await context.close();

@@ -1,24 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { LicenseKey } from '../../common/licensing.ts';
-import type { RedemptionKeyResponse } from '../../common/redemption.ts';
-import type { ScriptKey } from '../../common/script-keys.ts';
-import { E2E_ADMIN_SECRET, newPage, useBrowserSuite } from './harness.ts';
+import { newPage, useBrowserSuite } from './harness.ts';
+import { LONG_DEVICE, LONG_FILENAME, type SeededRows, seedRows, signIn } from './realistic-data.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
+const SMALL_LAPTOP = { width: 1024, height: 768 };
+const TABLET = { width: 768, height: 1024 };
 const PHONE = { width: 390, height: 844 };
-
-/** Long values, as real rows have them: they must wrap or be cut with a tooltip, never widen the table. */
-const LONG_NOTES =
-  'Bought through the Discord shop for the whole guild; renew in spring and ask about a second device first';
-const LONG_HWID = `E2E-HWID-${'7F3A9C21'.repeat(8)}`;
-const LONG_DEVICE = {
-  deviceName: 'E2E Gaming Laptop Pro Max Ultra Edition (living room, second screen)',
-  os: 'Windows 11 Pro Insider Preview 24H2',
-  architecture: 'x86_64',
-  deviceType: 'laptop',
-};
-const LONG_FILENAME = 'e2e-responsive-layout-check-with-a-rather-long-hosted-script-name.lua';
 
 /** What the tests look for on each admin list screen: the spec's columns, one seeded row, its status and actions. */
 interface TableScreen {
@@ -34,7 +22,7 @@ interface TableScreen {
   actions: { role: 'button' | 'switch'; name: string }[];
 }
 
-const seeded = { licenseKeyId: 0, scriptKeyId: 0, redemptionCodeId: 0 };
+const seeded: SeededRows = { licenseKeyId: 0, scriptKeyId: 0, redemptionCodeId: 0 };
 
 const SCREENS: TableScreen[] = [
   {
@@ -105,85 +93,6 @@ const SCREENS: TableScreen[] = [
   },
 ];
 
-/**
- * Admin writes through the API, as the signed-in browser would send them (with its Origin).
- * Returns the parsed answer after checking the status.
- */
-async function adminPost<T>(
-  page: Page,
-  origin: string,
-  path: string,
-  data: unknown,
-  status = 201,
-): Promise<T> {
-  const res = await page.request.post(path, { data, headers: { Origin: origin } });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(status);
-  return (await res.json()) as T;
-}
-
-/** Signs the page's context in through the API (page.request shares its cookies). */
-async function signIn(page: Page, origin: string): Promise<void> {
-  await adminPost(page, origin, '/api/admin/login', { adminSecret: E2E_ADMIN_SECRET }, 200);
-}
-
-/** One row on every screen, each with the longest values the screen has to fit. */
-async function seedRows(page: Page, origin: string): Promise<void> {
-  await signIn(page, origin);
-  const { licenseKey } = await adminPost<{ licenseKey: LicenseKey }>(
-    page,
-    origin,
-    '/api/admin/license-keys',
-    {
-      keyType: 'PREMIUM',
-      maxBindings: 10,
-      expiresAt: '2099-12-31T23:59:00.000Z',
-      notes: LONG_NOTES,
-    },
-  );
-  seeded.licenseKeyId = licenseKey.id;
-  const { scriptKey } = await adminPost<{ scriptKey: ScriptKey }>(
-    page,
-    origin,
-    '/api/admin/script-keys/create',
-    {
-      scriptType: 'premium_24h',
-      notes: LONG_NOTES,
-    },
-  );
-  seeded.scriptKeyId = scriptKey.id;
-  const available = await adminPost<RedemptionKeyResponse>(page, origin, '/api/admin/create-redemption-key', {
-    keyType: 'VIP',
-    maxHardwareBindings: 10,
-    validityDuration: 720,
-    notes: LONG_NOTES,
-  });
-  seeded.redemptionCodeId = available.redemptionKey.id;
-
-  // A code redeemed by a device with long details: a binding and code_redeemed audit rows.
-  const redeemed = await adminPost<RedemptionKeyResponse>(page, origin, '/api/admin/create-redemption-key', {
-    keyType: 'PREMIUM',
-    maxHardwareBindings: 2,
-    validityDuration: 24,
-  });
-  await adminPost(
-    page,
-    origin,
-    '/api/script/redeem',
-    { code: redeemed.redemptionKey.redemptionCode, hwid: LONG_HWID, device: LONG_DEVICE },
-    200,
-  );
-
-  const upload = await page.request.post('/api/admin/scripts/upload', {
-    headers: { Origin: origin },
-    multipart: {
-      directory: 'hosted-scripts',
-      isPublic: 'false',
-      file: { name: LONG_FILENAME, mimeType: 'text/plain', buffer: Buffer.from('print("layout")\n') },
-    },
-  });
-  expect(upload.ok(), await upload.text()).toBe(true);
-}
-
 async function openScreen(page: Page, screen: TableScreen): Promise<Locator> {
   await page.goto(screen.path);
   await page.getByRole('heading', { name: screen.heading, exact: true }).waitFor();
@@ -233,15 +142,20 @@ describe('admin tables fit the screen', () => {
 
   beforeAll(async () => {
     const { context, page } = await newPage(suite.browser, suite.server.url);
-    await seedRows(page, suite.server.url);
+    Object.assign(seeded, await seedRows(page, suite.server.url));
     await context.close();
   });
 
-  it.each(SCREENS)(
-    '$name shows every column of its rows at 1280 px without sideways scrolling',
-    async (screen) => {
+  // 1280 beside the sidebar; 1024 beside it too, the narrowest table; 768 with the sidebar folded away.
+  const TABLE_CASES = SCREENS.flatMap((screen) =>
+    [DESKTOP, SMALL_LAPTOP, TABLET].map((size) => ({ ...screen, size, width: size.width })),
+  );
+
+  it.each(TABLE_CASES)(
+    '$name shows every column of its rows at $width px without sideways scrolling',
+    async ({ size, ...screen }) => {
       const { page } = suite;
-      await page.setViewportSize(DESKTOP);
+      await page.setViewportSize(size);
       await signIn(page, suite.server.url);
       const row = await openScreen(page, screen);
       const table = page.locator('table', { has: row });

@@ -2,7 +2,6 @@ import { Copy, Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { copyToClipboard } from '@/lib/clipboard.ts';
-import { cn } from '@/lib/cn.ts';
 
 /**
  * A secret shown masked, with a reveal toggle of its own (one per row) and a copy button that
@@ -26,16 +25,10 @@ export function MaskedSecret({
   const [revealed, setRevealed] = useState(false);
   const toggleLabel = `${revealed ? 'Hide' : 'Reveal'} ${noun}`;
   return (
-    // In a narrow column the two buttons go under the value together, and a revealed 67-character
-    // script key wraps, rather than stretching the table past the window.
+    // In a narrow column the two buttons go under the value together, and the value (masked, or a
+    // revealed 67-character script key) wraps, rather than stretching the table past the window.
     <div className="flex flex-wrap items-center gap-1">
-      <code
-        className={cn(
-          'min-w-0 rounded bg-muted px-1.5 py-1 font-mono text-xs',
-          revealed ? 'break-all' : 'whitespace-nowrap',
-        )}
-        data-testid={testId}
-      >
+      <code className="min-w-0 break-all rounded bg-muted px-1.5 py-1 font-mono text-xs" data-testid={testId}>
         {revealed ? value : mask(value)}
       </code>
       <div className="flex gap-1">

@@ -1,9 +1,16 @@
 import type * as React from 'react';
 import { cn } from '@/lib/cn.ts';
 
-export function Table({ className, ...props }: React.ComponentProps<'table'>) {
+export function Table({
+  className,
+  containerClassName,
+  ...props
+}: React.ComponentProps<'table'> & {
+  /** Classes for the box that scrolls the table (a max height, say). */
+  containerClassName?: string;
+}) {
   return (
-    <div className="relative w-full overflow-auto">
+    <div className={cn('relative w-full overflow-auto', containerClassName)}>
       <table className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );

@@ -4,11 +4,12 @@ import { cn } from '@/lib/cn.ts';
 
 export const Tabs = TabsPrimitive.Root;
 
+/** The row of tabs: on a narrow screen the tabs go onto a second line rather than past its edge. */
 export function TabsList({ className, ...props }: React.ComponentProps<typeof TabsPrimitive.List>) {
   return (
     <TabsPrimitive.List
       className={cn(
-        'inline-flex h-10 items-center justify-center rounded-md bg-muted p-1 text-muted-foreground',
+        'inline-flex min-h-10 max-w-full flex-wrap items-center justify-center rounded-md bg-muted p-1 text-muted-foreground',
         className,
       )}
       {...props}

@@ -15,8 +15,20 @@ import { useDeleteScriptFile } from './file-mutations.ts';
 const COLUMNS = ['Filename', 'Location', 'Size', 'Modified', 'URL', 'Actions'];
 const LOADING_ROWS = 3;
 
-/** The spec's format for the Modified column. */
-const MODIFIED_FORMAT = 'MMM d, yyyy h:mm a';
+/** The spec's format for the Modified column ('MMM d, yyyy h:mm a'), in its two parts. */
+const MODIFIED_DAY = 'MMM d, yyyy';
+const MODIFIED_TIME = 'h:mm a';
+
+/** When a file was modified: the day over the time in the table, so the column stays narrow. */
+function ModifiedText({ seconds }: { seconds: number }) {
+  const date = new Date(seconds * 1000);
+  return (
+    <>
+      <span className="whitespace-nowrap md:block">{format(date, MODIFIED_DAY)}</span>{' '}
+      <span className="whitespace-nowrap md:block">{format(date, MODIFIED_TIME)}</span>
+    </>
+  );
+}
 
 const LOCATION_BADGES: Record<ScriptLocation, { label: string; className: string }> = {
   project: { label: 'Project', className: 'border-sky-500/40 bg-sky-500/15 text-sky-300' },
@@ -62,7 +74,7 @@ function ScriptFileRow({ file }: { file: ScriptFileRecord }) {
     <AdminRow data-filename={file.filename}>
       <AdminCell label="Filename" wide>
         {/* The badge wraps under a long name instead of squeezing it to a column of letters. */}
-        <div className="flex min-w-36 flex-wrap items-center gap-x-2 gap-y-1">
+        <div className="flex min-w-28 flex-wrap items-center gap-x-2 gap-y-1">
           <span className="break-all font-mono text-sm">{file.filename}</span>
           {!file.isPublic && (
             <Badge
@@ -84,13 +96,14 @@ function ScriptFileRow({ file }: { file: ScriptFileRecord }) {
       <AdminCell label="Size" className="whitespace-nowrap tabular-nums">
         {formatFileSize(file.fileSize)}
       </AdminCell>
-      <AdminCell label="Modified" className="whitespace-nowrap text-xs text-muted-foreground">
-        {format(new Date(file.uploadedAt * 1000), MODIFIED_FORMAT)}
+      <AdminCell label="Modified" className="text-xs text-muted-foreground">
+        <ModifiedText seconds={file.uploadedAt} />
       </AdminCell>
-      <AdminCell label="URL" wide>
-        <div className="flex items-center gap-1">
+      <AdminCell label="URL" wide className="md:w-60">
+        <div className="flex min-w-24 items-center gap-1">
+          {/* Cut to its column's width (up to 15rem, less in a narrow window), never widening it; whole in the tooltip. */}
           <code
-            className="block min-w-0 max-w-56 truncate rounded bg-muted px-2 py-1 font-mono text-xs max-md:max-w-none"
+            className="block w-0 min-w-0 flex-1 truncate rounded bg-muted px-2 py-1 font-mono text-xs"
             title={downloadUrl}
             data-testid="file-url"
           >

@@ -73,12 +73,14 @@ export function HardwareBindingTable({ state }: { state: BindingTableState }) {
 const BindingRow = memo(function BindingRow({ binding }: { binding: HardwareBinding }) {
   return (
     <AdminRow data-binding-id={binding.id}>
-      <AdminCell label="Device Info" wide>
+      {/* Up to 16rem where the window allows: the name and platform before the other columns' spare room. */}
+      <AdminCell label="Device Info" wide className="md:w-64">
         <DeviceCell device={binding.deviceInfo} />
       </AdminCell>
-      <AdminCell label="Hardware ID">
+      {/* Cut to its column's width (up to 9rem, less in a narrow window), whole in the tooltip. */}
+      <AdminCell label="Hardware ID" className="md:w-36">
         <code
-          className="block max-w-36 truncate rounded bg-muted px-2 py-1 font-mono text-xs max-md:max-w-full"
+          className="block w-0 min-w-full truncate rounded bg-muted px-2 py-1 font-mono text-xs"
           title={binding.hardwareId}
         >
           {binding.hardwareId}
@@ -114,8 +116,8 @@ function DeviceCell({ device }: { device: DeviceInfo | null }) {
   const Icon = deviceIcon(device?.deviceType);
   const platform = [device?.os, device?.architecture].filter(Boolean).join(' · ');
   return (
-    // A long name or platform is cut (whole in its tooltip): the column keeps about 11rem.
-    <div className="flex min-w-44 items-center gap-2">
+    // A long name or platform is cut (whole in its tooltip): the column keeps at least 8rem.
+    <div className="flex min-w-32 items-center gap-2">
       <Icon
         className="h-5 w-5 shrink-0 text-muted-foreground"
         role="img"

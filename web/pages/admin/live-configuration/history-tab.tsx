@@ -1,8 +1,9 @@
 import { ChevronDown, ChevronRight, LoaderCircle, Undo2 } from 'lucide-react';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
+import { cn } from '@/lib/cn.ts';
 import {
   type BotParameterName,
   type BotParameters,
@@ -48,21 +49,29 @@ export function fieldChanges(target: ChangeTarget): { changed: string[]; unchang
   };
 }
 
-/** The Changes cell: the values that moved, then how many stayed, then the version it made. */
+/**
+ * The Changes cell: the values that moved, then how many stayed, then the version it made, flowing
+ * on as few lines as the column allows (70 bots make 70 rows). Each part stays whole on its line.
+ */
 function TargetChanges({ target }: { target: ChangeTarget }) {
   const { changed, unchanged } = fieldChanges(target);
+  const parts = changed.map((line) => ({ text: line, muted: false }));
+  if (unchanged > 0) {
+    parts.push({
+      text: changed.length === 0 ? `No value changed (${unchanged} sent)` : `${unchanged} more unchanged`,
+      muted: true,
+    });
+  }
+  if (target.version !== null) parts.push({ text: `v${target.version}`, muted: true });
   return (
-    <>
-      {changed.map((line) => (
-        <div key={line}>{line}</div>
+    <p>
+      {parts.map((part, index) => (
+        <Fragment key={part.text}>
+          {index > 0 && <span className="text-muted-foreground"> · </span>}
+          <span className={cn('whitespace-nowrap', part.muted && 'text-muted-foreground')}>{part.text}</span>
+        </Fragment>
       ))}
-      {unchanged > 0 && (
-        <div className="text-muted-foreground">
-          {changed.length === 0 ? `No value changed (${unchanged} sent)` : `${unchanged} more unchanged`}
-        </div>
-      )}
-      {target.version !== null && <div className="text-muted-foreground">{`v${target.version}`}</div>}
-    </>
+    </p>
   );
 }
 
@@ -72,29 +81,32 @@ function ChangeTargets({ change }: { change: ConfigurationChange }) {
     return <p className="px-4 pb-4 text-sm text-muted-foreground">No bot was targeted.</p>;
   }
   return (
-    <div className="overflow-x-auto px-2 pb-2">
-      <Table aria-label={`Bots of change ${change.id}`}>
-        <TableHeader>
+    // Its own scroll box, under a header that stays: a push to 70 bots is 70 rows.
+    <div className="px-2 pb-2">
+      <Table aria-label={`Bots of change ${change.id}`} containerClassName="max-h-[28rem]">
+        <TableHeader className="sticky top-0 z-10 bg-card">
           <TableRow>
-            <TableHead>Bot</TableHead>
-            <TableHead>Changes</TableHead>
-            <TableHead>State</TableHead>
-            <TableHead>Error</TableHead>
-            <TableHead className="text-right">Response</TableHead>
+            <TableHead className="h-10 px-3">Bot</TableHead>
+            <TableHead className="h-10 px-3">Changes</TableHead>
+            <TableHead className="h-10 px-3">State</TableHead>
+            <TableHead className="h-10 px-3">Error</TableHead>
+            <TableHead className="h-10 px-3 text-right">Response</TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
           {change.targets.map((target) => (
             <TableRow key={target.botId}>
-              <TableCell className="whitespace-nowrap font-mono">{target.botId}</TableCell>
-              <TableCell className="text-xs">
+              <TableCell className="whitespace-nowrap px-3 py-2 font-mono">{target.botId}</TableCell>
+              <TableCell className="min-w-48 px-3 py-2 text-xs">
                 <TargetChanges target={target} />
               </TableCell>
-              <TableCell>
+              <TableCell className="px-3 py-2">
                 <DeployStateBadge state={target.state} />
               </TableCell>
-              <TableCell className="text-xs text-red-400">{target.error ?? ''}</TableCell>
-              <TableCell className="text-right text-xs tabular-nums">
+              <TableCell className="px-3 py-2 text-xs text-red-400 wrap-anywhere">
+                {target.error ?? ''}
+              </TableCell>
+              <TableCell className="whitespace-nowrap px-3 py-2 text-right text-xs tabular-nums">
                 {target.responseTimeMs === null ? '—' : `${target.responseTimeMs} ms`}
               </TableCell>
             </TableRow>
@@ -111,7 +123,8 @@ function ChangeRecord({ change }: { change: ConfigurationChange }) {
   const rollingBack = rollback.isPending && rollback.variables?.changeId === change.id;
   const Chevron = open ? ChevronDown : ChevronRight;
   return (
-    <li className="rounded-lg border" data-testid={`change-${change.id}`}>
+    // min-w-0: a wide table of bots scrolls in its box instead of widening the list past the window.
+    <li className="min-w-0 rounded-lg border" data-testid={`change-${change.id}`}>
       <div className="flex flex-wrap items-start gap-3 p-3 sm:p-4">
         <Button
           variant="ghost"

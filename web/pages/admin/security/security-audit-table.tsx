@@ -44,7 +44,9 @@ const AuditLogRow = memo(function AuditLogRow({ log }: { log: AuditLog }) {
       data-result={failed ? 'failed' : 'success'}
       className={cn(failed && 'text-red-400')}
     >
-      <AdminCell label="Event" className="font-mono text-xs">
+      {/* Whole names: up to 'rate_limit_hit' in any window, up to 'license_key_created' from 1280 px;
+          longer ones wrap only after an underscore. */}
+      <AdminCell label="Event" className="font-mono text-xs md:min-w-[15ch] xl:min-w-[21ch]">
         <BreakableText text={log.eventType} separator="_" />
       </AdminCell>
       <AdminCell label="Result">
@@ -61,7 +63,7 @@ const AuditLogRow = memo(function AuditLogRow({ log }: { log: AuditLog }) {
       </AdminCell>
       <AdminCell
         label="License Key"
-        className="whitespace-nowrap font-mono text-xs"
+        className="break-all font-mono text-xs"
         title={log.licenseKey ?? undefined}
       >
         {log.licenseKey ? shortLicenseKey(log.licenseKey) : NONE}
@@ -69,9 +71,9 @@ const AuditLogRow = memo(function AuditLogRow({ log }: { log: AuditLog }) {
       <AdminCell label="IP Address" className="font-mono text-xs">
         {log.ipAddress ? <BreakableText text={log.ipAddress} separator=":" /> : NONE}
       </AdminCell>
-      <AdminCell label="Hardware ID" className="font-mono text-xs">
+      <AdminCell label="Hardware ID" className="font-mono text-xs md:w-20 xl:w-28">
         {log.hardwareId ? (
-          <span className="block max-w-28 truncate max-md:max-w-full" title={log.hardwareId}>
+          <span className="block w-0 min-w-full truncate" title={log.hardwareId}>
             {log.hardwareId}
           </span>
         ) : (
@@ -83,7 +85,8 @@ const AuditLogRow = memo(function AuditLogRow({ log }: { log: AuditLog }) {
       </AdminCell>
       <AdminCell label="Details" wide className="text-xs">
         {details ? (
-          <span className="line-clamp-2 block min-w-40 break-words max-md:min-w-0" title={details}>
+          // Breaks anywhere it must (a long JSON value has no spaces), so it never widens the table.
+          <span className="line-clamp-3 block min-w-28 wrap-anywhere max-md:min-w-0" title={details}>
             {details}
           </span>
         ) : (

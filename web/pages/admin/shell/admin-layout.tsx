@@ -1,4 +1,4 @@
-import { ExternalLink, LoaderCircle, LogOut, Menu, Radar, X } from 'lucide-react';
+import { ChevronDown, ExternalLink, LoaderCircle, LogOut, Menu, Radar, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -91,12 +91,12 @@ function AdminShell({ offline }: { offline: boolean }) {
       <aside
         id="admin-sidebar"
         className={cn(
-          'fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r bg-card transition-transform duration-200',
+          'fixed inset-y-0 left-0 z-40 flex w-64 flex-col border-r bg-card transition-transform duration-200',
           'lg:translate-x-0',
           menuOpen ? 'translate-x-0' : '-translate-x-full',
         )}
       >
-        <div className="flex h-16 shrink-0 items-center justify-between border-b px-5">
+        <div className="flex h-14 shrink-0 items-center justify-between border-b px-4">
           <Brand />
           <Button
             variant="ghost"
@@ -112,9 +112,9 @@ function AdminShell({ offline }: { offline: boolean }) {
         <SidebarFooter />
       </aside>
 
-      <main id={ADMIN_MAIN_ID} tabIndex={-1} className="min-w-0 outline-none lg:pl-72">
+      <main id={ADMIN_MAIN_ID} tabIndex={-1} className="min-w-0 outline-none lg:pl-64">
         {offline && <ServerUnreachableBanner className="sticky top-14 z-20 lg:top-0" />}
-        <div className="mx-auto w-full min-w-0 max-w-7xl p-4 sm:p-6 lg:p-8">
+        <div className="mx-auto w-full min-w-0 max-w-7xl p-4 sm:p-6">
           <Outlet />
         </div>
       </main>
@@ -157,19 +157,53 @@ function Brand() {
   );
 }
 
+/**
+ * The sidebar's entries, dense enough that all of them show in a 1280x800 window. Where they still
+ * do not fit (a short window, a large font), a fade and an arrow at the bottom say the list scrolls.
+ */
 function SidebarNav({ onNavigate }: { onNavigate: () => void }) {
   const { pathname } = useLocation();
+  const [nav, setNav] = useState<HTMLElement | null>(null);
+  const moreBelow = useMoreBelow(nav);
   return (
-    <nav aria-label="Admin" className="flex-1 overflow-y-auto px-3 py-4">
-      <ul className="flex flex-col gap-1">
-        {ADMIN_NAV.map((item) => (
-          <li key={item.path}>
-            <SidebarLink item={item} active={isNavItemActive(item, pathname)} onNavigate={onNavigate} />
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <nav ref={setNav} aria-label="Admin" className="flex-1 overflow-y-auto px-2 py-2">
+        <ul className="flex flex-col">
+          {ADMIN_NAV.map((item) => (
+            <li key={item.path}>
+              <SidebarLink item={item} active={isNavItemActive(item, pathname)} onNavigate={onNavigate} />
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {moreBelow && (
+        <div
+          data-testid="sidebar-more-below"
+          className="pointer-events-none absolute inset-x-0 bottom-0 flex h-10 items-end justify-center bg-gradient-to-t from-card to-transparent pb-1"
+        >
+          <ChevronDown className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
+        </div>
+      )}
+    </div>
   );
+}
+
+/** Whether `element` has more to scroll to below what shows (kept up to date on scroll and resize). */
+function useMoreBelow(element: HTMLElement | null): boolean {
+  const [more, setMore] = useState(false);
+  useEffect(() => {
+    if (!element) return;
+    const measure = () => setMore(element.scrollTop + element.clientHeight < element.scrollHeight - 1);
+    measure();
+    // The list's height follows the window's: its resizes are the ones that matter.
+    element.addEventListener('scroll', measure, { passive: true });
+    window.addEventListener('resize', measure);
+    return () => {
+      element.removeEventListener('scroll', measure);
+      window.removeEventListener('resize', measure);
+    };
+  }, [element]);
+  return more;
 }
 
 function SidebarLink({
@@ -188,21 +222,22 @@ function SidebarLink({
       onClick={onNavigate}
       aria-current={active ? 'page' : undefined}
       className={cn(
-        'group flex items-start gap-3 rounded-md px-3 py-2 text-sm transition-colors',
+        'group flex items-start gap-2.5 rounded-md px-2.5 py-1 transition-colors',
         active
           ? 'bg-primary/15 text-foreground ring-1 ring-primary/40'
           : 'text-muted-foreground hover:bg-accent hover:text-foreground',
       )}
     >
       <Icon
-        className={cn('mt-0.5 h-4 w-4 shrink-0', active ? 'text-primary' : 'group-hover:text-foreground')}
+        className={cn('mt-px h-4 w-4 shrink-0', active ? 'text-primary' : 'group-hover:text-foreground')}
       />
       <span className="min-w-0 flex-1">
-        <span className="flex items-center gap-2 font-medium">
+        <span className="flex items-center gap-2 text-[13px] font-medium leading-[18px]">
           {item.label}
           {item.badge && <NavBadge badge={item.badge} />}
         </span>
-        <span className="block truncate text-xs text-muted-foreground">{item.description}</span>
+        {/* Wraps rather than being cut: the descriptions are short enough for one line. */}
+        <span className="block text-[11px] leading-4 text-muted-foreground">{item.description}</span>
       </span>
     </Link>
   );
@@ -235,7 +270,7 @@ function SidebarFooter() {
   // Signing out leaves the screen too: unsaved edits are asked about first.
   const leaving = useConfirmLeavingUnsavedWork();
   return (
-    <div className="flex shrink-0 flex-col gap-2 border-t p-4">
+    <div className="flex shrink-0 flex-col gap-2 border-t p-3">
       <RealtimeStatus />
       <Button variant="outline" size="sm" asChild>
         <Link to="/">

@@ -17,7 +17,7 @@ import {
 
 export interface AdminNavItem {
   label: string;
-  /** One line under the label. */
+  /** One line under the label: short enough to fit the sidebar whole (it wraps, never is cut). */
   description: string;
   path: string;
   icon: LucideIcon;
@@ -37,21 +37,21 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   },
   {
     label: 'Live Monitoring',
-    description: 'Bots, hops and pet finds in real time',
+    description: 'Bots, hops and finds, live',
     path: '/admin/live-monitoring',
     icon: Activity,
     badge: 'LIVE',
   },
   {
     label: 'Server Pool',
-    description: 'Game servers handed out to bots',
+    description: 'Servers handed out to bots',
     path: '/admin/server-pool',
     icon: Server,
     badge: 'NEW',
   },
   {
     label: 'Live Configuration',
-    description: 'Tune the bot network, emergency stop',
+    description: 'Bot settings, emergency stop',
     path: '/admin/configuration',
     icon: SlidersHorizontal,
     badge: 'NEW',
@@ -64,13 +64,13 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   },
   {
     label: 'Redemption Codes',
-    description: 'Create and track premium codes',
+    description: 'Create and track codes',
     path: '/admin/redemption-keys',
     icon: Ticket,
   },
   {
     label: 'License Keys',
-    description: 'Issue, revoke and track license keys',
+    description: 'Issue and revoke keys',
     path: '/admin/license-keys',
     icon: Key,
   },
@@ -82,32 +82,32 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   },
   {
     label: 'Script Management',
-    description: 'Edit, version and deploy scripts',
+    description: 'Edit and deploy scripts',
     path: '/admin/script-management',
     icon: FileCode,
   },
   {
     label: 'Scripts Page Editor',
-    description: 'Content of the public scripts page',
+    description: 'The public scripts page',
     path: '/admin/scripts-page-editor',
     icon: LayoutTemplate,
     badge: 'NEW',
   },
   {
     label: 'File Manager',
-    description: 'Upload and remove script files',
+    description: 'Upload and remove files',
     path: '/admin/file-manager',
     icon: FolderOpen,
   },
   {
     label: 'Script Keys',
-    description: 'Keys that unlock premium scripts',
+    description: 'Keys for premium scripts',
     path: '/admin/script-keys',
     icon: KeyRound,
   },
   {
     label: 'AI Debugging',
-    description: 'System health report and advice',
+    description: 'Health report and advice',
     path: '/admin/ai-debugging',
     icon: BrainCircuit,
     badge: 'NEW',

@@ -34,7 +34,8 @@ export function ConnectionBadge({ status, className }: { status: ConnectionStatu
 export function RealtimeStatus({ className }: { className?: string }) {
   const { status, reconnect } = useRealtime();
   return (
-    <div className={cn('flex items-center justify-between gap-2', className)}>
+    // Wraps: beside 'Disconnected', Reconnect goes on a line of its own rather than past the sidebar's edge.
+    <div className={cn('flex flex-wrap items-center justify-between gap-x-2 gap-y-1', className)}>
       <div className="flex items-center gap-2 text-xs text-muted-foreground">
         <span className="whitespace-nowrap">Real-time</span>
         <ConnectionBadge status={status} />

@@ -40,6 +40,34 @@ async function reportHops(page: Page, ghostId: string): Promise<void> {
   expect(res.status(), await res.text()).toBeLessThan(300);
 }
 
+/** Reports one find with the longest values a real one has (the issue's walk saw the page widen by 81 px). */
+async function reportDiscovery(page: Page, ghostId: string): Promise<void> {
+  const res = await page.request.post('/api/bot/events', {
+    headers: { authorization: `Bearer ${BOT_TOKEN}` },
+    data: {
+      ghostId,
+      events: [
+        {
+          type: 'pet_discovered',
+          payload: {
+            name: 'Gold Bombardiro Crocodilo Supremo Deluxe',
+            type: 'Secret Brainrot Mythical Variant',
+            value: '$12.5M/s',
+            count: 2,
+            placeid: PLACE,
+            jobid: `${ghostId}-7f3a9c21-0123-4567-89ab-cdef01234567-long-job-id`,
+          },
+        },
+      ],
+    },
+  });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+}
+
+/** How far the page scrolls sideways (0 when it does not). */
+const pageOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
 /** What of each timeline row a user cannot see: parts outside the row's box, or cut with an ellipsis. */
 function hiddenParts(page: Page) {
   return page.getByRole('list', { name: 'Server hops' }).evaluate((list) => {
@@ -88,8 +116,21 @@ describe('Live Monitoring at 390 px', () => {
     await rows.filter({ hasText: 'Success' }).getByText('Attempt 4 of 5 servers').waitFor();
 
     expect(await hiddenParts(page)).toEqual([]);
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-    ).toBeLessThanOrEqual(0);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  it('fits a find with a long name and job id in its card, with nothing scrolling sideways', async () => {
+    const { page } = suite;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginThroughApi(page);
+    await reportDiscovery(page, 'ghost-07');
+    await page.goto('/admin/live-monitoring');
+    await page.getByRole('tab', { name: 'Pet Discoveries' }).click();
+    const card = page.getByRole('group', { name: 'Gold Bombardiro Crocodilo Supremo Deluxe' });
+    await card.waitFor({ timeout: 15_000 });
+    await card.getByText('$12.5M/s', { exact: true }).waitFor();
+    const box = await card.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
   });
 });

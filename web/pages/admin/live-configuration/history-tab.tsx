@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
 import { cn } from '@/lib/cn.ts';
+import { plural } from '@/lib/plural.ts';
 import {
   type BotParameterName,
   type BotParameters,
@@ -147,7 +148,7 @@ function ChangeRecord({ change }: { change: ConfigurationChange }) {
             {change.reason || <span className="text-muted-foreground">No reason given</span>}
           </p>
           <p className="text-xs text-muted-foreground">
-            {`By ${change.actor} · ${change.targets.length} bots`}
+            {`By ${change.actor} · ${plural(change.targets.length, 'bot', 'bots')}`}
             {change.rollbackOf && ' · rolls back an earlier change'}
           </p>
           <div className="flex flex-wrap gap-1.5">
@@ -167,7 +168,11 @@ function ChangeRecord({ change }: { change: ConfigurationChange }) {
               </Button>
             }
             title="Roll back this change?"
-            description={`The ${change.targets.length} bots it changed get their earlier values back, as a new change.`}
+            description={
+              change.targets.length === 1
+                ? 'The bot it changed gets its earlier values back, as a new change.'
+                : `The ${change.targets.length} bots it changed get their earlier values back, as a new change.`
+            }
             confirmLabel="Roll Back"
             reasonRequired
             placeholder="e.g. Hop failures went up after this change"

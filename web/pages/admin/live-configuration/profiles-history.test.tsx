@@ -183,6 +183,19 @@ describe('History tab', () => {
     expect(second.getByText('no acknowledgement')).toBeTruthy();
   });
 
+  it("counts a change to one bot as '1 bot', and its rollback as the bot's", async () => {
+    const user = userEvent.setup();
+    const one = change('c-1');
+    renderLiveConfiguration({ changes: [{ ...one, targets: one.targets.slice(0, 1) }] });
+    await user.click(await screen.findByRole('tab', { name: 'History' }));
+    expect(await screen.findByText('By admin 127.0.0.1 · 1 bot')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Roll back' }));
+    const dialog = within(await screen.findByRole('alertdialog', { name: 'Roll back this change?' }));
+    expect(
+      dialog.getByText('The bot it changed gets its earlier values back, as a new change.'),
+    ).toBeTruthy();
+  });
+
   it('rolls a change back only after a reason is given and confirmed', async () => {
     const user = userEvent.setup();
     const { sent } = renderLiveConfiguration({ changes: [change('c-1')] }, { [ROLLBACK]: () => result(2) });

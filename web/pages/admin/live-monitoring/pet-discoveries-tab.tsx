@@ -89,7 +89,9 @@ export function PetDiscoveriesTab({
           {filtered && <p className="text-sm">Try adjusting your search filters</p>}
         </div>
       ) : (
-        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        // grid-cols-1 (minmax(0, 1fr)) and min-w-0 cards: a long name or job id is cut inside its card
+        // instead of widening the column past a phone's screen.
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {shown.map((d) => (
             <DiscoveryCard key={d.id} discovery={d} />
           ))}
@@ -102,7 +104,7 @@ export function PetDiscoveriesTab({
 /** Memoized: discoveries never change once received, so a new batch renders only the new cards. */
 const DiscoveryCard = memo(function DiscoveryCard({ discovery: d }: { discovery: PetDiscovery }) {
   return (
-    <Card role="group" aria-label={d.name}>
+    <Card role="group" aria-label={d.name} className="min-w-0">
       <CardHeader className="flex-row items-start justify-between gap-2 pb-2">
         <div className="min-w-0">
           <CardTitle className="truncate text-base">{d.name}</CardTitle>

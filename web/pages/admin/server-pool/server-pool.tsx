@@ -8,6 +8,7 @@ import { Progress } from '@/components/ui/progress.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table.tsx';
 import { cn } from '@/lib/cn.ts';
+import { plural } from '@/lib/plural.ts';
 import { formatDate } from '../../../../common/format.ts';
 import type { FlaggedBot, QuarantinedServer, ServerPoolStats } from '../../../../common/server-pool.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
@@ -135,7 +136,7 @@ function ServerPoolBody({ stats }: { stats: ServerPoolStats }) {
               <span>
                 {assigned}/{stats.total} assigned
               </span>
-              <span className="font-semibold">{botCountText(stats.activeBots)} scanning</span>
+              <span className="font-semibold">{plural(stats.activeBots, 'bot', 'bots')} scanning</span>
             </div>
             <Progress value={assignment} aria-label="Assignment Activity" indicatorClassName="bg-sky-500" />
           </CardContent>
@@ -272,8 +273,4 @@ function share(part: number, whole: number): number {
 /** One decimal, dropped when whole: 100%, 90.5%. */
 function formatShare(value: number): string {
   return `${Number(value.toFixed(1))}%`;
-}
-
-function botCountText(count: number): string {
-  return `${count} ${count === 1 ? 'bot' : 'bots'}`;
 }

@@ -115,66 +115,73 @@ export const BotEventsRequestSchema = z.strictObject({
     .max(MAX_BOT_EVENTS_PER_BATCH, `events must hold at most ${MAX_BOT_EVENTS_PER_BATCH} events`),
 });
 
-/* ---------- server -> dashboards and feed clients ---------- */
+/*
+ * ---------- server -> dashboards and feed clients ----------
+ * Each payload is a schema and its type is inferred from it: the server builds its frames from the
+ * same definitions the admin's socket client checks every frame against.
+ */
 
 /** A hop as dashboards receive it (`server_hop`). `seq` is its position in the fleet's event stream. */
-export interface ServerHopEvent {
-  id: string;
-  seq: number;
-  botId: string;
-  scannerId: string;
-  fromJobId: string | null;
-  toJobId: string;
-  fromPlaceId: string | null;
-  toPlaceId: string;
-  success: boolean;
-  latencyMs: number;
-  errorMessage: string | null;
-  hopReason: HopReason;
+export const ServerHopEventSchema = z.object({
+  id: z.string(),
+  seq: z.number(),
+  botId: z.string(),
+  scannerId: z.string(),
+  fromJobId: z.string().nullable(),
+  toJobId: z.string(),
+  fromPlaceId: z.string().nullable(),
+  toPlaceId: z.string(),
+  success: z.boolean(),
+  latencyMs: z.number(),
+  errorMessage: z.string().nullable(),
+  hopReason: z.enum(HOP_REASONS),
   /** ISO time the server received it. */
-  timestamp: string;
-  attemptNumber: number;
-  totalServersAttempted: number;
-}
+  timestamp: z.string(),
+  attemptNumber: z.number(),
+  totalServersAttempted: z.number(),
+});
+export type ServerHopEvent = z.infer<typeof ServerHopEventSchema>;
 
 /** A pet discovery as stored and served (feed items; the dashboards' Pet Discoveries tab). */
-export interface PetDiscovery {
-  id: string;
-  seq: number;
-  name: string;
-  type: string;
-  value: string;
+export const PetDiscoverySchema = z.object({
+  id: z.string(),
+  seq: z.number(),
+  name: z.string(),
+  type: z.string(),
+  value: z.string(),
   /**
    * The value text parsed (parsePetValue): 0 also when the text does not parse, for the dashboards'
    * sorting and badges. Who may see the find is decided from the text (freeTierShare), never this.
    */
-  numericValue: number;
-  count: number;
-  timestamp: string;
-  placeid: string;
+  numericValue: z.number(),
+  count: z.number(),
+  timestamp: z.string(),
+  placeid: z.string(),
   /** Null in the feed when the caller's tier does not get join data for this value. */
-  jobid: string | null;
-  scannerId: string;
-  botId: string;
-}
+  jobid: z.string().nullable(),
+  scannerId: z.string(),
+  botId: z.string(),
+});
+export type PetDiscovery = z.infer<typeof PetDiscoverySchema>;
 
 /** `live_data` as the spec shapes it, plus the stream position and parsed value. */
-export interface LiveDataPayload {
-  eventType: 'pet_discovered';
-  seq: number;
-  id: string;
-  numericValue: number;
-  petData: {
-    name: string;
-    type: string;
-    value: string;
-    count: number;
-    timestamp: string;
-    placeid: string;
-    jobid: string | null;
-  };
-  scannerInfo: { scannerId: string; botId: string };
-}
+export const LiveDataPayloadSchema = z.object({
+  eventType: z.literal('pet_discovered'),
+  seq: z.number(),
+  id: z.string(),
+  numericValue: z.number(),
+  petData: z.object({
+    name: z.string(),
+    type: z.string(),
+    value: z.string(),
+    count: z.number(),
+    timestamp: z.string(),
+    placeid: z.string(),
+    jobid: z.string().nullable(),
+  }),
+  scannerInfo: z.object({ scannerId: z.string(), botId: z.string() }),
+});
+export type LiveDataPayload = z.infer<typeof LiveDataPayloadSchema>;
 
 /** The `live_data` message announcing a discovery (the server sends it; tests build it the same way). */
 export function liveDataOf(d: PetDiscovery): LiveDataPayload {
@@ -196,64 +203,69 @@ export function liveDataOf(d: PetDiscovery): LiveDataPayload {
   };
 }
 
-export interface Scanner {
-  id: string;
-  botId: string;
-  status: ScannerStatus;
-  scansPerMinute: number;
-  petsFound: number;
-  uptime: number;
+export const ScannerSchema = z.object({
+  id: z.string(),
+  botId: z.string(),
+  status: z.enum(SCANNER_STATUSES),
+  scansPerMinute: z.number(),
+  petsFound: z.number(),
+  uptime: z.number(),
   /** Percentage of this bot's hops in the stats window that succeeded. */
-  hopSuccessRate: number;
-  currentJobId: string | null;
-  lastActivity: string;
-}
+  hopSuccessRate: z.number(),
+  currentJobId: z.string().nullable(),
+  lastActivity: z.string(),
+});
+export type Scanner = z.infer<typeof ScannerSchema>;
 
-export interface NetworkStats {
-  totalBots: number;
-  activeBots: number;
-  inactiveBots: number;
-  hoppingBots: number;
-  scanningBots: number;
-  errorBots: number;
-  totalScansPerMinute: number;
-  totalPetsFound: number;
-  averageUptime: number;
-  networkHealth: number;
-}
+export const NetworkStatsSchema = z.object({
+  totalBots: z.number(),
+  activeBots: z.number(),
+  inactiveBots: z.number(),
+  hoppingBots: z.number(),
+  scanningBots: z.number(),
+  errorBots: z.number(),
+  totalScansPerMinute: z.number(),
+  totalPetsFound: z.number(),
+  averageUptime: z.number(),
+  networkHealth: z.number(),
+});
+export type NetworkStats = z.infer<typeof NetworkStatsSchema>;
 
 /** Spec: 85 until the first scanner report arrives. */
 export const INITIAL_NETWORK_HEALTH = 85;
 
 /** Hops and discoveries of one minute, for the charts (the last hour). */
-export interface FleetMinute {
+export const FleetMinuteSchema = z.object({
   /** ISO start of the minute. */
-  minute: string;
-  hopsSucceeded: number;
-  hopsFailed: number;
-  discoveries: number;
-}
+  minute: z.string(),
+  hopsSucceeded: z.number(),
+  hopsFailed: z.number(),
+  discoveries: z.number(),
+});
+export type FleetMinute = z.infer<typeof FleetMinuteSchema>;
 
 /** `hop_stats`: the server's hop statistics (spec "Hop stats", plus the trends and buckets). */
-export interface HopStats {
-  /** Every hop kept: those of the last `keptDays` days, across server restarts. */
-  totalHops: number;
-  successfulHops: number;
-  failedHops: number;
-  averageLatency: number;
-  hopsByReason: Record<HopReason, number>;
-  topHoppers: Array<{ botId: string; hops: number }>;
-  /** Success percentage over the last 15 and 30 minutes (null with no hops in the window). */
-  successRate15m: number | null;
-  successRate30m: number | null;
-  /** successTrend of the two rates. */
-  trend: SuccessTrend;
-  lastHour: FleetMinute[];
-  /** How many days of hops the totals cover (FLEET_RETENTION_DAYS: older hops are deleted). */
-  keptDays: number;
-}
+export const SUCCESS_TRENDS = ['Improving', 'Declining'] as const;
+export type SuccessTrend = (typeof SUCCESS_TRENDS)[number];
 
-export type SuccessTrend = 'Improving' | 'Declining';
+export const HopStatsSchema = z.object({
+  /** Every hop kept: those of the last `keptDays` days, across server restarts. */
+  totalHops: z.number(),
+  successfulHops: z.number(),
+  failedHops: z.number(),
+  averageLatency: z.number(),
+  hopsByReason: z.record(z.enum(HOP_REASONS), z.number()),
+  topHoppers: z.array(z.object({ botId: z.string(), hops: z.number() })),
+  /** Success percentage over the last 15 and 30 minutes (null with no hops in the window). */
+  successRate15m: z.number().nullable(),
+  successRate30m: z.number().nullable(),
+  /** successTrend of the two rates. */
+  trend: z.enum(SUCCESS_TRENDS),
+  lastHour: z.array(FleetMinuteSchema),
+  /** How many days of hops the totals cover (FLEET_RETENTION_DAYS: older hops are deleted). */
+  keptDays: z.number(),
+});
+export type HopStats = z.infer<typeof HopStatsSchema>;
 
 /** Spec: Improving when the 15-minute rate is at least the 30-minute rate (no hops counts as 0). */
 export function successTrend(rate15m: number | null, rate30m: number | null): SuccessTrend {
@@ -265,16 +277,17 @@ export function successTrend(rate15m: number | null, rate30m: number | null): Su
  * and the latest events, oldest first. `reset` says the events since its cursor were not all kept,
  * so it must replace what it shows rather than append.
  */
-export interface FleetBackfillPayload {
-  reset: boolean;
+export const FleetBackfillPayloadSchema = z.object({
+  reset: z.boolean(),
   /** The stream position the dashboard is now at. */
-  cursor: number;
-  scanners: Scanner[];
-  networkStats: NetworkStats;
-  hopStats: HopStats;
-  hops: ServerHopEvent[];
-  discoveries: PetDiscovery[];
-}
+  cursor: z.number(),
+  scanners: z.array(ScannerSchema),
+  networkStats: NetworkStatsSchema,
+  hopStats: HopStatsSchema,
+  hops: z.array(ServerHopEventSchema),
+  discoveries: z.array(PetDiscoverySchema),
+});
+export type FleetBackfillPayload = z.infer<typeof FleetBackfillPayloadSchema>;
 
 /** GET /api/script/feed: discoveries after the cursor, oldest first; pass `cursor` as the next `since`. */
 export interface FeedResponse {

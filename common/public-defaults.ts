@@ -6,6 +6,12 @@ import type { ScriptsPageConfig } from './scripts-page.ts';
  * into the landing page's bundle. Those files re-export these, so each value is defined once.
  */
 
+/**
+ * The public scripts page's config, and its query key: the admin's scripts page editor drops the
+ * public page's cached copy by this key after a save.
+ */
+export const PUBLIC_SCRIPTS_PAGE_CONFIG_URL = '/api/public/scripts-page-config';
+
 /** Premium access price, in USD, paid in cryptocurrency. */
 export const PREMIUM_PRICE_USD = 40;
 

@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import type {
-  ConfigurationProgressPayload,
-  ConfigurationRollbackPayload,
-  ConfigurationUpdatePayload,
-  EmergencyControlPayload,
+import {
+  ConfigurationProgressPayloadSchema,
+  ConfigurationRollbackPayloadSchema,
+  ConfigurationUpdatePayloadSchema,
+  EmergencyControlPayloadSchema,
 } from './configuration.ts';
-import type {
-  FleetBackfillPayload,
-  HopStats,
-  LiveDataPayload,
-  NetworkStats,
-  Scanner,
-  ServerHopEvent,
+import {
+  FleetBackfillPayloadSchema,
+  HopStatsSchema,
+  LiveDataPayloadSchema,
+  NetworkStatsSchema,
+  ScannerSchema,
+  ServerHopEventSchema,
 } from './fleet.ts';
 
 /**
@@ -38,62 +38,78 @@ export const ClientMessageSchemas = {
 } as const;
 export type ClientMessageType = keyof typeof ClientMessageSchemas;
 
-export interface SystemHealthPayload {
-  status: 'healthy' | 'degraded';
+export const SystemHealthPayloadSchema = z.object({
+  status: z.enum(['healthy', 'degraded']),
   /** Admin dashboards connected to this server instance. */
-  connectedClients: number;
+  connectedClients: z.number(),
   /** 0–100: 100 while the database answers. */
-  healthScore: number;
+  healthScore: z.number(),
   /** 0–100: rounded percentage of active bots over total bots. */
-  networkHealth: number;
-  totalBots: number;
-  activeBots: number;
-}
+  networkHealth: z.number(),
+  totalBots: z.number(),
+  activeBots: z.number(),
+});
+export type SystemHealthPayload = z.infer<typeof SystemHealthPayloadSchema>;
 
-export interface ScannerStatusPayload {
+export const ScannerStatusPayloadSchema = z.object({
   /** The live scanner list (at most 100). */
-  scanners: Scanner[];
+  scanners: z.array(ScannerSchema),
   /** The network stats recomputed from that list (spec section 4). */
-  networkStats: NetworkStats;
-}
+  networkStats: NetworkStatsSchema,
+});
+export type ScannerStatusPayload = z.infer<typeof ScannerStatusPayloadSchema>;
 
-export interface SystemConfigUpdatePayload {
+export const SystemConfigUpdatePayloadSchema = z.object({
   /** Shown in the admin's toast; 'Configuration has been updated' when absent. */
-  message?: string;
-}
+  message: z.string().optional(),
+});
+export type SystemConfigUpdatePayload = z.infer<typeof SystemConfigUpdatePayloadSchema>;
 
 /**
  * Keys, codes or bindings changed (a code redeemed, a key created, revoked or deleted, a device
  * unbound): admin screens showing licensing figures refresh. Coalesced per dashboard, so a burst
  * arrives as one; `entity` names the last change.
  */
-export interface LicensingChangedPayload {
-  entity: 'license_key' | 'script_key' | 'redemption_code' | 'hardware_binding';
-}
+export const LicensingChangedPayloadSchema = z.object({
+  entity: z.enum(['license_key', 'script_key', 'redemption_code', 'hardware_binding']),
+});
+export type LicensingChangedPayload = z.infer<typeof LicensingChangedPayloadSchema>;
+
+/** The server refused a frame; the connection stays open. `requestId` names the frame when it had an id. */
+export const ErrorPayloadSchema = z.object({
+  error: z.string(),
+  requestId: z.string().optional(),
+  /** Seconds to wait before sending again (a bot over its budget). */
+  retryAfter: z.number().optional(),
+});
 
 /**
- * What the server sends, by type. A feature that publishes a new type adds it here so the web's
- * `useRealtimeMessages(type, …)` hands its screens a typed payload.
+ * What the server sends, by type, with each payload's schema. A feature that publishes a new type
+ * adds it here: the server builds its frames from these, the admin's socket client drops a frame
+ * that does not match, and the web's `useRealtimeMessages(type, …)` hands its screens a typed payload.
  */
-export interface ServerMessagePayloads {
-  heartbeat: { serverTime: number };
-  system_health: SystemHealthPayload;
-  scanner_status: ScannerStatusPayload;
+export const ServerMessageSchemas = {
+  heartbeat: z.object({ serverTime: z.number() }),
+  system_health: SystemHealthPayloadSchema,
+  scanner_status: ScannerStatusPayloadSchema,
   /** On connect, on a resume the server cannot serve exactly, and when a slow dashboard drains. */
-  fleet_backfill: FleetBackfillPayload;
-  server_hop: ServerHopEvent;
-  live_data: LiveDataPayload;
-  hop_stats: HopStats;
-  system_config_update: SystemConfigUpdatePayload;
-  licensing_changed: LicensingChangedPayload;
+  fleet_backfill: FleetBackfillPayloadSchema,
+  server_hop: ServerHopEventSchema,
+  live_data: LiveDataPayloadSchema,
+  hop_stats: HopStatsSchema,
+  system_config_update: SystemConfigUpdatePayloadSchema,
+  licensing_changed: LicensingChangedPayloadSchema,
   /** Live configuration (common/configuration.ts): a push, the emergency toggle, a rollback, acks. */
-  configuration_update: ConfigurationUpdatePayload;
-  emergency_control: EmergencyControlPayload;
-  configuration_rollback: ConfigurationRollbackPayload;
-  configuration_progress: ConfigurationProgressPayload;
-  /** The server refused a frame; the connection stays open. */
-  error: { error: string };
-}
+  configuration_update: ConfigurationUpdatePayloadSchema,
+  emergency_control: EmergencyControlPayloadSchema,
+  configuration_rollback: ConfigurationRollbackPayloadSchema,
+  configuration_progress: ConfigurationProgressPayloadSchema,
+  error: ErrorPayloadSchema,
+} as const;
+
+export type ServerMessagePayloads = {
+  [T in keyof typeof ServerMessageSchemas]: z.infer<(typeof ServerMessageSchemas)[T]>;
+};
 export type ServerMessageType = keyof ServerMessagePayloads;
 
 /** A frame as the server sends it: id is random, timestamp an ISO string. */

@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
  * - plugins are cross-cutting: they never import a feature (features import plugins, not back);
  * - features import one way, from the bottom up: db < audit (security) < auth < the licensing
  *   entities < the loader < the screens' read models. A feature may import any lower layer.
- * - web/pages/admin holds one folder per screen and no loose files.
+ * - web/pages/admin holds one folder per screen and no loose files;
+ * - web screens are rooms: a screen imports only web/components, web/lib, pages/admin/shared,
+ *   common/ and itself; shared/ imports no screen; the shell (the app frame) imports no screen
+ *   except the listeners it mounts app-wide; nothing imports the shell but the router;
+ * - no import loop in server/, web/ or common/ (type imports count: a loop of types is a loop).
  */
 
 const root = resolve(import.meta.dirname, '..');
@@ -40,15 +44,26 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The repository-relative paths a file imports through relative specifiers. */
+/**
+ * The repository-relative paths a file imports through relative specifiers or the web's `@/` alias
+ * (`import type`, `export … from` and `import()` included).
+ */
 function relativeImports(file: string): string[] {
   const source = readFileSync(file, 'utf8');
-  const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1] ?? '');
-  return specifiers.map((specifier) => relative(root, resolve(dirname(file), specifier)));
+  const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*'((?:\.|@\/)[^']+)'/g)].map(
+    (m) => m[1] ?? '',
+  );
+  return specifiers.map((specifier) =>
+    specifier.startsWith('@/')
+      ? join('web', specifier.slice(2))
+      : relative(root, resolve(dirname(file), specifier)),
+  );
 }
 
 const featureOf = (path: string) => /^server\/features\/([^/]+)\//.exec(path)?.[1];
 const isTest = (path: string) => /\.test\.tsx?$|\.fixtures\.ts$/.test(path);
+/** Tests, fixtures and the helpers only tests use (test-utils, web/test/). */
+const isTestCode = (path: string) => isTest(path) || /test-utils\.tsx?$|^web\/test\//.test(path);
 
 describe('server layering', () => {
   const files = sourceFiles(join(root, 'server')).map((file) => relative(root, file));
@@ -103,4 +118,150 @@ describe('web layout', () => {
     const loose = readdirSync(admin).filter((name) => !statSync(join(admin, name)).isDirectory());
     expect(loose).toEqual([]);
   });
+});
+
+/*
+ * Web screens are rooms. Each folder of web/pages/admin is a screen, except shared/ (what two or more
+ * screens use) and shell/ (the app frame: sign-in, the sidebar, the socket, session checks). Tests
+ * may reach anywhere, as on the server.
+ */
+const ADMIN = 'web/pages/admin/';
+const FRAME = `${ADMIN}shell/`;
+const SHARED = `${ADMIN}shared/`;
+/** What every admin folder may import besides itself. */
+const COMMON_GROUND = ['web/components/', 'web/lib/', 'common/'];
+/**
+ * A screen's socket listeners that must run on every screen (an emergency stop is news everywhere):
+ * the frame mounts them, the only arrow from the frame into a screen.
+ */
+const APP_WIDE_LISTENERS = [`${ADMIN}live-configuration/use-configuration-events.ts`];
+
+const adminFolderOf = (path: string) => new RegExp(`^${ADMIN}([^/]+)/`).exec(path)?.[1];
+
+/** `file -> target` for each import of an admin file that leaves what its folder may import. */
+function outOfBounds(file: string): string[] {
+  const folder = `${ADMIN}${adminFolderOf(file)}/`;
+  const allowed = [...COMMON_GROUND, folder];
+  if (folder !== SHARED) allowed.push(SHARED);
+  return relativeImports(join(root, file))
+    .filter((target) => !allowed.some((prefix) => target.startsWith(prefix)))
+    .filter((target) => !(folder === FRAME && APP_WIDE_LISTENERS.includes(target)))
+    .map((target) => `${file} -> ${target}`);
+}
+
+describe('web rooms', () => {
+  const adminFiles = sourceFiles(join(root, ADMIN))
+    .map((file) => relative(root, file))
+    .filter((file) => !isTestCode(file));
+
+  it('imports nothing from another screen or the shell into a screen (only components, lib, shared, common)', () => {
+    const screens = adminFiles.filter((file) => !file.startsWith(SHARED) && !file.startsWith(FRAME));
+    expect(screens.flatMap(outOfBounds)).toEqual([]);
+  });
+
+  it('imports no screen and not the shell into shared/', () => {
+    expect(adminFiles.filter((file) => file.startsWith(SHARED)).flatMap(outOfBounds)).toEqual([]);
+  });
+
+  it('imports into the shell no screen but the listeners it mounts app-wide', () => {
+    expect(adminFiles.filter((file) => file.startsWith(FRAME)).flatMap(outOfBounds)).toEqual([]);
+  });
+
+  it('imports into the public pages only components, lib, common and themselves (never the admin)', () => {
+    const publicFiles = sourceFiles(join(root, 'web/pages/public'))
+      .map((file) => relative(root, file))
+      .filter((file) => !isTestCode(file));
+    const allowed = [...COMMON_GROUND, 'web/pages/public/'];
+    const outside = publicFiles.flatMap((file) =>
+      relativeImports(join(root, file))
+        .filter((target) => !allowed.some((prefix) => target.startsWith(prefix)))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('keeps web/components and web/lib free of pages', () => {
+    const lower = ['web/components', 'web/lib'].flatMap((dir) =>
+      sourceFiles(join(root, dir))
+        .map((file) => relative(root, file))
+        .filter((file) => !isTestCode(file)),
+    );
+    const upwards = lower.flatMap((file) =>
+      relativeImports(join(root, file))
+        .filter((target) => target.startsWith('web/pages/'))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(upwards).toEqual([]);
+  });
+});
+
+/** Every import cycle among `files` (each once, as `a -> b -> … -> a`), by Tarjan's strongly connected components. */
+function importCycles(files: string[]): string[] {
+  const known = new Set(files);
+  const edges = new Map(
+    files.map((file) => [file, [...new Set(relativeImports(join(root, file)))].filter((t) => known.has(t))]),
+  );
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) as number);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file) as number, low.get(next) as number));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file) as number, index.get(next) as number));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || edges.get(file)?.includes(file)) components.push(component);
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  // Each component named by one loop through it: the shortest way back from its first file.
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = [...component].sort()[0] as string;
+    const previous = new Map<string, string>();
+    const queue = [start];
+    for (let i = 0; i < queue.length; i++) {
+      const file = queue[i] as string;
+      for (const next of edges.get(file) ?? []) {
+        if (!members.has(next)) continue;
+        if (next === start) {
+          const path = [file];
+          while (path[0] !== start) path.unshift(previous.get(path[0] as string) as string);
+          return [...path, start].join(' -> ');
+        }
+        if (!previous.has(next)) {
+          previous.set(next, file);
+          queue.push(next);
+        }
+      }
+    }
+    return component.join(' -> ');
+  });
+}
+
+describe('import loops', () => {
+  for (const dir of ['server', 'web', 'common']) {
+    it(`finds none in ${dir}/ (type imports count; tests and fixtures aside)`, () => {
+      const files = sourceFiles(join(root, dir))
+        .map((file) => relative(root, file))
+        .filter((file) => !isTestCode(file));
+      expect(importCycles(files)).toEqual([]);
+    });
+  }
 });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
+import type { ServerHopEvent } from '../../common/fleet.ts';
 import {
   connectionQuality,
   RealtimeClient,
@@ -112,6 +113,27 @@ async function startSilentServer(): Promise<string> {
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
+/** A server_hop payload as the server sends it, numbered by its seq. */
+function hopEvent(seq: number): ServerHopEvent {
+  return {
+    id: `hop-${seq}`,
+    seq,
+    botId: 'bot-1',
+    scannerId: 'scanner-1',
+    fromJobId: null,
+    toJobId: 'job-2',
+    fromPlaceId: null,
+    toPlaceId: '920587237',
+    success: true,
+    latencyMs: 120,
+    errorMessage: null,
+    hopReason: 'auto_scan',
+    timestamp: '2026-11-25T10:00:00.000Z',
+    attemptNumber: 1,
+    totalServersAttempted: 1,
+  };
+}
+
 function client(options: RealtimeClientOptions): RealtimeClient {
   const c = new RealtimeClient({ WebSocket: WebSocket as unknown as WebSocketConstructor, ...options });
   cleanups.push(() => c.stop());
@@ -198,7 +220,7 @@ describe('RealtimeClient against a real socket server', () => {
     expect(new Date(beat.timestamp!).toISOString()).toBe(beat.timestamp);
   });
 
-  it('keeps the latest system_health, keeping fields an update leaves out', async () => {
+  it('keeps the latest system_health', async () => {
     const server = await startSocketServer();
     const c = client({ url: server.url });
     c.start();
@@ -212,7 +234,9 @@ describe('RealtimeClient against a real socket server', () => {
       activeBots: 0,
     };
     server.sockets[0]!.send(JSON.stringify({ type: 'system_health', payload: health }));
-    server.sockets[0]!.send(JSON.stringify({ type: 'system_health', payload: { connectedClients: 2 } }));
+    server.sockets[0]!.send(
+      JSON.stringify({ type: 'system_health', payload: { ...health, connectedClients: 2 } }),
+    );
     await until(() => c.getState().systemHealth?.connectedClients === 2, 'the second update');
     expect(c.getState().systemHealth).toEqual({ ...health, connectedClients: 2 });
   });
@@ -225,7 +249,7 @@ describe('RealtimeClient against a real socket server', () => {
     const batchStarts: number[] = [];
     let inBatch = false;
     c.subscribe('server_hop', (m) => {
-      seen.push((m as RealtimeMessage<{ n: number }>).payload.n);
+      seen.push((m as RealtimeMessage<ServerHopEvent>).payload.seq);
       if (inBatch) return;
       inBatch = true;
       batchStarts.push(performance.now());
@@ -238,9 +262,9 @@ describe('RealtimeClient against a real socket server', () => {
     c.start();
     await until(() => server.sockets.length === 1, 'the connection');
     const ws = server.sockets[0]!;
-    for (let n = 0; n < 30; n++) ws.send(JSON.stringify({ type: 'server_hop', payload: { n } }));
+    for (let n = 0; n < 30; n++) ws.send(JSON.stringify({ type: 'server_hop', payload: hopEvent(n) }));
     await new Promise((r) => setTimeout(r, 30));
-    for (let n = 30; n < 60; n++) ws.send(JSON.stringify({ type: 'server_hop', payload: { n } }));
+    for (let n = 30; n < 60; n++) ws.send(JSON.stringify({ type: 'server_hop', payload: hopEvent(n) }));
     ws.send('not json');
     await until(() => seen.length === 60, 'all 60 messages');
     expect(seen).toEqual(Array.from({ length: 60 }, (_, n) => n));
@@ -251,6 +275,31 @@ describe('RealtimeClient against a real socket server', () => {
       expect(batchStarts[i]! - batchStarts[i - 1]!).toBeGreaterThanOrEqual(97);
     }
     expect(anyCount).toBeGreaterThanOrEqual(60);
+  });
+
+  it('drops a frame whose payload does not fit its kind, or of an unknown kind, with a console warning', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    cleanups.push(() => warn.mockRestore());
+    const server = await startSocketServer();
+    const c = client({ url: server.url });
+    const hops: RealtimeMessage[] = [];
+    const every: string[] = [];
+    c.subscribe('server_hop', (m) => hops.push(m));
+    c.subscribe('*', (m) => every.push(m.type));
+    c.start();
+    await until(() => server.sockets.length === 1, 'the connection');
+    const ws = server.sockets[0]!;
+    ws.send(JSON.stringify({ type: 'server_hop', payload: { ...hopEvent(1), latencyMs: 'fast' } }));
+    ws.send(JSON.stringify({ type: 'bot_gossip', payload: {} }));
+    ws.send(JSON.stringify({ type: 'server_hop', payload: hopEvent(2) }));
+    await until(() => hops.length === 1, 'the good hop');
+    expect(hops.map((m) => (m.payload as ServerHopEvent).seq)).toEqual([2]);
+    expect(every).not.toContain('bot_gossip');
+    const warnings = warn.mock.calls.map((call) => String(call[0]));
+    expect(warnings).toContainEqual(expect.stringMatching(/dropped a server_hop frame: .*latencyMs/s));
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/dropped a bot_gossip frame: unknown message type/),
+    );
   });
 
   it('sends frames while connected and refuses when not', async () => {

@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import {
   CONNECTION_ERROR_TEXT,
   CONNECTION_TIMEOUT_TEXT,
+  FrameSchema,
   LOCAL_SOCKET_PORT,
   reconnectionFailedText,
+  ServerMessageSchemas,
   SOCKET_PATH,
   SOCKET_TIMING,
   type SystemHealthPayload,
@@ -126,17 +129,35 @@ function frameId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function parseMessage(data: unknown): RealtimeMessage | null {
-  if (typeof data !== 'string') return null;
+/** Says why a frame was dropped: the console is where a developer looks when an update never shows. */
+function dropFrame(kind: string, problem: string): null {
+  console.warn(`realtime: dropped a ${kind} frame: ${problem}`);
+  return null;
+}
+
+/**
+ * An incoming frame checked against the schema of its kind (common/realtime.ts ServerMessageSchemas),
+ * so listeners only ever see payloads of the shape their type promises; null for a frame that is not
+ * JSON, names an unknown kind or carries a payload its kind does not allow.
+ */
+export function parseMessage(data: unknown): RealtimeMessage | null {
+  if (typeof data !== 'string') return dropFrame('binary', 'frames are JSON text');
+  let value: unknown;
   try {
-    const value = JSON.parse(data) as unknown;
-    if (typeof value !== 'object' || value === null) return null;
-    const frame = value as Partial<RealtimeMessage>;
-    if (typeof frame.type !== 'string') return null;
-    return { ...frame, type: frame.type, payload: frame.payload ?? {} };
+    value = JSON.parse(data);
   } catch {
-    return null;
+    return dropFrame('malformed', 'not JSON');
   }
+  const frame = FrameSchema.safeParse(value);
+  if (!frame.success) return dropFrame('malformed', z.prettifyError(frame.error));
+  const { type } = frame.data;
+  const schema = Object.hasOwn(ServerMessageSchemas, type)
+    ? ServerMessageSchemas[type as keyof typeof ServerMessageSchemas]
+    : undefined;
+  if (!schema) return dropFrame(type, 'unknown message type');
+  const payload = schema.safeParse(frame.data.payload);
+  if (!payload.success) return dropFrame(type, z.prettifyError(payload.error));
+  return { ...frame.data, type, payload: payload.data };
 }
 
 const noop = () => {};
@@ -370,13 +391,8 @@ export class RealtimeClient {
     let systemHealth = this.state.systemHealth;
     for (const message of batch) {
       if (message.type === 'heartbeat') lastHeartbeat = Date.now();
-      else if (message.type === 'system_health' && typeof message.payload === 'object' && message.payload) {
-        // Fields absent from an update keep their old values.
-        systemHealth = {
-          ...systemHealth,
-          ...(message.payload as Partial<SystemHealthPayload>),
-        } as SystemHealthPayload;
-      }
+      // Checked against its schema on arrival: a whole payload.
+      else if (message.type === 'system_health') systemHealth = message.payload as SystemHealthPayload;
     }
     this.setState({ lastHeartbeat, systemHealth });
     for (const message of batch) {

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Check, Copy, Crown, ExternalLink, MessageCircle, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { PremiumBenefits } from '@/components/premium-benefits.tsx';
+import { BackToHomeButton, glassCard, PublicShell } from '@/components/public-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
@@ -13,7 +14,6 @@ import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
 import { shortenWallet } from '../../../common/mask.ts';
 import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
 import { purchaseInfoQuery } from './public-queries.ts';
-import { BackToHomeButton, glassCard, PublicShell } from './public-shell.tsx';
 import { SlotAvailability } from './slot-availability.tsx';
 
 export const PAYMENT_OPTIONS_FAILED_TEXT = 'Failed to load payment options';

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, CheckCircle2, Code, Crown, ExternalLink, MessageCircle, Radar } from 'lucide-react';
 import { Link } from 'react-router';
 import { PremiumBenefits } from '@/components/premium-benefits.tsx';
+import { glassCard, PublicShell } from '@/components/public-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import {
@@ -16,7 +17,6 @@ import { cn } from '@/lib/cn.ts';
 import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
 import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
 import { purchaseInfoQuery } from './public-queries.ts';
-import { glassCard, PublicShell } from './public-shell.tsx';
 import { SlotAvailability, toSlotView } from './slot-availability.tsx';
 
 /** The public front page: community, premium access with live slot availability, scripts. */

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
+import { PUBLIC_SCRIPTS_PAGE_CONFIG_URL } from '../../../common/public-defaults.ts';
 import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
 import type { PurchaseInfo } from '../../../common/system.ts';
 
@@ -26,6 +27,6 @@ export function purchaseInfoQuery() {
 /** The admin-edited content of the public scripts page (the default GET of its key). */
 export function scriptsPageConfigQuery() {
   return queryOptions<{ config: ScriptsPageConfig }>({
-    queryKey: ['/api/public/scripts-page-config'],
+    queryKey: [PUBLIC_SCRIPTS_PAGE_CONFIG_URL],
   });
 }

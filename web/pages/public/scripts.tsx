@@ -1,16 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { AlertTriangle, Crown, ShieldCheck, Terminal } from 'lucide-react';
-import { ErrorBoundary } from '@/components/error-boundary.tsx';
-import { Badge } from '@/components/ui/badge.tsx';
+import { AlertTriangle, Crown, Terminal } from 'lucide-react';
+import { BackToHomeButton, glassCard, PublicShell } from '@/components/public-shell.tsx';
+import { visibleInOrder } from '@/components/scripts-page/scripts-content.ts';
+import { ScriptSectionGrid, ScriptsPageHeader } from '@/components/scripts-page/scripts-page-parts.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { cn } from '@/lib/cn.ts';
 import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/public-defaults.ts';
-import type { ScriptsPageConfig, ScriptsPageSection } from '../../../common/scripts-page.ts';
+import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
 import { scriptsPageConfigQuery } from './public-queries.ts';
-import { BackToHomeButton, glassCard, PublicShell } from './public-shell.tsx';
-import { ScriptSection } from './script-section.tsx';
-import { visibleInOrder } from './scripts-content.ts';
 
 export const CONFIG_ERROR_TEXTS = {
   fallback: 'Failed to load page configuration. Showing default view.',
@@ -47,43 +45,6 @@ export function ScriptsPageView({
 
       <HowToUse />
     </PublicShell>
-  );
-}
-
-/** The page's title, subtitle and security badge (also shown by the admin editor's preview). */
-export function ScriptsPageHeader({
-  config,
-}: {
-  config: Pick<ScriptsPageConfig, 'headerTitle' | 'headerSubtitle' | 'securityBadge'>;
-}) {
-  return (
-    <header className="mb-10 flex flex-col items-center text-center">
-      <h1 className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-5xl">
-        {config.headerTitle}
-      </h1>
-      {config.headerSubtitle && (
-        <p className="mt-4 max-w-2xl text-lg text-slate-300">{config.headerSubtitle}</p>
-      )}
-      {config.securityBadge && (
-        <Badge className="mt-5 border-emerald-400/30 bg-emerald-500/15 px-3 py-1 text-emerald-300">
-          <ShieldCheck className="h-3.5 w-3.5" aria-hidden="true" />
-          {config.securityBadge}
-        </Badge>
-      )}
-    </header>
-  );
-}
-
-/** The sections side by side from `md` up (one column when there is only one), each in its own boundary. */
-export function ScriptSectionGrid({ sections }: { sections: ScriptsPageSection[] }) {
-  return (
-    <div className={cn('grid grid-cols-1 gap-6', sections.length > 1 && 'md:grid-cols-2')}>
-      {sections.map((section) => (
-        <ErrorBoundary key={section.id} level="component">
-          <ScriptSection section={section} />
-        </ErrorBoundary>
-      ))}
-    </div>
   );
 }
 

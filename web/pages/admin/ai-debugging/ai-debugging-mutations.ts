@@ -8,7 +8,7 @@ import type {
   Recommendation,
   RecommendationAction,
 } from '../../../../common/ai-health.ts';
-import { LIVE_CONFIGURATION_URLS } from '../live-configuration/live-configuration-queries.ts';
+import { LIVE_CONFIGURATION_URLS } from '../shared/query-keys.ts';
 import { invalidateUrls, refreshLicensing } from '../shared/refresh.ts';
 import {
   AI_ANALYSIS_URL,

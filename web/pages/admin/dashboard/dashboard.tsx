@@ -23,10 +23,10 @@ import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useRealtime } from '@/lib/realtime.tsx';
 import type { DashboardStats } from '../../../../common/dashboard.ts';
 import { formatDate } from '../../../../common/format.ts';
-import type { GenerateKeyState } from '../license-keys/create-license-key-dialog.tsx';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
+import { ConnectionBadge } from '../shared/realtime-status.tsx';
+import type { GenerateKeyState } from '../shared/router-state.ts';
 import { StatCard } from '../shared/stat-card.tsx';
-import { ConnectionBadge } from '../shell/realtime-status.tsx';
 import { dashboardStatsQuery } from './dashboard-queries.ts';
 
 type Stats = DashboardStats['stats'];

@@ -57,8 +57,3 @@ export function filterBindings(
     ].some((field) => field?.toLowerCase().includes(needle));
   });
 }
-
-/** A licence key as the bindings table shows it: first 8 characters, an ellipsis, last 4. */
-export function shortLicenseKey(key: string): string {
-  return key.length <= 12 ? key : `${key.slice(0, 8)}...${key.slice(-4)}`;
-}

@@ -3,10 +3,10 @@ import { memo } from 'react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import type { BindingStatus, DeviceInfo, HardwareBinding } from '../../../../common/hardware-bindings.ts';
+import { shortLicenseKey } from '../../../../common/mask.ts';
 import { CutText, DateCell, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { useRevokeBinding } from './binding-mutations.ts';
-import { shortLicenseKey } from './hardware-binding-filters.ts';
 
 const COLUMNS = [
   'Device Info',

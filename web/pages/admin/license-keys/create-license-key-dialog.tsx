@@ -11,6 +11,7 @@ import {
 } from '../../../../common/licensing.ts';
 import { CreateDialog } from '../shared/create-dialog.tsx';
 import { FormField, SelectFormField } from '../shared/form-field.tsx';
+import type { GenerateKeyState } from '../shared/router-state.ts';
 import { useCreateLicenseKey } from './license-key-mutations.ts';
 
 const KEY_TYPE_HINTS: Record<LicenseKeyType, string> = {
@@ -52,11 +53,6 @@ export function toCreateRequest(form: CreateLicenseKeyForm): CreateLicenseKeyReq
     expiresAt: form.expiresAt ? new Date(form.expiresAt).toISOString() : null,
     notes: form.notes.trim() || null,
   };
-}
-
-/** Router state that opens the dialog on arrival (the dashboard's Generate Key quick action). */
-export interface GenerateKeyState {
-  openGenerateDialog: true;
 }
 
 /** "Generate Key" and its dialog: type, binding limit, optional expiry and notes. */

@@ -4,14 +4,13 @@ import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
 import type { CreateLicenseKeyRequest, LicenseKey } from '../../../../common/licensing.ts';
 import { maskLicenseKey } from '../../../../common/mask.ts';
-import { DASHBOARD_STATS_URL } from '../dashboard/dashboard-queries.ts';
-import { SLOT_USAGE_URL } from '../system-configuration/system-configuration-queries.ts';
+import { QUERY_KEYS } from '../shared/query-keys.ts';
 import { LICENSE_KEYS_URL } from './license-key-queries.ts';
 
 /** Keys, dashboard figures and slot usage all count license keys: refresh them after any change. */
 async function refreshAfterChange(queryClient: QueryClient): Promise<void> {
   await Promise.all(
-    [LICENSE_KEYS_URL, DASHBOARD_STATS_URL, SLOT_USAGE_URL].map((url) =>
+    [LICENSE_KEYS_URL, QUERY_KEYS.dashboardStats, QUERY_KEYS.slotUsage].map((url) =>
       queryClient.invalidateQueries({ queryKey: [url] }),
     ),
   );

@@ -4,38 +4,23 @@ import {
   type BotConfiguration,
   CONFIGURATION_POLL_MS,
   type ConfigurationChange,
-  type ConfigurationDashboard,
   type ConfigurationProfile,
   HISTORY_DEFAULT_LIMIT,
 } from '../../../../common/configuration.ts';
+import { QUERY_KEYS } from '../shared/query-keys.ts';
 
 /** Query keys are the URLs, like every screen's, so a change or a socket event invalidates by URL. */
-export const CONFIGURATION_DASHBOARD_URL = '/api/admin/configurations/dashboard-stats';
-export const CONFIGURATIONS_URL = '/api/admin/configurations';
-export const CONFIGURATION_PROFILES_URL = '/api/admin/configuration-profiles';
-export const CONFIGURATION_HISTORY_URL = '/api/admin/configurations/history';
+export const CONFIGURATION_DASHBOARD_URL = QUERY_KEYS.configurationDashboard;
+export const CONFIGURATIONS_URL = QUERY_KEYS.configurations;
+export const CONFIGURATION_PROFILES_URL = QUERY_KEYS.configurationProfiles;
+export const CONFIGURATION_HISTORY_URL = QUERY_KEYS.configurationHistory;
 
-/** Everything a push, a profile application, a rollback or an emergency toggle makes stale. */
-export const LIVE_CONFIGURATION_URLS = [
-  CONFIGURATION_DASHBOARD_URL,
-  CONFIGURATIONS_URL,
-  CONFIGURATION_PROFILES_URL,
-  CONFIGURATION_HISTORY_URL,
-] as const;
-
-/** The spec's page-level failure, shown when the dashboard cannot be loaded. */
-export const DASHBOARD_LOAD_FAILURE =
-  'Failed to load configuration dashboard. Please try refreshing the page.';
-
-/** Figures, fleet health, deployment outcomes and the emergency state; polled every 15 s. */
-export function configurationDashboardQuery() {
-  return queryOptions({
-    queryKey: [CONFIGURATION_DASHBOARD_URL],
-    queryFn: () =>
-      getJson<ConfigurationDashboard>(CONFIGURATION_DASHBOARD_URL, { failure: DASHBOARD_LOAD_FAILURE }),
-    refetchInterval: CONFIGURATION_POLL_MS.dashboard,
-  });
-}
+// The emergency state in the dashboard is shown by Live Monitoring and the sidebar too.
+export {
+  configurationDashboardQuery,
+  DASHBOARD_LOAD_FAILURE,
+} from '../shared/queries.ts';
+export { LIVE_CONFIGURATION_URLS } from '../shared/query-keys.ts';
 
 /** One configuration per bot, in bot order; polled every 30 s. */
 export function configurationsQuery() {

@@ -6,10 +6,11 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.t
 import { useRealtime } from '@/lib/realtime.tsx';
 import type { ConfigurationChange } from '../../../../common/configuration.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
+import { EmergencyBanner } from '../shared/emergency-banner.tsx';
 import { errorText } from '../shared/error-text.ts';
 import type { ListState } from '../shared/list-state.tsx';
-import { ConnectionBadge } from '../shell/realtime-status.tsx';
-import { EmergencyBanner, EmergencyToggle } from './emergency-control.tsx';
+import { ConnectionBadge } from '../shared/realtime-status.tsx';
+import { EmergencyToggle } from './emergency-control.tsx';
 import { HistoryTab } from './history-tab.tsx';
 import {
   configurationDashboardQuery,

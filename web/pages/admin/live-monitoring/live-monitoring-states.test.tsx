@@ -8,7 +8,7 @@ import { EMPTY_DASHBOARD_STATS, json, mockFetch, renderWithProviders } from '@/t
 import type { EmergencyState } from '../../../../common/configuration.ts';
 import { dashboard } from '../live-configuration/live-configuration.fixtures.ts';
 import { useConfigurationEvents } from '../live-configuration/use-configuration-events.ts';
-import { useAdminSession } from '../shell/admin-session.ts';
+import { useAdminSession } from '../shared/admin-session.ts';
 import { SERVER_UNREACHABLE_TEXT, ServerUnreachableBanner } from '../shell/server-unreachable-banner.tsx';
 import { backfill, HOP_STATS, hop, networkStats, scanner } from './fleet-feed.fixtures.ts';
 import LiveMonitoringPage, { CONNECTION_LOST_TEXT } from './live-monitoring.tsx';

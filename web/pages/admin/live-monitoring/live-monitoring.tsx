@@ -7,17 +7,17 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.t
 import { Progress } from '@/components/ui/progress.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useRealtime } from '@/lib/realtime.tsx';
-import { EmergencyBanner } from '../live-configuration/emergency-control.tsx';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
+import { adminSessionQuery } from '../shared/admin-session.ts';
+import { EmergencyBanner } from '../shared/emergency-banner.tsx';
 import { StatCard } from '../shared/stat-card.tsx';
-import { adminSessionQuery } from '../shell/admin-session.ts';
+import { useEmergencyState } from '../shared/use-emergency-state.ts';
 import { type FleetFeed, NO_FIGURE } from './fleet-feed.ts';
 import { LiveActivityTab } from './live-activity-tab.tsx';
 import { downloadJson, exportFileName, monitoringExport } from './monitoring-export.ts';
 import { PerformanceTab } from './performance-tab.tsx';
 import { type DiscoveryFilter, filterDiscoveries, PetDiscoveriesTab } from './pet-discoveries-tab.tsx';
 import { ScannerStatusTab } from './scanner-status-tab.tsx';
-import { useEmergencyState } from './use-emergency-state.ts';
 import { useFleetFeed, useMonitoringPoll } from './use-fleet-feed.ts';
 
 export const CONNECTION_LOST_TEXT =

@@ -10,11 +10,11 @@ import {
 } from '../../../../common/redemption.ts';
 import { CreateDialog } from '../shared/create-dialog.tsx';
 import { FormField, SelectFormField, WholeNumberField } from '../shared/form-field.tsx';
+import { parseWholeNumber } from '../shared/form-rules.ts';
 import {
   CREATE_REDEMPTION_CODE_DEFAULTS,
   type CreateRedemptionCodeForm,
   CreateRedemptionCodeFormSchema,
-  parseWholeNumber,
   toCreateRedemptionKeyRequest,
 } from './redemption-form.ts';
 import { useCreateRedemptionCode } from './redemption-mutations.ts';

@@ -7,9 +7,9 @@ import {
   type RedemptionStatus,
   redemptionStatus,
 } from '../../../../common/redemption.ts';
-import { KeyTypeBadge, StatusBadge } from '../script-keys/script-key-cells.tsx';
 import { DateCell, LoadingRow, MessageRow, RowNotes } from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
+import { KeyTypeBadge, StatusBadge } from '../shared/key-badges.tsx';
 import { useDeleteRedemptionCode } from './redemption-mutations.ts';
 
 const COLUMNS = ['Redemption Code', 'Type', 'Status', 'Max Bindings', 'Created', 'Redeemed', 'Actions'];

@@ -1,16 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
-import { getJson } from '@/lib/api.ts';
-import type { RedemptionKeyListResponse } from '../../../../common/redemption.ts';
-import { LICENSING_REFETCH_MS } from '../shared/polling.ts';
+import { QUERY_KEYS } from '../shared/query-keys.ts';
 
-export const REDEMPTION_KEYS_URL = '/api/admin/redemption-keys';
+export const REDEMPTION_KEYS_URL = QUERY_KEYS.redemptionKeys;
 
-/** Every redemption code; the screen searches and filters them itself. Polled every 30 s. */
-export function redemptionKeysQuery() {
-  return queryOptions({
-    queryKey: [REDEMPTION_KEYS_URL],
-    queryFn: () =>
-      getJson<RedemptionKeyListResponse>(REDEMPTION_KEYS_URL, { failure: 'Failed to fetch redemption keys' }),
-    refetchInterval: LICENSING_REFETCH_MS,
-  });
-}
+// The list is read by the Create Script Key dialog too, so its query lives in shared/.
+export { redemptionKeysQuery } from '../shared/queries.ts';

@@ -5,12 +5,11 @@ import { type Control, useController, useForm } from 'react-hook-form';
 import { Input, Textarea } from '@/components/ui/input.tsx';
 import { MAX_BINDINGS_RANGE } from '../../../../common/redemption.ts';
 import { SCRIPT_KEY_TYPE_LABELS, SCRIPT_KEY_TYPES } from '../../../../common/script-keys.ts';
-import { licenseKeysQuery } from '../license-keys/license-key-queries.ts';
-import { parseWholeNumber } from '../redemption-codes/redemption-form.ts';
-import { redemptionKeysQuery } from '../redemption-codes/redemption-queries.ts';
 import { CreateDialog } from '../shared/create-dialog.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { FormField, SelectFormField, WholeNumberField } from '../shared/form-field.tsx';
+import { parseWholeNumber } from '../shared/form-rules.ts';
+import { licenseKeysQuery, redemptionKeysQuery } from '../shared/queries.ts';
 import { type SearchableOption, SearchableSelect } from '../shared/searchable-select.tsx';
 import {
   CREATE_SCRIPT_KEY_DEFAULTS,

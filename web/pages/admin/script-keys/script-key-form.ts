@@ -14,7 +14,7 @@ import {
   NOTES_MAX,
   numberInRange,
   optionalDateTime,
-} from '../redemption-codes/redemption-form.ts';
+} from '../shared/form-rules.ts';
 import type { SearchableOption } from '../shared/searchable-select.tsx';
 
 const optionalId = z

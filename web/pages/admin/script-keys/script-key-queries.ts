@@ -2,8 +2,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '@/lib/api.ts';
 import type { ScriptKeyListResponse } from '../../../../common/script-keys.ts';
 import { LICENSING_REFETCH_MS } from '../shared/polling.ts';
+import { QUERY_KEYS } from '../shared/query-keys.ts';
 
-export const SCRIPT_KEYS_URL = '/api/admin/script-keys/list';
+export const SCRIPT_KEYS_URL = QUERY_KEYS.scriptKeys;
 
 /** Every script key; polled every 30 s. */
 export function scriptKeysQuery() {

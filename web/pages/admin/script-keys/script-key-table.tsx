@@ -11,7 +11,7 @@ import {
 } from '../../../../common/script-keys.ts';
 import { DateCell, LoadingRow, MessageRow, RowNotes } from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
-import { KeyTypeBadge, StatusBadge } from './script-key-cells.tsx';
+import { KeyTypeBadge, StatusBadge } from '../shared/key-badges.tsx';
 import { useDeleteScriptKey, useToggleScriptKeyStatus } from './script-key-mutations.ts';
 
 const COLUMNS = ['Script Key', 'Type', 'Status', 'Usage Count', 'Last Used', 'Created', 'Expires', 'Actions'];

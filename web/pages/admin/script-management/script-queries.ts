@@ -6,8 +6,9 @@ import {
   type ScriptVersionsResponse,
   VERSION_HISTORY_SHOWN,
 } from '../../../../common/scripts.ts';
+import { QUERY_KEYS } from '../shared/query-keys.ts';
 
-export const SCRIPTS_URL = '/api/admin/scripts';
+export const SCRIPTS_URL = QUERY_KEYS.scripts;
 
 /** Every script (name, access type, size, version); the management screen's picker. */
 export function scriptsQuery() {

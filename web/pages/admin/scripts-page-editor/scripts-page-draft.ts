@@ -10,7 +10,10 @@ import {
  * a new config, so the screen can compare the draft with what the server holds.
  */
 
-export type MoveDirection = 'up' | 'down';
+// The move controls are shared form pieces; the draft rules speak their direction.
+import type { MoveDirection } from '../shared/field-controls.tsx';
+
+export type { MoveDirection };
 
 /**
  * What a new section starts as (spec section 4), with no features and no buttons; id and order are

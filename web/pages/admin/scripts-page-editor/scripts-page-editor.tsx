@@ -10,9 +10,9 @@ import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { toast } from '@/lib/toast.ts';
 import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
-import { allScriptFilesQuery } from '../file-manager/file-queries.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
+import { allScriptFilesQuery } from '../shared/queries.ts';
 import { useUnsavedChangesGuard } from '../shared/use-unsaved-changes-guard.tsx';
 import {
   addButton,

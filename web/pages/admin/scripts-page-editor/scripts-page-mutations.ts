@@ -2,8 +2,8 @@ import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-q
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
+import { PUBLIC_SCRIPTS_PAGE_CONFIG_URL } from '../../../../common/public-defaults.ts';
 import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
-import { scriptsPageConfigQuery as publicScriptsPageConfigQuery } from '../../public/public-queries.ts';
 import { SCRIPTS_PAGE_CONFIG_URL, scriptsPageConfigQuery } from './scripts-page-queries.ts';
 
 interface ConfigAnswer {
@@ -16,7 +16,7 @@ interface ConfigAnswer {
  */
 async function showStored(queryClient: QueryClient, config: ScriptsPageConfig): Promise<void> {
   queryClient.setQueryData(scriptsPageConfigQuery().queryKey, { config });
-  await queryClient.invalidateQueries({ queryKey: publicScriptsPageConfigQuery().queryKey });
+  await queryClient.invalidateQueries({ queryKey: [PUBLIC_SCRIPTS_PAGE_CONFIG_URL] });
 }
 
 /** PUT /api/admin/scripts-page-config with the whole config; toasts 'Configuration Saved!'. */

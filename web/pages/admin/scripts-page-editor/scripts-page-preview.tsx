@@ -1,8 +1,8 @@
 import type { MouseEvent } from 'react';
+import { BackToHomeButton } from '@/components/public-shell.tsx';
+import { visibleInOrder } from '@/components/scripts-page/scripts-content.ts';
+import { ScriptSectionGrid, ScriptsPageHeader } from '@/components/scripts-page/scripts-page-parts.tsx';
 import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
-import { BackToHomeButton } from '../../public/public-shell.tsx';
-import { ScriptSectionGrid, ScriptsPageHeader } from '../../public/scripts.tsx';
-import { visibleInOrder } from '../../public/scripts-content.ts';
 
 /** Links in the preview would leave the editor (and its unsaved draft); buttons still work. */
 function keepLinksInert(event: MouseEvent) {

@@ -1,5 +1,6 @@
 import { ChevronDown, ChevronRight, Plus, X } from 'lucide-react';
 import { useId } from 'react';
+import { ICON_GRADIENT_PRESETS, SECTION_ICON_COMPONENTS } from '@/components/scripts-page/scripts-content.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
@@ -13,7 +14,6 @@ import {
   type ScriptsPageSection,
   SECTION_ICONS,
 } from '../../../../common/scripts-page.ts';
-import { ICON_GRADIENT_PRESETS, SECTION_ICON_COMPONENTS } from '../../public/scripts-content.ts';
 import { ItemControls, SelectField, TextField } from '../shared/field-controls.tsx';
 import { ScriptsPageButtonEditor } from './scripts-page-button-editor.tsx';
 import {

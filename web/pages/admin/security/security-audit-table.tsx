@@ -1,8 +1,8 @@
 import { memo } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { cn } from '@/lib/cn.ts';
+import { shortLicenseKey } from '../../../../common/mask.ts';
 import type { AuditLog } from '../../../../common/security.ts';
-import { shortLicenseKey } from '../hardware-bindings/hardware-binding-filters.ts';
 import { BreakableText, DateText, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
 import { AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 

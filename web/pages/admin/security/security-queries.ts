@@ -2,8 +2,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '@/lib/api.ts';
 import type { AuditLogListResponse, RateLimitStatusResponse } from '../../../../common/security.ts';
 import { LICENSING_REFETCH_MS } from '../shared/polling.ts';
+import { QUERY_KEYS } from '../shared/query-keys.ts';
 
-export const AUDIT_LOGS_URL = '/api/admin/security/audit-logs';
+export const AUDIT_LOGS_URL = QUERY_KEYS.auditLogs;
 export const RATE_LIMITS_URL = '/api/admin/security/rate-limits';
 
 /** One page of the last 24 hours' audit log; `eventType` 'all' is left out of the URL. Polled every 30 s. */

@@ -7,13 +7,15 @@ import { Label } from '@/components/ui/label.tsx';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { cn } from '@/lib/cn.ts';
-import type { MoveDirection } from '../scripts-page-editor/scripts-page-draft.ts';
 
 /*
  * The form pieces the scripts page editor repeats: a labelled field, the Visible switch and the
  * move/delete controls of a section or button. Labels and accessible names are what the component
  * and browser tests find elements by, so they are built here in one way only.
  */
+
+/** Which way a section or button moves in its list. */
+export type MoveDirection = 'up' | 'down';
 
 /** A label above its control, tied to it by a generated id; `children` renders the control with that id. */
 function LabelledField({

@@ -11,7 +11,7 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog.tsx';
 import { buttonVariants } from '@/components/ui/button.tsx';
-import { ADMIN_LOGIN_PATH } from '../shell/admin-session.ts';
+import { ADMIN_LOGIN_PATH } from './admin-session.ts';
 
 /*
  * Unsaved edits are never lost silently. A screen with a draft calls useUnsavedChangesGuard(unsaved)

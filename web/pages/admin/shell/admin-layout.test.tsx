@@ -4,10 +4,10 @@ import type { ReactNode } from 'react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EMPTY_DASHBOARD_STATS, json, mockFetch } from '@/test/render.tsx';
+import { OFFLINE_RETRY_MS } from '../shared/admin-session.ts';
 import { renderAt } from '../shared/test-utils.tsx';
 import AdminLayout from './admin-layout.tsx';
 import { ADMIN_NAV } from './admin-nav.ts';
-import { OFFLINE_RETRY_MS } from './admin-session.ts';
 
 // The shell's socket is another suite's business: without a provider, useRealtime gives its inert,
 // disconnected default.

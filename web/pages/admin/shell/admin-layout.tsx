@@ -7,13 +7,13 @@ import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
 import { useConfigurationEvents } from '../live-configuration/use-configuration-events.ts';
-import { NetworkStoppedBadge, useNetworkStopped } from '../live-monitoring/network-stopped-badge.tsx';
+import { useAdminLogout, useAdminSession, useSessionCheckOnFailure } from '../shared/admin-session.ts';
+import { ConnectionBadge, RealtimeStatus } from '../shared/realtime-status.tsx';
 import { UnsavedWorkProvider, useConfirmLeavingUnsavedWork } from '../shared/use-unsaved-changes-guard.tsx';
 import { ADMIN_NAV, type AdminNavItem, isNavItemActive } from './admin-nav.ts';
-import { useAdminLogout, useAdminSession, useSessionCheckOnFailure } from './admin-session.ts';
 import { CheckingAuthentication } from './checking-authentication.tsx';
 import { AdminLoginScreen } from './login-form.tsx';
-import { ConnectionBadge, RealtimeStatus } from './realtime-status.tsx';
+import { NetworkStoppedBadge, useNetworkStopped } from './network-stopped-badge.tsx';
 import { ServerUnreachableBanner, useRefetchFailedAfterOutage } from './server-unreachable-banner.tsx';
 import { useRealtimeInvalidation } from './use-realtime-invalidation.ts';
 

@@ -1,7 +1,7 @@
 import { Compass, LayoutDashboard } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button.tsx';
-import { ADMIN_HOME } from './admin-session.ts';
+import { ADMIN_HOME } from '../shared/admin-session.ts';
 
 /**
  * An unknown path under /admin: the not-found page inside the console (sidebar and session kept),

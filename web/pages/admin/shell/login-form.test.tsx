@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '@/test/render.tsx';
+import { ADMIN_SESSION_KEY } from '../shared/admin-session.ts';
 import { renderAt } from '../shared/test-utils.tsx';
-import { ADMIN_SESSION_KEY } from './admin-session.ts';
 import { AdminLoginForm } from './login-form.tsx';
 
 afterEach(() => {

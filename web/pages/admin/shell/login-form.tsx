@@ -16,7 +16,7 @@ import {
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { type LoginRequest, LoginRequestSchema } from '../../../../common/auth.ts';
-import { loginErrorMessage, useAdminLogin } from './admin-session.ts';
+import { loginErrorMessage, useAdminLogin } from '../shared/admin-session.ts';
 
 /**
  * The admin sign-in card: one secret field with a show/hide toggle. An empty or blank secret is

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
-import { ADMIN_HOME, useAdminSession } from './admin-session.ts';
+import { ADMIN_HOME, useAdminSession } from '../shared/admin-session.ts';
 import { CheckingAuthentication } from './checking-authentication.tsx';
 import { AdminLoginScreen } from './login-form.tsx';
 

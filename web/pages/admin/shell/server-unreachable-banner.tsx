@@ -3,7 +3,7 @@ import { RefreshCw, WifiOff } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { cn } from '@/lib/cn.ts';
-import { ADMIN_SESSION_KEY } from './admin-session.ts';
+import { ADMIN_SESSION_KEY } from '../shared/admin-session.ts';
 
 export const SERVER_UNREACHABLE_TEXT = 'Server unreachable — retrying…';
 

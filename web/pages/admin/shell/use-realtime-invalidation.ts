@@ -2,12 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRealtimeMessages } from '@/lib/realtime.tsx';
 import { toast } from '@/lib/toast.ts';
 import { SYSTEM_CONFIG_UPDATED_TEXT } from '../../../../common/realtime.ts';
-import { LICENSE_KEYS_URL } from '../license-keys/license-key-queries.ts';
+import { QUERY_KEYS } from '../shared/query-keys.ts';
 import { invalidateUrls, LICENSING_URLS } from '../shared/refresh.ts';
-import {
-  SLOT_USAGE_URL,
-  SYSTEM_CONFIGURATION_URL,
-} from '../system-configuration/system-configuration-queries.ts';
 
 /**
  * Socket events invalidate the queries they make stale, so screens keep no second copy of server
@@ -16,13 +12,13 @@ import {
 export function useRealtimeInvalidation(): void {
   const queryClient = useQueryClient();
   useRealtimeMessages('system_config_update', (message) => {
-    void invalidateUrls(queryClient, [SYSTEM_CONFIGURATION_URL, SLOT_USAGE_URL]);
+    void invalidateUrls(queryClient, [QUERY_KEYS.systemConfiguration, QUERY_KEYS.slotUsage]);
     const text = message.payload?.message;
     toast({ title: typeof text === 'string' && text ? text : SYSTEM_CONFIG_UPDATED_TEXT });
   });
   // A code redeemed by a script user, or a key changed in another admin tab: the dashboard's
   // figures, slot usage and the licensing lists refresh now rather than at their next poll.
   useRealtimeMessages('licensing_changed', () => {
-    void invalidateUrls(queryClient, [...LICENSING_URLS, LICENSE_KEYS_URL]);
+    void invalidateUrls(queryClient, [...LICENSING_URLS, QUERY_KEYS.licenseKeys]);
   });
 }

@@ -1,8 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { SlotUsage, SystemConfiguration } from '../../../../common/system.ts';
+import { QUERY_KEYS } from '../shared/query-keys.ts';
 
-export const SYSTEM_CONFIGURATION_URL = '/api/admin/system-configuration';
-export const SLOT_USAGE_URL = '/api/admin/system-configuration/slot-usage';
+export const SYSTEM_CONFIGURATION_URL = QUERY_KEYS.systemConfiguration;
+export const SLOT_USAGE_URL = QUERY_KEYS.slotUsage;
 
 /** Polling intervals from the spec. */
 export const SYSTEM_CONFIGURATION_REFETCH_MS = 30_000;

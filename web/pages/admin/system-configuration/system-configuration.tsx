@@ -14,7 +14,7 @@ import { shortenWallet } from '../../../../common/mask.ts';
 import type { SlotUsage, SystemConfiguration } from '../../../../common/system.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
-import { ConnectionBadge } from '../shell/realtime-status.tsx';
+import { ConnectionBadge } from '../shared/realtime-status.tsx';
 import { PaymentWalletsEditor } from './payment-wallets-editor.tsx';
 import { SlotCapacityForm } from './slot-capacity-form.tsx';
 import { slotUsageQuery, systemConfigurationQuery } from './system-configuration-queries.ts';

@@ -2,10 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useRealtime } from '@/lib/realtime.tsx';
 import type { EmergencyState } from '../../../../common/configuration.ts';
-import {
-  CONFIGURATION_DASHBOARD_URL,
-  configurationDashboardQuery,
-} from '../live-configuration/live-configuration-queries.ts';
+import { configurationDashboardQuery } from './queries.ts';
+import { QUERY_KEYS } from './query-keys.ts';
 
 /**
  * The network's emergency state (stopped or not, since when, why), learned as Live Configuration
@@ -23,7 +21,7 @@ export function useEmergencyState({ poll }: { poll: boolean }): EmergencyState |
     const connected = status === 'connected';
     if (connected && !wasConnected.current)
       void queryClient.invalidateQueries(
-        { queryKey: [CONFIGURATION_DASHBOARD_URL] },
+        { queryKey: [QUERY_KEYS.configurationDashboard] },
         { cancelRefetch: false },
       );
     wasConnected.current = connected;

@@ -5,7 +5,7 @@ import { apiRequest, failedStatus } from '@/lib/api.ts';
 import { getServerId, SERVER_ID_HEADER } from '@/lib/session-id.ts';
 import { LOGIN_TEXTS } from '../../../../common/auth.ts';
 import type { DashboardStats } from '../../../../common/dashboard.ts';
-import { DASHBOARD_STATS_URL, dashboardStatsQuery } from '../dashboard/dashboard-queries.ts';
+import { QUERY_KEYS } from './query-keys.ts';
 
 /**
  * The admin session as the browser sees it: unknown while the first check runs, then authenticated
@@ -38,9 +38,9 @@ export function adminSessionQuery() {
     // A 401 is the answer "signed out"; any other failure throws, so the query keeps its last answer.
     queryFn: async ({ client }) => {
       try {
-        const stats = await apiRequest<DashboardStats>('GET', DASHBOARD_STATS_URL);
+        const stats = await apiRequest<DashboardStats>('GET', QUERY_KEYS.dashboardStats);
         // The check fetched the dashboard's figures anyway: hand them over instead of asking twice.
-        client.setQueryData(dashboardStatsQuery().queryKey, stats);
+        client.setQueryData([QUERY_KEYS.dashboardStats], stats);
         return true;
       } catch (error) {
         if (failedStatus(error) === 401) return false;

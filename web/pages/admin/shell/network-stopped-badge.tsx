@@ -1,5 +1,5 @@
 import { Badge } from '@/components/ui/badge.tsx';
-import { useEmergencyState } from './use-emergency-state.ts';
+import { useEmergencyState } from '../shared/use-emergency-state.ts';
 
 /** Whether the network is under an emergency stop; false until known. For the shell's sidebar. */
 export function useNetworkStopped(): boolean {

@@ -9,7 +9,7 @@ import { toast } from '@/lib/toast.ts';
 import { buildLoaderSnippet } from '../../../common/loader-snippet.ts';
 import { FREE_SCRIPT_FILE } from '../../../common/public-defaults.ts';
 import type { ScriptsPageButton, ScriptsPageSection } from '../../../common/scripts-page.ts';
-import { glassCard } from './public-shell.tsx';
+import { glassCard } from '../public-shell.tsx';
 import { parseFeature, SECTION_ICON_COMPONENTS, visibleInOrder } from './scripts-content.ts';
 
 export const DOWNLOAD_FILE_ERROR = 'Failed to download file';

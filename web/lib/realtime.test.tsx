@@ -3,6 +3,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket, fakeSocketOptions } from '../test/fake-websocket.ts';
+import { serverHop, systemHealth } from '../test/server-frames.ts';
 import { RealtimeProvider, useRealtime, useRealtimeMessages } from './realtime.tsx';
 
 const options = fakeSocketOptions();
@@ -53,7 +54,7 @@ describe('RealtimeProvider', () => {
     socket().open();
     expect(screen.getByTestId('status').textContent).toBe('connected');
     expect(screen.getByTestId('quality').textContent).toBe('excellent');
-    socket().receive('system_health', { connectedClients: 3, status: 'healthy' });
+    socket().receive('system_health', systemHealth({ connectedClients: 3 }));
     await waitFor(() => expect(screen.getByTestId('clients').textContent).toBe('3'));
   });
 
@@ -67,10 +68,21 @@ describe('RealtimeProvider', () => {
   it('hands subscribed screens every message of their type, in order', async () => {
     renderWithProvider(<HopList />);
     socket().open();
-    socket().receive('server_hop', { botId: 'bot-1' });
-    socket().receive('scanner_status', { scanners: [] });
-    socket().receive('server_hop', { botId: 'bot-2' });
+    socket().receive('server_hop', serverHop(1, { botId: 'bot-1' }));
+    socket().receive('licensing_changed', { entity: 'license_key' });
+    socket().receive('server_hop', serverHop(2, { botId: 'bot-2' }));
     await waitFor(() => expect(hops).toEqual(['bot-1', 'bot-2']));
+  });
+
+  it('hands screens no message whose payload does not fit its type, and warns in the console', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    renderWithProvider(<HopList />);
+    socket().open();
+    socket().receive('server_hop', { botId: 'bot-0' });
+    socket().receive('server_hop', serverHop(1, { botId: 'bot-1' }));
+    await waitFor(() => expect(hops).toEqual(['bot-1']));
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^realtime: dropped a server_hop frame: /));
+    warn.mockRestore();
   });
 
   it('closes the socket normally (1000) on unmount', () => {

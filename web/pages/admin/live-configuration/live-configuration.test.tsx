@@ -236,6 +236,7 @@ describe('LiveConfigurationPage: socket events', () => {
     socket().receive('configuration_progress', {
       changeId: 'c-2',
       counts: { pending: 0, applied: 3, failed: 0 },
+      unanswered: 0,
     });
     await waitFor(() =>
       expect(getsOf(fetchMock, '/api/admin/configurations/history')).toBeGreaterThan(before),

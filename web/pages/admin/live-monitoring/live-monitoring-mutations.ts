@@ -3,10 +3,11 @@ import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
 import { type RemoveBotResponse, removeBotUrl } from '../../../../common/fleet.ts';
+import { QUERY_KEYS } from '../shared/query-keys.ts';
 import { invalidateUrls } from '../shared/refresh.ts';
 
 /** Lists on other screens that hold the bot: its configuration, and the audit log's new row. */
-const STALE_AFTER_REMOVAL = ['/api/admin/configurations', '/api/admin/security/audit-logs'] as const;
+const STALE_AFTER_REMOVAL = [QUERY_KEYS.configurations, QUERY_KEYS.auditLogs] as const;
 
 export const REMOVE_BOT_TEXTS = {
   title: 'Bot removed',

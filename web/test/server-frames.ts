@@ -1,0 +1,42 @@
+import type { ServerHopEvent } from '../../common/fleet.ts';
+import type { SystemHealthPayload } from '../../common/realtime.ts';
+
+/*
+ * Whole payloads of the server's frames, as the socket client accepts them (it drops a frame whose
+ * payload does not fit its kind's schema): tests change only the fields they are about.
+ */
+
+/** A server_hop by `botId`, numbered by its seq. */
+export function serverHop(seq: number, over: Partial<ServerHopEvent> = {}): ServerHopEvent {
+  return {
+    id: `hop-${seq}`,
+    seq,
+    botId: 'bot-1',
+    scannerId: 'scanner-1',
+    fromJobId: null,
+    toJobId: 'job-2',
+    fromPlaceId: null,
+    toPlaceId: '920587237',
+    success: true,
+    latencyMs: 120,
+    errorMessage: null,
+    hopReason: 'auto_scan',
+    timestamp: '2026-11-25T10:00:00.000Z',
+    attemptNumber: 1,
+    totalServersAttempted: 1,
+    ...over,
+  };
+}
+
+/** A healthy server with no bot reporting yet. */
+export function systemHealth(over: Partial<SystemHealthPayload> = {}): SystemHealthPayload {
+  return {
+    status: 'healthy',
+    connectedClients: 1,
+    healthScore: 100,
+    networkHealth: 85,
+    totalBots: 70,
+    activeBots: 0,
+    ...over,
+  };
+}

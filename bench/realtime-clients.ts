@@ -44,9 +44,14 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a bench server script in its own Node process and waits until it reports its port. */
+/**
+ * Starts a bench server script in its own Node process and waits until it reports its port.
+ * BENCH_SERVER_NODE_ARGS adds Node options to it (and only it), e.g. to profile the server:
+ * `BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench:realtime -- --parts a`.
+ */
 export async function startProcess(script: string, env: Record<string, string>): Promise<BenchProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -8,10 +8,18 @@ import type { WebSocket } from 'ws';
  * still its own WebSocket message (the wire does not change); it leaves at most one turn later.
  */
 
+/**
+ * Held output past which a socket is uncorked at once: a burst (a resume of thousands of missed
+ * events) goes on to the kernel as it did unbatched, rather than piling up here and reading as a
+ * client too slow to serve (fleet-stream.ts, connection.ts check `bufferedAmount`).
+ */
+const FLUSH_AT_BYTES = 64 * 1024;
+
 /** The TCP socket under a ws socket (`_socket`, which ws sets once the upgrade is done). */
 interface Transport {
   cork(): void;
   uncork(): void;
+  readonly writableLength: number;
 }
 
 const corked = new Set<Transport>();
@@ -45,4 +53,5 @@ export function sendInTurn(socket: WebSocket, data: Buffer): void {
     }
   }
   socket.send(data, { binary: false });
+  if (transport && transport.writableLength > FLUSH_AT_BYTES && corked.delete(transport)) transport.uncork();
 }

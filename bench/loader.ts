@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_SCRIPT_BYTES, BENCH_SCRIPT_FILE, benchScriptContent } from './premium-script.ts';
+import { profileArgs } from './realtime-clients.ts';
 
 const CONNECTIONS = 100;
 const WARM_UP_SECONDS = 3;
@@ -33,11 +34,9 @@ interface BenchServer {
 
 /** Starts bench/loader-server.ts in its own Node process and waits until it listens. */
 async function startServer(env: Record<string, string>): Promise<BenchServer> {
-  // BENCH_PROF=dir writes the server's CPU profile there (open it in Chrome DevTools).
-  const profile = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
   const child: ChildProcess = spawn(
     process.execPath,
-    [...profile, '--import', 'tsx', 'bench/loader-server.ts'],
+    [...profileArgs(), '--import', 'tsx', 'bench/loader-server.ts'],
     {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

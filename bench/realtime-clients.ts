@@ -44,9 +44,14 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
+/** Node options for a bench server: BENCH_PROF=dir writes its CPU profile there (open it in Chrome DevTools). */
+export function profileArgs(): string[] {
+  return process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+}
+
 /** Starts a bench server script in its own Node process and waits until it reports its port. */
 export async function startProcess(script: string, env: Record<string, string>): Promise<BenchProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child: ChildProcess = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import { Coalescer } from './coalescer.ts';
 import { type EncodedFrame, encodeFrame } from './frames.ts';
 import { MessageRateLimiter } from './rate-limiter.ts';
+import { sendInTurn } from './turn-writes.ts';
 
 /** Who is on the other end of a socket. Each kind speaks its own protocol (handlers.ts). */
 export type ClientKind = 'admin' | 'bot';
@@ -122,6 +123,6 @@ export class RealtimeConnection {
       this.terminate();
       return;
     }
-    this.socket.send(frame.text);
+    sendInTurn(this.socket, frame.bytes);
   }
 }

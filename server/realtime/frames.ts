@@ -3,16 +3,27 @@ import { z } from 'zod';
 import { type Frame, FrameSchema } from '../../common/realtime.ts';
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from '../../common/text.ts';
 
-/** A server frame serialised once, so a broadcast does not stringify per socket. */
+/** A server frame serialised once, so a broadcast does not stringify (or UTF-8 encode) per socket. */
 export interface EncodedFrame {
   type: string;
   text: string;
+  /** `text` as UTF-8, encoded on first use and shared by every socket it is sent to. */
+  readonly bytes: Buffer;
 }
 
 /** Builds `{type, payload, id, timestamp}` with a random id and an ISO timestamp, serialised. */
 export function encodeFrame(type: string, payload: unknown, now: number): EncodedFrame {
   const frame = { type, payload, id: randomUUID(), timestamp: new Date(now).toISOString() };
-  return { type, text: JSON.stringify(frame) };
+  const text = JSON.stringify(frame);
+  let bytes: Buffer | undefined;
+  return {
+    type,
+    text,
+    get bytes() {
+      bytes ??= Buffer.from(text);
+      return bytes;
+    },
+  };
 }
 
 export type ParsedFrame = { ok: true; frame: Frame } | { ok: false; error: string };

@@ -7,7 +7,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import type { AppContext } from './context.ts';
+import type { AppBase, AppContext } from './context.ts';
 import { BatchWriter } from './db/batch-writer.ts';
 import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
@@ -16,7 +16,9 @@ import { configurationRoutes } from './features/configuration/configuration.rout
 import { deleteConfiguration } from './features/configuration/configuration.store.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
+import { createBotEventBudget } from './features/fleet/bot-event-budget.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
+import { Fleet } from './features/fleet/fleet.service.ts';
 import { fleetAdminRoutes } from './features/fleet/fleet-admin.routes.ts';
 import { analysisRoutes } from './features/health/analysis/analysis.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
@@ -41,8 +43,10 @@ import { serializeRequest } from './plugins/request-log.ts';
 import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextCheck } from './plugins/text-check.ts';
+import { createPublisher } from './realtime/publisher.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 import { handleSocketError, MAX_SOCKET_MESSAGE_BYTES } from './realtime/socket-errors.ts';
+import { Turns } from './turns.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,7 +65,9 @@ export interface BuildAppOptions {
 }
 
 /** Builds the whole server: cross-cutting plugins first, then every feature. Used by main and tests. */
-export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  // The services are filled in below, before any feature (or hook) reads them.
+  const ctx = base as AppContext;
   const app = Fastify({
     logger: options.logger
       ? { ...(options.logger === true ? {} : options.logger), serializers: { req: serializeRequest } }
@@ -108,9 +114,16 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.decorate('writer', writer);
   app.decorate('pendingWrites', new PendingWrites(writer));
   app.addHook('onClose', () => writer.close());
-  // Before the features: the feed and the server pool use app.fleet.
-  // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
-  registerFleet(app, ctx, { deleteConfiguration, releaseServers: releaseServersOf });
+  ctx.services = {
+    publisher: createPublisher(ctx.bus),
+    fleet: new Fleet(ctx, app.log, writer),
+    botEventBudget: createBotEventBudget(ctx.config),
+    // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
+    botRemovalSteps: { deleteConfiguration, releaseServers: releaseServersOf },
+    configurationProgress: new Turns(),
+    analysisRuns: new Turns(),
+  };
+  registerFleet(app, ctx);
   registerRateLimits(app, ctx);
 
   for (const feature of [

@@ -1,6 +1,6 @@
 import { liveDataOf } from '../../common/fleet.ts';
 import type { AppContext } from '../context.ts';
-import { type Fleet, type FleetEventWithSeq, fleetOf } from '../features/fleet/fleet.service.ts';
+import type { Fleet, FleetEventWithSeq } from '../features/fleet/fleet.service.ts';
 import type { RealtimeConnection } from './connection.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
 import { type EncodedFrame, encodeFrame } from './frames.ts';
@@ -37,7 +37,7 @@ export function encodeFleetEvent(event: FleetEventWithSeq, now: number): Encoded
 }
 
 function requireFleet(ctx: AppContext): Fleet {
-  const fleet = fleetOf(ctx);
+  const fleet = ctx.services.fleet;
   if (!fleet) throw new Error('the app has no fleet');
   return fleet;
 }

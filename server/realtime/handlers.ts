@@ -7,7 +7,8 @@ import {
   botConnected,
   botDisconnected,
 } from '../features/configuration/configuration.service.ts';
-import { FLEET_TEXTS, fleetOf } from '../features/fleet/fleet.service.ts';
+import { botTopic } from '../features/fleet/bot-topic.ts';
+import { FLEET_TEXTS } from '../features/fleet/fleet.service.ts';
 import { upgradeGhostIdOf } from './authenticate.ts';
 import { CLOSE_CODES, type ClientKind, type RealtimeConnection } from './connection.ts';
 import type { ConnectionRegistry } from './connection-registry.ts';
@@ -95,7 +96,7 @@ const adminProtocol: ClientProtocol = {
     ),
     // The live scanner list and network stats (and, with them, the hop statistics).
     scanner_status: defineHandler(ClientMessageSchemas.scanner_status, (_payload, { ctx, connection }) => {
-      const fleet = fleetOf(ctx);
+      const fleet = ctx.services.fleet;
       if (!fleet) throw new Error('the app has no fleet');
       for (const frame of fleetStateFrames(fleet, ctx.now())) connection.deliver(frame);
     }),
@@ -141,7 +142,7 @@ function refuseBot(
  */
 function botHandler(type: BotMessageType): MessageHandler {
   return defineHandler(BotMessageSchemas[type], async (payload, { ctx, connection, requestId }) => {
-    const fleet = fleetOf(ctx);
+    const fleet = ctx.services.fleet;
     if (!fleet) throw new Error('the app has no fleet');
     // Refused already (or closing): what the bot sent after is not answered.
     if (!connection.isOpen) return;
@@ -218,9 +219,6 @@ function botHandler(type: BotMessageType): MessageHandler {
   });
 }
 
-/** The bus channel of one bot: only the instance holding that bot's socket subscribes to it. */
-export const botChannel = (ghostId: string) => `bot:${ghostId}`;
-
 /** Each bot socket's subscriptions (its channel, its removal), ended when the socket closes. */
 const botChannelSubscriptions = new WeakMap<RealtimeConnection, () => void>();
 
@@ -230,12 +228,12 @@ const botChannelSubscriptions = new WeakMap<RealtimeConnection, () => void>();
  */
 function followBotChannel(ctx: AppContext, connection: RealtimeConnection, ghostId: string): void {
   if (botChannelSubscriptions.has(connection)) return;
-  const unsubscribe = ctx.bus.subscribe(botChannel(ghostId), (message) => {
+  const unsubscribe = ctx.bus.subscribe(botTopic(ghostId), (message) => {
     const parsed = BusMessageSchema.safeParse(message);
     if (parsed.success) connection.send(parsed.data.type, parsed.data.payload);
   });
   const unsubscribeRemoval =
-    fleetOf(ctx)?.onRemoved(ghostId, () =>
+    ctx.services.fleet.onRemoved(ghostId, () =>
       refuseBot(connection, CLOSE_CODES.botRemoved, { error: FLEET_TEXTS.removed }),
     ) ?? (() => {});
   botChannelSubscriptions.set(connection, () => {

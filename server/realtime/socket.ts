@@ -6,7 +6,6 @@ import { COALESCE_WINDOW_MS, SOCKET_PATH } from '../../common/realtime.ts';
 import type { AppContext, FeatureOptions } from '../context.ts';
 import { refuseOverBudget } from '../features/fleet/bot-event-budget.ts';
 import { botTokenOf, judgeBotToken } from '../features/fleet/bot-token.ts';
-import { fleetOf } from '../features/fleet/fleet.service.ts';
 import { limitedClientOf } from '../features/security/client-address.ts';
 import { authenticateSocket, isSocketRefusal, upgradeGhostIdParam } from './authenticate.ts';
 import { CLOSE_CODES, type ClientKind, RealtimeConnection, type SocketIdentity } from './connection.ts';
@@ -14,7 +13,7 @@ import { ConnectionRegistry } from './connection-registry.ts';
 import { connectFleetToDashboards } from './fleet-stream.ts';
 import { BusMessageSchema, describeIssue, encodeFrame, parseIncomingFrame } from './frames.ts';
 import { type ClientProtocol, type HandlerEnv, PROTOCOLS } from './handlers.ts';
-import { SESSION_ENDED_CHANNEL, SessionEndedSchema } from './publish.ts';
+import { SESSION_ENDED_CHANNEL, SessionEndedSchema } from './publisher.ts';
 import { readSystemHealth } from './system-health.ts';
 
 /** A ws ping this often; a socket that has not answered the previous one is dropped. */
@@ -62,7 +61,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   unsubscribes.push(connectFleetToDashboards(ctx, registry));
   // The fleet's counts are part of system_health: dashboards get it again when they change.
   unsubscribes.push(
-    fleetOf(ctx)?.onStateChange(() => {
+    ctx.services.fleet.onStateChange(() => {
       if (registry.count('admin') === 0) return;
       void readSystemHealth(ctx, registry.count('admin')).then(
         (health) => registry.broadcast('admin', encodeFrame('system_health', health, ctx.now())),

@@ -59,12 +59,12 @@ function hardwareIdOf(request: FastifyRequest, fromQuery: string | undefined): s
  * see is decided here, never by the script.
  */
 export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
-  const feed = new Feed(ctx, app.pendingWrites, () => app.fleet.discoveries);
+  const feed = new Feed(ctx, app.pendingWrites, () => ctx.services.fleet.discoveries);
   const sockets = new Set<FeedSocket>();
   const rateLimit = app.rateLimitHooks('feed', { keyOf: (request) => textField(request.query, 'key') });
 
   // One subscription for every socket of this instance; each find is serialised once per tier.
-  const unsubscribeStream = app.fleet.discoveries.onDiscovery((discovery) => {
+  const unsubscribeStream = ctx.services.fleet.discoveries.onDiscovery((discovery) => {
     if (sockets.size === 0) return;
     const frames = new DiscoveryFrames(discovery, ctx.now());
     for (const socket of sockets) socket.receive(frames);
@@ -138,7 +138,7 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
       socket,
       { key, hwid: hardwareIdOf(request, hwid), since, ip: request.ip ?? 'inject' },
       feed,
-      app.fleet.discoveries,
+      ctx.services.fleet.discoveries,
       ctx,
       request.log,
     );

@@ -57,19 +57,21 @@ export interface ScannerStatusPayload {
   networkStats: NetworkStats;
 }
 
-export interface SystemConfigUpdatePayload {
+export const SystemConfigUpdatePayloadSchema = z.object({
   /** Shown in the admin's toast; 'Configuration has been updated' when absent. */
-  message?: string;
-}
+  message: z.string().optional(),
+});
+export type SystemConfigUpdatePayload = z.infer<typeof SystemConfigUpdatePayloadSchema>;
 
 /**
  * Keys, codes or bindings changed (a code redeemed, a key created, revoked or deleted, a device
  * unbound): admin screens showing licensing figures refresh. Coalesced per dashboard, so a burst
  * arrives as one; `entity` names the last change.
  */
-export interface LicensingChangedPayload {
-  entity: 'license_key' | 'script_key' | 'redemption_code' | 'hardware_binding';
-}
+export const LicensingChangedPayloadSchema = z.object({
+  entity: z.enum(['license_key', 'script_key', 'redemption_code', 'hardware_binding']),
+});
+export type LicensingChangedPayload = z.infer<typeof LicensingChangedPayloadSchema>;
 
 /**
  * What the server sends, by type. A feature that publishes a new type adds it here so the web's

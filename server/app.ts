@@ -13,9 +13,16 @@ import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
 import { configurationRoutes } from './features/configuration/configuration.routes.ts';
+import {
+  acknowledgeConfig,
+  botConnected,
+  botDisconnected,
+} from './features/configuration/configuration.service.ts';
 import { deleteConfiguration } from './features/configuration/configuration.store.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
+import { adminProtocol } from './features/fleet/admin.protocol.ts';
+import { botProtocol } from './features/fleet/bot.protocol.ts';
 import { createBotEventBudget } from './features/fleet/bot-event-budget.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
 import { Fleet } from './features/fleet/fleet.service.ts';
@@ -30,6 +37,7 @@ import { publicRoutes } from './features/public/public.routes.ts';
 import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
 import { scriptKeysRoutes } from './features/script-keys/script-keys.routes.ts';
 import { scriptsRoutes } from './features/scripts/scripts.routes.ts';
+import { limitedClientOf } from './features/security/client-address.ts';
 import { PendingWrites } from './features/security/pending-writes.ts';
 import { registerRateLimits } from './features/security/rate-limit-hooks.ts';
 import { rateLimitsRoutes } from './features/security/rate-limits.routes.ts';
@@ -43,8 +51,7 @@ import { serializeRequest } from './plugins/request-log.ts';
 import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextCheck } from './plugins/text-check.ts';
-import { createPublisher } from './realtime/publisher.ts';
-import { realtimeRoutes } from './realtime/socket.ts';
+import { realtimeRoutes, Transport } from './realtime/socket.ts';
 import { handleSocketError, MAX_SOCKET_MESSAGE_BYTES } from './realtime/socket-errors.ts';
 import { Turns } from './turns.ts';
 
@@ -114,8 +121,15 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   app.decorate('writer', writer);
   app.decorate('pendingWrites', new PendingWrites(writer));
   app.addHook('onClose', () => writer.close());
+  // The realtime transport: features register their protocols with it and send through its publisher.
+  const transport = new Transport({
+    bus: ctx.bus,
+    now: ctx.now,
+    clientAddress: limitedClientOf,
+    checkOutbound: process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test',
+  });
   ctx.services = {
-    publisher: createPublisher(ctx.bus),
+    publisher: transport.publisher,
     fleet: new Fleet(ctx, app.log, writer),
     botEventBudget: createBotEventBudget(ctx.config),
     // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
@@ -151,7 +165,17 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   ]) {
     await app.register(feature, { ctx });
   }
-  await app.register(realtimeRoutes, { ctx });
+  // Tried in this order on /ws: an admin session cookie first, then a bot token.
+  transport.registerProtocol(adminProtocol(ctx));
+  // A bot's configuration rides on its socket (features above the fleet's layer).
+  transport.registerProtocol(
+    botProtocol(ctx, {
+      helloAnswered: (ghostId, socket) => botConnected(ctx, ghostId, socket),
+      configAcknowledged: (ghostId, ack) => acknowledgeConfig(ctx, ghostId, ack),
+      socketClosed: (ghostId, socketId) => botDisconnected(ctx, ghostId, socketId),
+    }),
+  );
+  await app.register(realtimeRoutes, { transport });
 
   await registerWebApp(app, ctx);
   return app;

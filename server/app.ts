@@ -129,6 +129,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     checkOutbound: process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test',
   });
   ctx.services = {
+    transport,
     publisher: transport.publisher,
     fleet: new Fleet(ctx, app.log, writer),
     botEventBudget: createBotEventBudget(ctx.config),

@@ -5,6 +5,7 @@ import type { Fleet } from './features/fleet/fleet.service.ts';
 import type { BotRemovalSteps } from './features/fleet/fleet-removal.service.ts';
 import type { Bus } from './realtime/bus.ts';
 import type { Publisher } from './realtime/publisher.ts';
+import type { Transport } from './realtime/socket.ts';
 import type { Turns } from './turns.ts';
 
 /** What main (or a test) builds before the app: configuration, database, bus and clock. */
@@ -22,6 +23,8 @@ export interface AppBase {
  * The one way to reach them: nothing is kept in a WeakMap keyed by the context or decorated on `app`.
  */
 export interface AppServices {
+  /** The realtime transport, which features register their socket protocols with (server/realtime). */
+  transport: Transport;
   /** Sends frames to sockets of every instance (server/realtime/publisher.ts). */
   publisher: Publisher;
   /** The fleet core: live state, the event stream (`fleet.discoveries` for the feed), bot messages. */

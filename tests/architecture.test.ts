@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
  * - features import one way, from the bottom up: db < audit (security) < auth < the licensing
  *   entities < the loader < the screens' read models. A feature may import any lower layer.
  * - web/pages/admin holds one folder per screen and no loose files.
+ * - server/realtime is a transport: it imports no feature (features register their protocols with
+ *   it); services are reached through the one container (ctx.services), never through a WeakMap
+ *   keyed by the context or a decoration on `app`; and no server module imports itself in a loop.
  */
 
 const root = resolve(import.meta.dirname, '..');
@@ -44,6 +47,15 @@ function sourceFiles(dir: string): string[] {
 function relativeImports(file: string): string[] {
   const source = readFileSync(file, 'utf8');
   const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1] ?? '');
+  return specifiers.map((specifier) => relative(root, resolve(dirname(file), specifier)));
+}
+
+/** The imports of a file that exist when it runs (`import type` and `export type` vanish). */
+function runtimeImports(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  const specifiers = [...source.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?from\s*'(\.[^']+)'/gm)].map(
+    (m) => m[1] ?? '',
+  );
   return specifiers.map((specifier) => relative(root, resolve(dirname(file), specifier)));
 }
 
@@ -94,6 +106,70 @@ describe('server layering', () => {
           .map((target) => `${file} -> ${target}`),
       );
     expect(live).toEqual([]);
+  });
+});
+
+describe('server structure: realtime is a transport, features own their logic', () => {
+  const files = sourceFiles(join(root, 'server'))
+    .map((file) => relative(root, file))
+    .filter((file) => !isTest(file) && !file.startsWith('server/test/'));
+
+  it('keeps server/realtime free of features: they register their protocols with it', () => {
+    const reaching = files
+      .filter((file) => file.startsWith('server/realtime/'))
+      .flatMap((file) =>
+        relativeImports(join(root, file))
+          .filter((target) => target.startsWith('server/features/'))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(reaching).toEqual([]);
+  });
+
+  it('reaches services only through the container: no WeakMap keyed by the app context', () => {
+    const keyed = files.filter((file) =>
+      /new WeakMap<\s*(AppContext|AppBase)\b/.test(readFileSync(join(root, file), 'utf8')),
+    );
+    expect(keyed).toEqual([]);
+  });
+
+  it('decorates only cross-cutting plumbing onto app: feature services live in ctx.services', () => {
+    const plumbing = [
+      'routeTable',
+      'writer',
+      'pendingWrites',
+      'requestTimings',
+      'rateLimitHooks',
+      'rateLimitStore',
+    ];
+    const decorated = files.flatMap((file) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(/\.decorate\(\s*'(\w+)'/g)]
+        .filter((m) => !plumbing.includes(m[1] ?? ''))
+        .map((m) => `${file}: app.${m[1]}`),
+    );
+    expect(decorated).toEqual([]);
+  });
+
+  it('has no import loop between server modules', () => {
+    const graph = new Map(
+      files.map((file) => [
+        file,
+        runtimeImports(join(root, file)).filter((target) => target.startsWith('server/')),
+      ]),
+    );
+    const loops: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        loops.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(loops).toEqual([]);
   });
 });
 

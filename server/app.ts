@@ -51,8 +51,9 @@ import { serializeRequest } from './plugins/request-log.ts';
 import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextCheck } from './plugins/text-check.ts';
-import { realtimeRoutes, Transport } from './realtime/socket.ts';
+import { realtimeRoutes } from './realtime/socket.ts';
 import { handleSocketError, MAX_SOCKET_MESSAGE_BYTES } from './realtime/socket-errors.ts';
+import { Transport } from './realtime/transport.ts';
 import { Turns } from './turns.ts';
 
 declare module 'fastify' {

@@ -5,7 +5,7 @@ import type { Fleet } from './features/fleet/fleet.service.ts';
 import type { BotRemovalSteps } from './features/fleet/fleet-removal.service.ts';
 import type { Bus } from './realtime/bus.ts';
 import type { Publisher } from './realtime/publisher.ts';
-import type { Transport } from './realtime/socket.ts';
+import type { Transport } from './realtime/transport.ts';
 import type { Turns } from './turns.ts';
 
 /** What main (or a test) builds before the app: configuration, database, bus and clock. */

@@ -12,8 +12,8 @@ export interface SocketIdentity {
   kind: ClientKind;
   /** An admin socket's session (the session row's id), so logging out closes its sockets at once. */
   sessionId?: string;
-  /** A bot socket's Ghost_ID, set by its protocol on `hello` (nothing else is accepted before it). */
-  ghostId?: string;
+  /** The client's own name once its protocol has learned it (a bot's Ghost_ID, from its hello). */
+  name?: string;
   /** Re-checked on every liveness sweep; false closes the socket (a logged-out or expired session). */
   stillValid(): Promise<boolean>;
 }

@@ -1,18 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { COALESCE_WINDOW_MS } from '../../common/realtime.ts';
-import type { Bus } from './bus.ts';
 import { CLOSE_CODES, RealtimeConnection, type SocketIdentity } from './connection.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
 import { BusMessageSchema, describeIssue, encodeFrame, parseIncomingFrame } from './frames.ts';
 import { type HandlerEnv, isSocketRefusal, type SocketProtocol, type SocketRefusal } from './protocol.ts';
-import {
-  createPublisher,
-  kindChannel,
-  type Publisher,
-  SESSION_ENDED_CHANNEL,
-  SessionEndedSchema,
-} from './publisher.ts';
+import { kindChannel, SESSION_ENDED_CHANNEL, SessionEndedSchema } from './publisher.ts';
+import type { Transport } from './transport.ts';
 
 /** A ws ping this often; a socket that has not answered the previous one is dropped. */
 export const PING_INTERVAL_MS = 30_000;
@@ -24,54 +18,6 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const UPGRADES_PER_MINUTE = 120;
 
 export const AUTH_REQUIRED_TEXT = 'Authentication required';
-
-export interface TransportOptions {
-  bus: Bus;
-  now: () => number;
-  /** The address an upgrade counts against when no protocol names a key (IPv6 per /64). */
-  clientAddress(request: FastifyRequest): string;
-  /** Checks what the publisher sends against its kind's schema (development and tests). */
-  checkOutbound: boolean;
-}
-
-/**
- * The realtime transport: the socket endpoints, frames both ways, rate limits, liveness, and the
- * bus. It knows no feature: each registers the protocol of its kind of client (registerProtocol)
- * and sends through `publisher`.
- */
-export class Transport {
-  readonly publisher: Publisher;
-  private readonly protocols: SocketProtocol[] = [];
-
-  constructor(readonly options: TransportOptions) {
-    this.publisher = createPublisher(
-      options.bus,
-      options.checkOutbound ? (t, p) => this.check(t, p) : undefined,
-    );
-  }
-
-  registerProtocol(protocol: SocketProtocol): void {
-    if (this.protocols.some((p) => p.kind === protocol.kind)) {
-      throw new Error(`a protocol for ${protocol.kind} is registered already`);
-    }
-    this.protocols.push(protocol);
-  }
-
-  /** The registered protocols, in registration order (the order callers are recognised in). */
-  get registered(): readonly SocketProtocol[] {
-    return this.protocols;
-  }
-
-  /** A payload no registered protocol's schema for its type accepts is a bug where it was built. */
-  private check(type: string, payload: unknown): void {
-    const schemas = this.protocols.flatMap((p) => (Object.hasOwn(p.sends, type) ? [p.sends[type]!] : []));
-    if (schemas.length === 0) throw new Error(`No protocol sends ${type}: add it to a protocol's sends`);
-    const failures = schemas.map((schema) => schema.safeParse(payload)).filter((r) => !r.success);
-    if (failures.length === schemas.length && failures[0] && !failures[0].success) {
-      throw new Error(`Invalid outgoing ${type} payload: ${describeIssue(failures[0].error)}`);
-    }
-  }
-}
 
 /**
  * The socket routes: callers are authenticated before the upgrade (a stranger gets a plain 401 and

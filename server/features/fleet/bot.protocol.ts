@@ -101,8 +101,7 @@ export function botProtocol(ctx: AppContext, hooks: BotSocketHooks): SocketProto
       const { fleet } = ctx.services;
       // Refused already (or closing): what the bot sent after is not answered.
       if (!connection.isOpen) return;
-      const ghostId =
-        type === 'hello' ? (payload as { ghostId: string }).ghostId : connection.identity.ghostId;
+      const ghostId = type === 'hello' ? (payload as { ghostId: string }).ghostId : connection.identity.name;
       if (ghostId === undefined) {
         refuseBot(connection, CLOSE_CODES.badHello, { error: FLEET_TEXTS.sayHello });
         return;
@@ -115,7 +114,7 @@ export function botProtocol(ctx: AppContext, hooks: BotSocketHooks): SocketProto
         });
         return;
       }
-      const named = connection.identity.ghostId;
+      const named = connection.identity.name;
       if (type === 'hello' && named !== undefined && named !== ghostId) {
         refuseBot(connection, CLOSE_CODES.badHello, {
           error: `This socket is already ${named}; open another one for ${ghostId}`,
@@ -147,7 +146,7 @@ export function botProtocol(ctx: AppContext, hooks: BotSocketHooks): SocketProto
         return;
       }
       if (type === 'hello') {
-        connection.identity.ghostId = ghostId;
+        connection.identity.name = ghostId;
         connection.send('hello', { ghostId, serverTime: ctx.now() });
         // What is published to this bot alone (its `config` frames) reaches this socket.
         follow(botTopic(ghostId));
@@ -224,7 +223,7 @@ export function botProtocol(ctx: AppContext, hooks: BotSocketHooks): SocketProto
     // A bot named by its hello draws on its budget (shared with POST /api/bot/events); before its
     // hello, on the per-socket limit.
     admit(connection) {
-      const { ghostId } = connection.identity;
+      const { name: ghostId } = connection.identity;
       if (ghostId === undefined) return 'per-socket';
       const refusal = refuseOverBudget(ctx, ghostId, 1);
       return refusal && { error: refusal.frameError, retryAfter: Number(refusal.retryAfter) };
@@ -232,7 +231,7 @@ export function botProtocol(ctx: AppContext, hooks: BotSocketHooks): SocketProto
     async onDisconnect({ connection }) {
       removalSubscriptions.get(connection)?.();
       removalSubscriptions.delete(connection);
-      const { ghostId } = connection.identity;
+      const { name: ghostId } = connection.identity;
       // Pushes to it now wait for its next hello (unless another socket of it has taken over). At
       // shutdown the database may already be closed: a socket left on record is replaced at the bot's
       // next hello, and counts for nothing once the fleet stops hearing from the bot.
@@ -243,7 +242,7 @@ export function botProtocol(ctx: AppContext, hooks: BotSocketHooks): SocketProto
       connection.enqueue(async () => {
         if (!connection.isOpen) return;
         // A bad hello, or any frame before hello: the bot is refused (4400).
-        if (type === 'hello' || connection.identity.ghostId === undefined) {
+        if (type === 'hello' || connection.identity.name === undefined) {
           refuseBot(connection, CLOSE_CODES.badHello, answer);
         } else {
           connection.send('error', answer);

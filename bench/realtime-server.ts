@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import type { AppContext } from '../server/context.ts';
+import type { AppBase } from '../server/context.ts';
 import { createDb } from '../server/db/index.ts';
 import { createBus } from '../server/realtime/bus.ts';
 import { prepareDatabase } from '../server/startup.ts';
@@ -14,7 +14,7 @@ import { answerUsageQueries } from './realtime-usage.ts';
 
 const config = loadConfig();
 const { db, dialect } = createDb(config.DATABASE_URL);
-const ctx: AppContext = { config, db, dialect, bus: createBus(config.REDIS_URL), now: Date.now };
+const ctx: AppBase = { config, db, dialect, bus: createBus(config.REDIS_URL), now: Date.now };
 await prepareDatabase(ctx);
 const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
 await app.listen({ port: config.PORT, host: config.HOST });

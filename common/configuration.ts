@@ -282,44 +282,41 @@ export const HISTORY_MAX_LIMIT = 200;
 /* ---------- frames ---------- */
 
 /** Server → bot `config`: the bot's whole parameter set at `version`; it answers `config_ack`. */
-export interface ConfigFramePayload {
-  version: number;
-  parameters: BotParameters;
-}
+export const ConfigFramePayloadSchema = z.object({
+  version: z.number().int().min(1),
+  parameters: BotParametersSchema,
+});
+export type ConfigFramePayload = z.infer<typeof ConfigFramePayloadSchema>;
 /** Server → bot `emergency_stop` / `emergency_resume`. */
-export interface EmergencyFramePayload {
-  reason: string;
-}
+export const EmergencyFramePayloadSchema = z.object({ reason: z.string() });
+export type EmergencyFramePayload = z.infer<typeof EmergencyFramePayloadSchema>;
 
-/** Server → dashboards (spec section 4); the admin's socket client checks each frame against these. */
+/** Server → dashboards (spec section 4). */
 export const ConfigurationUpdatePayloadSchema = z.object({
   /** Bots the change targeted (the toast says how many). */
-  targetedBots: z.number(),
+  targetedBots: z.number().int().min(0),
   changeId: z.string(),
   reason: z.string(),
 });
 export type ConfigurationUpdatePayload = z.infer<typeof ConfigurationUpdatePayloadSchema>;
-
 export const EmergencyControlPayloadSchema = z.object({
   action: z.enum(['EMERGENCY_STOP', 'EMERGENCY_RESUME']),
   reason: z.string(),
-  affectedBots: z.number(),
+  affectedBots: z.number().int().min(0),
 });
 export type EmergencyControlPayload = z.infer<typeof EmergencyControlPayloadSchema>;
-
 export const ConfigurationRollbackPayloadSchema = z.object({
   reason: z.string(),
   changeId: z.string(),
   rollbackOf: z.string(),
 });
 export type ConfigurationRollbackPayload = z.infer<typeof ConfigurationRollbackPayloadSchema>;
-
 /** Targets moved (acknowledged, failed): the pushing tab's toast follows it; screens refresh. Replaceable. */
 export const ConfigurationProgressPayloadSchema = z.object({
   changeId: z.string(),
-  counts: z.record(z.enum(TARGET_STATES), z.number()),
+  counts: z.record(z.enum(TARGET_STATES), z.number().int().min(0)),
   /** Of the failed, those that never answered (NO_ACKNOWLEDGEMENT); the rest refused. */
-  unanswered: z.number(),
+  unanswered: z.number().int().min(0),
 });
 export type ConfigurationProgressPayload = z.infer<typeof ConfigurationProgressPayloadSchema>;
 

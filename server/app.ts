@@ -7,16 +7,25 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import type { AppContext } from './context.ts';
+import type { AppBase, AppContext } from './context.ts';
 import { BatchWriter } from './db/batch-writer.ts';
 import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
 import { configurationRoutes } from './features/configuration/configuration.routes.ts';
+import {
+  acknowledgeConfig,
+  botConnected,
+  botDisconnected,
+} from './features/configuration/configuration.service.ts';
 import { deleteConfiguration } from './features/configuration/configuration.store.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
+import { adminProtocol } from './features/fleet/admin.protocol.ts';
+import { botProtocol } from './features/fleet/bot.protocol.ts';
+import { createBotEventBudget } from './features/fleet/bot-event-budget.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
+import { Fleet } from './features/fleet/fleet.service.ts';
 import { fleetAdminRoutes } from './features/fleet/fleet-admin.routes.ts';
 import { analysisRoutes } from './features/health/analysis/analysis.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
@@ -28,6 +37,7 @@ import { publicRoutes } from './features/public/public.routes.ts';
 import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
 import { scriptKeysRoutes } from './features/script-keys/script-keys.routes.ts';
 import { scriptsRoutes } from './features/scripts/scripts.routes.ts';
+import { limitedClientOf } from './features/security/client-address.ts';
 import { PendingWrites } from './features/security/pending-writes.ts';
 import { registerRateLimits } from './features/security/rate-limit-hooks.ts';
 import { rateLimitsRoutes } from './features/security/rate-limits.routes.ts';
@@ -43,6 +53,8 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextCheck } from './plugins/text-check.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 import { handleSocketError, MAX_SOCKET_MESSAGE_BYTES } from './realtime/socket-errors.ts';
+import { Transport } from './realtime/transport.ts';
+import { Turns } from './turns.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,7 +73,9 @@ export interface BuildAppOptions {
 }
 
 /** Builds the whole server: cross-cutting plugins first, then every feature. Used by main and tests. */
-export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  // The services are filled in below, before any feature (or hook) reads them.
+  const ctx = base as AppContext;
   const app = Fastify({
     logger: options.logger
       ? { ...(options.logger === true ? {} : options.logger), serializers: { req: serializeRequest } }
@@ -108,9 +122,24 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.decorate('writer', writer);
   app.decorate('pendingWrites', new PendingWrites(writer));
   app.addHook('onClose', () => writer.close());
-  // Before the features: the feed and the server pool use app.fleet.
-  // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
-  registerFleet(app, ctx, { deleteConfiguration, releaseServers: releaseServersOf });
+  // The realtime transport: features register their protocols with it and send through its publisher.
+  const transport = new Transport({
+    bus: ctx.bus,
+    now: ctx.now,
+    clientAddress: limitedClientOf,
+    checkOutbound: process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test',
+  });
+  ctx.services = {
+    transport,
+    publisher: transport.publisher,
+    fleet: new Fleet(ctx, app.log, writer),
+    botEventBudget: createBotEventBudget(ctx.config),
+    // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
+    botRemovalSteps: { deleteConfiguration, releaseServers: releaseServersOf },
+    configurationProgress: new Turns(),
+    analysisRuns: new Turns(),
+  };
+  registerFleet(app, ctx);
   registerRateLimits(app, ctx);
 
   for (const feature of [
@@ -138,7 +167,17 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   ]) {
     await app.register(feature, { ctx });
   }
-  await app.register(realtimeRoutes, { ctx });
+  // Tried in this order on /ws: an admin session cookie first, then a bot token.
+  transport.registerProtocol(adminProtocol(ctx));
+  // A bot's configuration rides on its socket (features above the fleet's layer).
+  transport.registerProtocol(
+    botProtocol(ctx, {
+      helloAnswered: (ghostId, socket) => botConnected(ctx, ghostId, socket),
+      configAcknowledged: (ghostId, ack) => acknowledgeConfig(ctx, ghostId, ack),
+      socketClosed: (ghostId, socketId) => botDisconnected(ctx, ghostId, socketId),
+    }),
+  );
+  await app.register(realtimeRoutes, { transport });
 
   await registerWebApp(app, ctx);
   return app;

@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { AppBase } from './context.ts';
 import { createDb } from './db/index.ts';
 import { createBus } from './realtime/bus.ts';
 import { prepareDatabase } from './startup.ts';
@@ -11,7 +11,7 @@ let reportConnectionError = (error: Error) => console.warn(`database connection 
 const { db, dialect } = createDb(config.DATABASE_URL, {
   onConnectionError: (error) => reportConnectionError(error),
 });
-const ctx: AppContext = { config, db, dialect, bus: createBus(config.REDIS_URL), now: Date.now };
+const ctx: AppBase = { config, db, dialect, bus: createBus(config.REDIS_URL), now: Date.now };
 const { generatedSecret, botTokenFile } = await prepareDatabase(ctx);
 const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
 reportConnectionError = (err) => app.log.warn({ err }, 'database connection lost; the pool opens a new one');

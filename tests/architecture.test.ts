@@ -12,6 +12,9 @@ import { describe, expect, it } from 'vitest';
  *   common/ and itself; shared/ imports no screen; the shell (the app frame) imports no screen
  *   except the listeners it mounts app-wide; nothing imports the shell but the router;
  * - no import loop in server/, web/ or common/ (type imports count: a loop of types is a loop).
+ * - server/realtime is a transport: it imports no feature (features register their protocols with
+ *   it); services are reached through the one container (ctx.services), never through a WeakMap
+ *   keyed by the context or a decoration on `app`.
  */
 
 const root = resolve(import.meta.dirname, '..');
@@ -109,6 +112,47 @@ describe('server layering', () => {
           .map((target) => `${file} -> ${target}`),
       );
     expect(live).toEqual([]);
+  });
+});
+
+describe('server structure: realtime is a transport, features own their logic', () => {
+  const files = sourceFiles(join(root, 'server'))
+    .map((file) => relative(root, file))
+    .filter((file) => !isTest(file) && !file.startsWith('server/test/'));
+
+  it('keeps server/realtime free of features: they register their protocols with it', () => {
+    const reaching = files
+      .filter((file) => file.startsWith('server/realtime/'))
+      .flatMap((file) =>
+        relativeImports(join(root, file))
+          .filter((target) => target.startsWith('server/features/'))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(reaching).toEqual([]);
+  });
+
+  it('reaches services only through the container: no WeakMap keyed by the app context', () => {
+    const keyed = files.filter((file) =>
+      /new WeakMap<\s*(AppContext|AppBase)\b/.test(readFileSync(join(root, file), 'utf8')),
+    );
+    expect(keyed).toEqual([]);
+  });
+
+  it('decorates only cross-cutting plumbing onto app: feature services live in ctx.services', () => {
+    const plumbing = [
+      'routeTable',
+      'writer',
+      'pendingWrites',
+      'requestTimings',
+      'rateLimitHooks',
+      'rateLimitStore',
+    ];
+    const decorated = files.flatMap((file) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(/\.decorate\(\s*'(\w+)'/g)]
+        .filter((m) => !plumbing.includes(m[1] ?? ''))
+        .map((m) => `${file}: app.${m[1]}`),
+    );
+    expect(decorated).toEqual([]);
   });
 });
 

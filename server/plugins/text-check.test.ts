@@ -157,7 +157,7 @@ for (const dialect of DIALECTS) {
         payload: loneSurrogateJson(JSON.stringify({ ghostId: 'ghost-a', events: [find('Cat LONE')] })),
       });
       expectRefused(surrogate, refusal('events.0.payload.name'));
-      expect(t.app.fleet.backfill(false).discoveries).toEqual([]);
+      expect(t.ctx.services.fleet.backfill(false).discoveries).toEqual([]);
     });
 
     it('refuses a body nested deeper than any stack without a 5xx', async () => {
@@ -256,7 +256,7 @@ for (const dialect of DIALECTS) {
       bot.send({ type: 'heartbeat', payload: {} });
       await bot.next((f) => f.type === 'heartbeat');
       expect(bot.closed).toBeNull();
-      expect(t.app.fleet.backfill(false).discoveries.map((d) => d.name)).toEqual(['Dog']);
+      expect(t.ctx.services.fleet.backfill(false).discoveries.map((d) => d.name)).toEqual(['Dog']);
     });
   });
 }

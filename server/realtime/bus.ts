@@ -10,6 +10,11 @@ export interface Bus {
   publish(channel: string, message: unknown): Promise<void>;
   subscribe(channel: string, handler: (message: unknown) => void): () => void;
   close(): Promise<void>;
+  /**
+   * The Redis connection that publishes, for shared counters too (the fleet's stream positions):
+   * one connection pair for the whole app. Undefined for the in-process bus.
+   */
+  readonly commands?: Redis;
 }
 
 export function createLocalBus(): Bus {
@@ -42,6 +47,7 @@ export function createRedisBus(url: string): Bus {
     }
   });
   return {
+    commands: publisher,
     async publish(channel, message) {
       await publisher.publish(channel, JSON.stringify(message));
     },

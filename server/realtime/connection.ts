@@ -6,15 +6,15 @@ import { type EncodedFrame, encodeFrame } from './frames.ts';
 import { MessageRateLimiter } from './rate-limiter.ts';
 import { sendInTurn } from './turn-writes.ts';
 
-/** Who is on the other end of a socket. Each kind speaks its own protocol (handlers.ts). */
-export type ClientKind = 'admin' | 'bot';
+/** Who is on the other end of a socket ('admin', 'bot', 'feed'): each kind speaks its own protocol. */
+export type ClientKind = string;
 
 export interface SocketIdentity {
   kind: ClientKind;
   /** An admin socket's session (the session row's id), so logging out closes its sockets at once. */
   sessionId?: string;
-  /** A bot socket's Ghost_ID, set by its `hello` (nothing else is accepted before it). */
-  ghostId?: string;
+  /** The client's own name once its protocol has learned it (a bot's Ghost_ID, from its hello). */
+  name?: string;
   /** Re-checked on every liveness sweep; false closes the socket (a logged-out or expired session). */
   stillValid(): Promise<boolean>;
 }

@@ -137,7 +137,7 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       expect(joined.statusCode, joined.body).toBe(200);
       await new Promise((r) => setTimeout(r, 100));
       for (const app of [first, second]) {
-        const scanner = app.app.fleet.state.scanners.get(`multi-${job.slice(0, 8)}`);
+        const scanner = app.ctx.services.fleet.state.scanners.get(`multi-${job.slice(0, 8)}`);
         expect([scanner?.status, scanner?.petsFound]).toEqual(['hopping', 2]);
       }
       const [hopB, findB] = b.json().results;
@@ -150,7 +150,7 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       await dashboard.next((f) => f.type === 'server_hop' && (f.payload as ServerHopEvent).seq === hopA.seq);
       await dashboard.next((f) => f.type === 'server_hop' && (f.payload as ServerHopEvent).seq === hopB.seq);
       for (const app of [first, second]) {
-        const ids = app.app.fleet.state.scannerList(app.clock.now()).map((s) => s.id);
+        const ids = app.ctx.services.fleet.state.scannerList(app.clock.now()).map((s) => s.id);
         expect(ids).toEqual(expect.arrayContaining(['multi-a', 'multi-b']));
       }
       // Resuming on the other instance from before the first hop: exactly those events, in order.

@@ -1,21 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { GhostIdSchema } from '../../common/fleet.ts';
-import { COALESCE_WINDOW_MS, SOCKET_PATH } from '../../common/realtime.ts';
-import type { AppContext, FeatureOptions } from '../context.ts';
-import { refuseOverBudget } from '../features/fleet/bot-event-budget.ts';
-import { botTokenOf, judgeBotToken } from '../features/fleet/bot-token.ts';
-import { fleetOf } from '../features/fleet/fleet.service.ts';
-import { limitedClientOf } from '../features/security/client-address.ts';
-import { authenticateSocket, isSocketRefusal, upgradeGhostIdParam } from './authenticate.ts';
-import { CLOSE_CODES, type ClientKind, RealtimeConnection, type SocketIdentity } from './connection.ts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { COALESCE_WINDOW_MS } from '../../common/realtime.ts';
+import { CLOSE_CODES, RealtimeConnection, type SocketIdentity } from './connection.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
-import { connectFleetToDashboards } from './fleet-stream.ts';
 import { BusMessageSchema, describeIssue, encodeFrame, parseIncomingFrame } from './frames.ts';
-import { type ClientProtocol, type HandlerEnv, PROTOCOLS } from './handlers.ts';
-import { SESSION_ENDED_CHANNEL, SessionEndedSchema } from './publish.ts';
-import { readSystemHealth } from './system-health.ts';
+import { type HandlerEnv, isSocketRefusal, type SocketProtocol, type SocketRefusal } from './protocol.ts';
+import { kindChannel, SESSION_ENDED_CHANNEL, SessionEndedSchema } from './publisher.ts';
+import type { Transport } from './transport.ts';
 
 /** A ws ping this often; a socket that has not answered the previous one is dropped. */
 export const PING_INTERVAL_MS = 30_000;
@@ -29,47 +20,41 @@ const UPGRADES_PER_MINUTE = 120;
 export const AUTH_REQUIRED_TEXT = 'Authentication required';
 
 /**
- * GET /ws: the one socket endpoint. Callers are authenticated before the upgrade (a stranger gets a
- * plain 401 and no socket), then speak JSON frames `{type, payload, id, timestamp}` to the protocol
- * of their kind (handlers.ts). Bus messages on a kind's channel reach every socket of that kind.
+ * The socket routes: callers are authenticated before the upgrade (a stranger gets a plain 401 and
+ * no socket), then speak JSON frames `{type, payload, id, timestamp}` to the protocol that
+ * recognised them. Bus messages on a kind's channel reach every socket of that kind.
  */
-export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+export const realtimeRoutes: FastifyPluginAsync<{ transport: Transport }> = async (app, { transport }) => {
+  const { bus, now } = transport.options;
   const registry = new ConnectionRegistry();
-  const identities = new WeakMap<IncomingMessage, SocketIdentity>();
-  const resumes = new WeakMap<IncomingMessage, number>();
+  const identities = new WeakMap<IncomingMessage, { identity: SocketIdentity; protocol: SocketProtocol }>();
 
-  const unsubscribes = (Object.entries(PROTOCOLS) as Array<[ClientKind, ClientProtocol]>).map(
-    ([kind, protocol]) =>
-      ctx.bus.subscribe(protocol.channel, (message) => {
-        const parsed = BusMessageSchema.safeParse(message);
-        if (!parsed.success) {
-          app.log.warn({ channel: protocol.channel }, 'ignoring a bus message without {type, payload}');
-          return;
-        }
-        registry.broadcast(kind, encodeFrame(parsed.data.type, parsed.data.payload, ctx.now()));
-      }),
+  const unsubscribes = transport.registered.map((protocol) =>
+    bus.subscribe(kindChannel(protocol.kind), (message) => {
+      const parsed = BusMessageSchema.safeParse(message);
+      if (!parsed.success) {
+        app.log.warn(
+          { channel: kindChannel(protocol.kind) },
+          'ignoring a bus message without {type, payload}',
+        );
+        return;
+      }
+      registry.broadcast(protocol.kind, encodeFrame(parsed.data.type, parsed.data.payload, now()));
+    }),
   );
-  // A logout closes that session's dashboards at once, here and on every other instance, rather than
+  // A logout closes that session's sockets at once, here and on every other instance, rather than
   // at the next liveness sweep (up to PING_INTERVAL_MS later).
   unsubscribes.push(
-    ctx.bus.subscribe(SESSION_ENDED_CHANNEL, (message) => {
+    bus.subscribe(SESSION_ENDED_CHANNEL, (message) => {
       const parsed = SessionEndedSchema.safeParse(message);
       if (!parsed.success) return;
       registry.closeSession(parsed.data.sessionId, CLOSE_CODES.sessionEnded, 'Logged out');
     }),
   );
   const stopSweeping = registry.startSweeping(PING_INTERVAL_MS, app.log);
-  unsubscribes.push(connectFleetToDashboards(ctx, registry));
-  // The fleet's counts are part of system_health: dashboards get it again when they change.
-  unsubscribes.push(
-    fleetOf(ctx)?.onStateChange(() => {
-      if (registry.count('admin') === 0) return;
-      void readSystemHealth(ctx, registry.count('admin')).then(
-        (health) => registry.broadcast('admin', encodeFrame('system_health', health, ctx.now())),
-        (err: unknown) => app.log.warn({ err }, 'could not read system health'),
-      );
-    }) ?? (() => {}),
-  );
+  for (const protocol of transport.registered) {
+    if (protocol.start) unsubscribes.push(protocol.start(registry, app.log));
+  }
 
   // The websocket plugin's preClose (app.ts) has already closed every socket with 1001, so clients
   // reconnect; this stops the timers and subscriptions and catches any socket opened since.
@@ -79,118 +64,132 @@ export const realtimeRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
     registry.closeAll(CLOSE_CODES.goingAway, 'Server shutting down');
   });
 
-  app.get(
-    SOCKET_PATH,
-    {
-      websocket: true,
-      config: {
-        rateLimit: {
-          max: UPGRADES_PER_MINUTE,
-          timeWindow: '1 minute',
-          // Bots are limited per bot, not per address: 1,000 bots behind one NAT must all connect.
-          keyGenerator: (request) => upgradeLimitKey(ctx, request),
-          allowList: (_request, key) => key === UNNAMED_BOT_KEY,
+  const paths = [...new Set(transport.registered.map((p) => p.path))];
+  for (const path of paths) {
+    const onPath = transport.registered.filter((p) => p.path === path);
+    const first = onPath[0]!;
+    const limit = {
+      rateLimit: {
+        max: UPGRADES_PER_MINUTE,
+        timeWindow: '1 minute',
+        // A protocol may count per client rather than per address (1,000 bots behind one NAT).
+        keyGenerator: (request: FastifyRequest) =>
+          upgradeLimitKey(onPath, request, transport.options.clientAddress),
+        allowList: (_request: FastifyRequest, key: string) => key === NOT_COUNTED,
+      },
+    };
+    app.get(
+      path,
+      {
+        websocket: true,
+        ...(first.countsUpgrades === false ? {} : { config: limit }),
+        ...(first.preHandler ? { preHandler: first.preHandler } : {}),
+        // preValidation, not onRequest: the route's rate limit (an onRequest hook) must count refused
+        // attempts too, so it has to run first.
+        preValidation: async (request, reply) => {
+          const found = await authenticate(onPath, request);
+          if (!found) return reply.status(401).send({ error: AUTH_REQUIRED_TEXT });
+          if (isSocketRefusal(found.answer)) {
+            const { status, error, retryAfter } = found.answer.refused;
+            if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
+            return reply.status(status).send({ error });
+          }
+          identities.set(request.raw, { identity: found.answer, protocol: found.protocol });
         },
       },
-      // preValidation, not onRequest: the route's rate limit (an onRequest hook) must count refused
-      // attempts too, so it has to run first.
-      preValidation: async (request, reply) => {
-        const identity = await authenticateSocket(ctx, request);
-        if (!identity) return reply.status(401).send({ error: AUTH_REQUIRED_TEXT });
-        if (isSocketRefusal(identity)) {
-          const { status, error, retryAfter } = identity.refused;
-          if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
-          return reply.status(status).send({ error });
+      (socket, request) => {
+        const known = identities.get(request.raw);
+        if (!known) {
+          // Unreachable through the hook above; kept so a misrouted upgrade can never get a session.
+          socket.close(CLOSE_CODES.sessionEnded, AUTH_REQUIRED_TEXT);
+          return;
         }
-        const ghostId = identity.kind === 'bot' ? upgradeGhostIdParam(request) : undefined;
-        if (ghostId !== undefined) {
-          const error = upgradeGhostIdError(ghostId);
-          if (error) return reply.status(400).send({ error });
-        }
-        const since = (request.query as Record<string, unknown> | undefined)?.since;
-        if (since !== undefined) {
-          if (typeof since !== 'string' || !/^\d{1,15}$/.test(since)) {
-            return reply.status(400).send({ error: 'since must be a whole number (the last seq you have)' });
-          }
-          resumes.set(request.raw, Number(since));
-        }
-        identities.set(request.raw, identity);
-      },
-    },
-    (socket, request) => {
-      const identity = identities.get(request.raw);
-      if (!identity) {
-        // Unreachable through the hook above; kept so a misrouted upgrade can never get a session.
-        socket.close(CLOSE_CODES.sessionEnded, AUTH_REQUIRED_TEXT);
-        return;
-      }
-      const protocol = PROTOCOLS[identity.kind];
-      const connection = new RealtimeConnection(socket, identity, {
-        now: ctx.now,
-        replaceable: protocol.replaceable,
-        coalesceWindowMs: COALESCE_WINDOW_MS,
-        maxMessagesPerSecond: MAX_MESSAGES_PER_SECOND,
-        maxBufferedBytes: MAX_BUFFERED_BYTES,
-        log: request.log,
-      });
-      const since = resumes.get(request.raw);
-      const env: HandlerEnv = { ctx, registry, connection, ...(since === undefined ? {} : { since }) };
-      registry.add(connection);
+        const { identity, protocol } = known;
+        const connection = new RealtimeConnection(socket, identity, {
+          now,
+          replaceable: protocol.replaceable,
+          coalesceWindowMs: COALESCE_WINDOW_MS,
+          maxMessagesPerSecond: MAX_MESSAGES_PER_SECOND,
+          maxBufferedBytes: MAX_BUFFERED_BYTES,
+          log: request.log,
+        });
+        const followed = new Map<string, () => void>();
+        const env: HandlerEnv = {
+          connection,
+          clients: registry,
+          log: request.log,
+          follow(topic) {
+            if (followed.has(topic)) return;
+            followed.set(
+              topic,
+              bus.subscribe(topic, (message) => {
+                const parsed = BusMessageSchema.safeParse(message);
+                if (parsed.success) connection.send(parsed.data.type, parsed.data.payload);
+              }),
+            );
+          },
+        };
+        registry.add(connection);
 
-      // Listeners go on synchronously: a message sent right after the handshake must not be lost.
-      socket.on('message', (data, isBinary) => receive(protocol, env, data, isBinary));
-      socket.on('pong', () => {
-        connection.isAlive = true;
-      });
-      socket.on('close', () => {
-        registry.remove(connection);
-        connection.dispose();
-        if (protocol.onDisconnect) connection.enqueue(() => protocol.onDisconnect!(env));
-      });
-      if (protocol.onConnect) connection.enqueue(() => protocol.onConnect!(env));
-    },
-  );
+        // Listeners go on synchronously: a message sent right after the handshake must not be lost.
+        if (!protocol.ignoresMessages) {
+          socket.on('message', (data, isBinary) => receive(protocol, env, data, isBinary));
+        }
+        socket.on('pong', () => {
+          connection.isAlive = true;
+        });
+        socket.on('close', () => {
+          registry.remove(connection);
+          connection.dispose();
+          for (const unfollow of followed.values()) unfollow();
+          followed.clear();
+          if (protocol.onDisconnect) connection.enqueue(() => protocol.onDisconnect!(env));
+        });
+        if (protocol.onConnect) connection.enqueue(() => protocol.onConnect!(env));
+      },
+    );
+  }
 };
 
-/** Upgrades with a valid bot token but no `?ghostId=`: not counted (see upgradeLimitKey). */
-const UNNAMED_BOT_KEY = 'bot';
-
-/** What is wrong with an upgrade's `?ghostId=`, or null when it names a bot. */
-function upgradeGhostIdError(ghostId: string | null): string | null {
-  if (ghostId === null) return 'ghostId must be given once';
-  const checked = GhostIdSchema.safeParse(ghostId);
-  if (!checked.success) return describeIssue(checked.error);
-  return checked.data === ghostId ? null : 'ghostId must not start or end with spaces';
+/** The first protocol on the path to recognise (or refuse) the caller. */
+async function authenticate(
+  protocols: readonly SocketProtocol[],
+  request: FastifyRequest,
+): Promise<{ answer: SocketIdentity | SocketRefusal; protocol: SocketProtocol } | null> {
+  for (const protocol of protocols) {
+    const answer = await protocol.authenticate(request);
+    if (answer) return { answer, protocol };
+  }
+  return null;
 }
 
-/**
- * What the upgrade limit counts an upgrade against: a valid bot token counts against the bot its
- * `?ghostId=` names (whose hello must then match), or not at all without one; anything else (an
- * admin, a stranger, a wrong token) against its address, IPv6 per /64.
- */
-async function upgradeLimitKey(ctx: AppContext, request: FastifyRequest): Promise<string> {
-  if (botTokenOf(request) !== undefined) {
-    const ghostId = upgradeGhostIdParam(request);
-    const named = ghostId === undefined || upgradeGhostIdError(ghostId) === null;
-    if (named && (await judgeBotToken(ctx, request)).ok) {
-      return ghostId === undefined || ghostId === null ? UNNAMED_BOT_KEY : `bot:${ghostId}`;
-    }
+/** An upgrade a protocol does not count (see SocketProtocol.upgradeLimitKey). */
+const NOT_COUNTED = 'not-counted';
+
+async function upgradeLimitKey(
+  protocols: readonly SocketProtocol[],
+  request: FastifyRequest,
+  clientAddress: (request: FastifyRequest) => string,
+): Promise<string> {
+  for (const protocol of protocols) {
+    const key = await protocol.upgradeLimitKey?.(request);
+    if (key === null) return NOT_COUNTED;
+    if (key !== undefined) return `${protocol.kind}:${key}`;
   }
-  return `ip:${limitedClientOf(request)}`;
+  return `ip:${clientAddress(request)}`;
 }
 
 function receive(
-  protocol: ClientProtocol,
+  protocol: SocketProtocol,
   env: HandlerEnv,
   data: Buffer | ArrayBuffer | Buffer[],
   isBinary: boolean,
 ): void {
-  const { connection, ctx } = env;
-  // A bot named by its hello draws on its budget (shared with POST /api/bot/events); every other
-  // socket, and a bot's before its hello, on the per-socket limit.
-  const ghostId = connection.kind === 'bot' ? connection.identity.ghostId : undefined;
-  const overBudget = ghostId === undefined ? null : refuseOverBudget(ctx, ghostId, 1);
-  if (ghostId === undefined) {
+  const { connection } = env;
+  // A protocol may draw on its own budget (a named bot's, shared with POST /api/bot/events); every
+  // other socket draws on the per-socket limit.
+  const admitted = protocol.admit ? protocol.admit(connection) : 'per-socket';
+  if (admitted === 'per-socket') {
     const { accepted, firstRejection } = connection.limiter.take();
     if (!accepted) {
       if (firstRejection) {
@@ -202,12 +201,12 @@ function receive(
     }
   }
   const parsed = parseIncomingFrame(data, isBinary);
-  if (overBudget) {
-    // Dropped; the answer names the frame when it had an id, so the bot knows what to send again.
+  if (admitted !== null && admitted !== 'per-socket') {
+    // Dropped; the answer names the frame when it had an id, so the sender knows what to send again.
     const id = parsed.ok ? parsed.frame.id : undefined;
     connection.send('error', {
-      error: overBudget.frameError,
-      retryAfter: Number(overBudget.retryAfter),
+      error: admitted.error,
+      retryAfter: admitted.retryAfter,
       ...(id === undefined ? {} : { requestId: id }),
     });
     return;
@@ -218,7 +217,7 @@ function receive(
   }
   const { type, payload, id } = parsed.frame;
   const requestId = id === undefined ? {} : { requestId: id };
-  const handler = Object.hasOwn(protocol.handlers, type) ? protocol.handlers[type] : undefined;
+  const handler = Object.hasOwn(protocol.accepts, type) ? protocol.accepts[type] : undefined;
   if (!handler) {
     connection.send('error', { error: `Unknown message type: ${type}`, ...requestId });
     return;
@@ -226,7 +225,7 @@ function receive(
   const checked = handler.schema.safeParse(payload);
   if (!checked.success) {
     const answer = { error: `Invalid ${type} payload: ${describeIssue(checked.error)}`, ...requestId };
-    // The bot protocol refuses a bad hello (handlers.ts); other protocols answer and go on.
+    // A protocol may refuse the sender for it (a bot's bad hello); by default it is answered.
     if (protocol.onInvalidPayload) protocol.onInvalidPayload(type, answer, env);
     else connection.send('error', answer);
     return;

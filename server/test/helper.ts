@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterEach, beforeEach } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import type { AppContext } from '../context.ts';
+import type { AppBase, AppContext } from '../context.ts';
 import { createDb, type DialectName } from '../db/index.ts';
 import { createLocalBus, createRedisBus } from '../realtime/bus.ts';
 import { prepareDatabase } from '../startup.ts';
@@ -130,7 +130,7 @@ export async function buildTestApp(
     handle = createDb(':memory:');
   }
   const clock = fakeClock();
-  const ctx: AppContext = {
+  const base: AppBase = {
     config,
     db: handle.db,
     dialect: handle.dialect,
@@ -138,11 +138,13 @@ export async function buildTestApp(
     now: clock.now,
   };
   if (dialect === 'postgres') {
-    await withSchemaLock(process.env.TEST_DATABASE_URL ?? '', () => prepareDatabase(ctx));
+    await withSchemaLock(process.env.TEST_DATABASE_URL ?? '', () => prepareDatabase(base));
   } else {
-    await prepareDatabase(ctx);
+    await prepareDatabase(base);
   }
-  const app = await buildApp(ctx, options.app);
+  const app = await buildApp(base, options.app);
+  // buildApp has given it its services.
+  const ctx = base as AppContext;
   await app.ready();
   const injectBare = sendLikeOwnPages(app);
   return {

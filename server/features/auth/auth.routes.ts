@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMIN_SESSION_TTL_MS, LoginRequestSchema, SESSION_COOKIE } from '../../../common/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
-import { publishSessionEnded } from '../../realtime/publish.ts';
 import { login, logout } from './auth.service.ts';
+import { sha256 } from './secret.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   const cookieOptions = {
@@ -32,9 +32,9 @@ export const authRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
     if (token) {
       // Its dashboards close now. Should the bus fail, the session is gone all the same and the
       // sockets' next liveness sweep closes them.
-      await publishSessionEnded(ctx.bus, token).catch((err: unknown) =>
-        request.log.warn({ err }, 'could not announce the logout to the sockets'),
-      );
+      await ctx.services.publisher
+        .endSession(sha256(token))
+        .catch((err: unknown) => request.log.warn({ err }, 'could not announce the logout to the sockets'));
     }
     reply.clearCookie(SESSION_COOKIE, cookieOptions);
     return { success: true };

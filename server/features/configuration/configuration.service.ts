@@ -20,8 +20,7 @@ import {
 import type { ConfigAckPayloadSchema } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../http-error.ts';
-import { publishToAdmins, publishToBot, publishToBots } from '../../realtime/publish.ts';
-import { fleetOf } from '../fleet/fleet.service.ts';
+import { botTopic } from '../fleet/bot-topic.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import {
   type ConfigurationRow,
@@ -90,8 +89,7 @@ const byBotId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: tr
  * takes frames (the resume above all).
  */
 function onlineBots(ctx: AppContext): { online: Set<string>; heard: Set<string>; total: number } {
-  const fleet = fleetOf(ctx);
-  if (!fleet) return { online: new Set(), heard: new Set(), total: 0 };
+  const { fleet } = ctx.services;
   const now = ctx.now();
   const online = new Set<string>();
   const heard = new Set<string>();
@@ -116,7 +114,7 @@ const isReachable = (row: ConfigurationRow, heard: Set<string>) =>
 async function loadConfigurationRows(ctx: AppContext): Promise<ConfigurationRow[]> {
   const rows = await findConfigurations(ctx.db);
   const known = new Set(rows.map((r) => r.bot_id));
-  const missing = [...(fleetOf(ctx)?.state.scanners.keys() ?? [])].filter((id) => !known.has(id));
+  const missing = [...ctx.services.fleet.state.scanners.keys()].filter((id) => !known.has(id));
   if (missing.length === 0) return rows;
   await insertDefaultConfigurations(ctx.db, missing, ctx.now());
   return findConfigurations(ctx.db);
@@ -245,10 +243,10 @@ async function pushChange(ctx: AppContext, push: Push): Promise<ChangeResult> {
   const botIds = [...new Set(push.botIds)];
   const { heard } = onlineBots(ctx);
   // A bot the fleet knows but no configuration yet (it only used POST /api/bot/events) gets one first.
-  const fleetKnown = fleetOf(ctx)?.state.scanners;
+  const fleetKnown = ctx.services.fleet.state.scanners;
   await insertDefaultConfigurations(
     ctx.db,
-    botIds.filter((id) => fleetKnown?.has(id)),
+    botIds.filter((id) => fleetKnown.has(id)),
     now,
   );
   const deadline = now + ctx.config.CONFIG_ACK_DEADLINE_MS;
@@ -331,13 +329,17 @@ async function pushChange(ctx: AppContext, push: Push): Promise<ChangeResult> {
   // After the commit, so a bot's quick answer finds its targets. A frame the bus loses is resent
   // when the bot next says hello (and counted failed at the deadline meanwhile).
   await Promise.all(
-    frames.map(({ botId, frame }) => publishToBot(ctx.bus, botId, 'config', frame).catch(afterCommit)),
+    frames.map(({ botId, frame }) =>
+      ctx.services.publisher.toTopic(botTopic(botId), 'config', frame).catch(afterCommit),
+    ),
   );
-  await publishToAdmins(ctx.bus, 'configuration_update', {
-    targetedBots: frames.length,
-    changeId: String(changeId),
-    reason: push.reason,
-  }).catch(afterCommit);
+  await ctx.services.publisher
+    .toAll('admin', 'configuration_update', {
+      targetedBots: frames.length,
+      changeId: String(changeId),
+      reason: push.reason,
+    })
+    .catch(afterCommit);
   return { successful: frames.length, changeId: String(changeId), sent };
 }
 
@@ -410,11 +412,13 @@ export async function rollbackChange(
     rollbackOf: id,
     audit: { eventType: 'configuration_rollback', details: { rollbackOf: id } },
   });
-  await publishToAdmins(ctx.bus, 'configuration_rollback', {
-    reason: request.reason,
-    changeId: result.changeId,
-    rollbackOf: String(id),
-  }).catch(afterCommit);
+  await ctx.services.publisher
+    .toAll('admin', 'configuration_rollback', {
+      reason: request.reason,
+      changeId: result.changeId,
+      rollbackOf: String(id),
+    })
+    .catch(afterCommit);
   return result;
 }
 
@@ -477,12 +481,14 @@ export async function switchNetwork(
     );
     return reached;
   });
-  await publishToBots(ctx.bus, kind, { reason }).catch(afterCommit);
-  await publishToAdmins(ctx.bus, 'emergency_control', {
-    action: stop ? 'EMERGENCY_STOP' : 'EMERGENCY_RESUME',
-    reason,
-    affectedBots: reached.length,
-  }).catch(afterCommit);
+  await ctx.services.publisher.toAll('bot', kind, { reason }).catch(afterCommit);
+  await ctx.services.publisher
+    .toAll('admin', 'emergency_control', {
+      action: stop ? 'EMERGENCY_STOP' : 'EMERGENCY_RESUME',
+      reason,
+      affectedBots: reached.length,
+    })
+    .catch(afterCommit);
   return { affectedBots: reached.length, emergency: await findEmergencyState(ctx.db) };
 }
 
@@ -571,9 +577,6 @@ export async function expireUnacknowledged(ctx: AppContext): Promise<number> {
   return settled;
 }
 
-/** Each app's progress announcements, one at a time (see announceProgress). */
-const progressChains = new WeakMap<AppContext, Promise<void>>();
-
 /**
  * Tells dashboards how the changes' targets stand now. Acknowledgements settle concurrently, so the
  * counting is done one announcement at a time: the last one counted after the last settlement,
@@ -584,17 +587,14 @@ function announceProgress(ctx: AppContext, changeIds: number[]): Promise<void> {
   const announce = async () => {
     for (const changeId of changeIds) {
       const { counts, unanswered } = await countTargetStates(ctx.db, changeId, NO_ACKNOWLEDGEMENT);
-      await publishToAdmins(ctx.bus, 'configuration_progress', {
-        changeId: String(changeId),
-        counts,
-        unanswered,
-      }).catch(afterCommit);
+      await ctx.services.publisher
+        .toAll('admin', 'configuration_progress', {
+          changeId: String(changeId),
+          counts,
+          unanswered,
+        })
+        .catch(afterCommit);
     }
   };
-  const next = (progressChains.get(ctx) ?? Promise.resolve()).then(announce);
-  progressChains.set(
-    ctx,
-    next.catch(() => {}),
-  );
-  return next;
+  return ctx.services.configurationProgress.run(announce);
 }

@@ -791,7 +791,7 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
       const client = await botSession(sockets)('far-bot', { socketUrl: `ws://127.0.0.1:${port}/ws` });
       const cookie = await first.adminCookie();
       // The first instance learns of the bot through the fleet's bus.
-      await eventually(async () => expect(first.app.fleet.state.scanners.has('far-bot')).toBe(true));
+      await eventually(async () => expect(first.ctx.services.fleet.state.scanners.has('far-bot')).toBe(true));
       const res = await first.app.inject({
         method: 'POST',
         url: '/api/admin/configurations/bulk-update',

@@ -1,9 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { WebSocket } from 'ws';
 import type { PetDiscovery } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
-import { CLOSE_CODES } from '../../realtime/connection.ts';
-import { encodeFrame } from '../../realtime/frames.ts';
+import { CLOSE_CODES, type RealtimeConnection } from '../../realtime/connection.ts';
+import { type EncodedFrame, encodeFrame } from '../../realtime/frames.ts';
 import type { DiscoveryStream } from '../fleet/fleet.service.ts';
 import { discoveryForTier, type Feed, type FeedTier } from './feed.service.ts';
 
@@ -17,25 +16,25 @@ export const SLOW_CLIENT_CLOSE = 4008;
  * receive it (the feed socket of 2,000 executors must not stringify a find 2,000 times).
  */
 export class DiscoveryFrames {
-  private readonly texts = new Map<FeedTier, string | null>();
+  private readonly frames = new Map<FeedTier, EncodedFrame | null>();
 
   constructor(
     readonly discovery: PetDiscovery,
     private readonly now: number,
   ) {}
 
-  /** The frame's text for the tier, or null when the tier may not see this find. */
-  textFor(tier: FeedTier): string | null {
-    let text = this.texts.get(tier);
-    if (text === undefined) {
+  /** The frame for the tier (its UTF-8 bytes shared by every socket), or null when the tier may not see this find. */
+  frameFor(tier: FeedTier): EncodedFrame | null {
+    let frame = this.frames.get(tier);
+    if (frame === undefined) {
       const shown = discoveryForTier(this.discovery, tier);
       // The server's time rides with each find, so a client judges its age by the server's clock.
-      text = shown
-        ? encodeFrame('discovery', { ...shown, serverTime: new Date(this.now).toISOString() }, this.now).text
+      frame = shown
+        ? encodeFrame('discovery', { ...shown, serverTime: new Date(this.now).toISOString() }, this.now)
         : null;
-      this.texts.set(tier, text);
+      this.frames.set(tier, frame);
     }
-    return text;
+    return frame;
   }
 }
 
@@ -48,7 +47,8 @@ export interface FeedSocketRequest {
 }
 
 /**
- * One executor's feed socket: `{type: 'discovery', payload}` frames (the find plus `serverTime`) for every find its tier may see,
+ * One executor's feed socket (on the transport's one connection class, which pings it and drops it
+ * when it stops answering): `{type: 'discovery', payload}` frames (the find plus `serverTime`) for every find its tier may see,
  * in stream order, after a `ready` frame `{tier, cursor}` once the key is checked (and, with since=,
  * the missed finds sent). A refused key gets an `error` frame, then the socket is closed. The tier is
  * checked again whenever the key changes (switched off, device revoked: the socket closes).
@@ -59,10 +59,9 @@ export class FeedSocket {
   private held: DiscoveryFrames[] | undefined = [];
   private cursor = 0;
   private closed = false;
-  isAlive = true;
 
   constructor(
-    private readonly socket: WebSocket,
+    private readonly connection: RealtimeConnection,
     private readonly request: FeedSocketRequest,
     private readonly feed: Feed,
     stream: DiscoveryStream,
@@ -121,18 +120,17 @@ export class FeedSocket {
     const { seq } = frames.discovery;
     if (this.closed || this.tier === undefined || seq <= this.cursor) return;
     this.cursor = seq;
-    const text = frames.textFor(this.tier);
-    if (text === null) return;
-    if (this.socket.bufferedAmount > MAX_FEED_BUFFERED_BYTES) {
+    const frame = frames.frameFor(this.tier);
+    if (frame === null) return;
+    if (this.connection.socket.bufferedAmount > MAX_FEED_BUFFERED_BYTES) {
       this.refuse('Too far behind: reconnect with since= your last seq', SLOW_CLIENT_CLOSE);
       return;
     }
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
+    this.connection.deliver(frame);
   }
 
   private send(type: string, payload: unknown): void {
-    if (this.socket.readyState === this.socket.OPEN)
-      this.socket.send(encodeFrame(type, payload, this.ctx.now()).text);
+    this.connection.send(type, payload);
   }
 
   /** The key changed (or its expiry may have passed): check it again, closing the socket if refused. */
@@ -143,20 +141,11 @@ export class FeedSocket {
     else this.tier = access.tier;
   }
 
-  ping(): void {
-    if (!this.closed) this.socket.ping();
-  }
-
-  terminate(): void {
-    this.socket.terminate();
-    this.dispose();
-  }
-
   refuse(error: string, code: number = CLOSE_CODES.policyViolation): void {
     if (this.closed) return;
-    if (this.socket.readyState === this.socket.OPEN) {
-      this.socket.send(encodeFrame('error', { error }, this.ctx.now()).text);
-      this.socket.close(code, error.slice(0, 120));
+    if (this.connection.isOpen) {
+      this.connection.send('error', { error });
+      this.connection.close(code, error.slice(0, 120));
     }
     this.dispose();
   }

@@ -3,15 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FeedResponse } from '../../../common/fleet.ts';
 import type { FeatureOptions } from '../../context.ts';
-import { describeIssue, encodeFrame } from '../../realtime/frames.ts';
 import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
+import { feedProtocol } from './feed.protocol.ts';
 import { Feed, MAX_FEED_WAIT_SECONDS } from './feed.service.ts';
-import { DiscoveryFrames, FeedSocket } from './feed-socket.ts';
-
-export const FEED_SOCKET_PATH = '/ws/feed';
-/** A ws ping this often; a feed socket that has not answered the previous one is dropped. */
-const FEED_PING_INTERVAL_MS = 30_000;
+import { DiscoveryFrames, type FeedSocket } from './feed-socket.ts';
 
 const optionalText = (field: string) =>
   z
@@ -59,12 +55,12 @@ function hardwareIdOf(request: FastifyRequest, fromQuery: string | undefined): s
  * see is decided here, never by the script.
  */
 export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
-  const feed = new Feed(ctx, app.pendingWrites, () => app.fleet.discoveries);
+  const feed = new Feed(ctx, app.pendingWrites, () => ctx.services.fleet.discoveries);
   const sockets = new Set<FeedSocket>();
   const rateLimit = app.rateLimitHooks('feed', { keyOf: (request) => textField(request.query, 'key') });
 
   // One subscription for every socket of this instance; each find is serialised once per tier.
-  const unsubscribeStream = app.fleet.discoveries.onDiscovery((discovery) => {
+  const unsubscribeStream = ctx.services.fleet.discoveries.onDiscovery((discovery) => {
     if (sockets.size === 0) return;
     const frames = new DiscoveryFrames(discovery, ctx.now());
     for (const socket of sockets) socket.receive(frames);
@@ -75,22 +71,13 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
     for (const socket of sockets) if (socket.key === scriptKey) void socket.recheck();
   });
 
-  // Liveness (a ws ping; no pong since the last one: dropped) and expiry: keys are checked again.
-  const sweep = setInterval(() => {
-    for (const socket of sockets) {
-      if (!socket.isAlive) {
-        socket.terminate();
-        continue;
-      }
-      socket.isAlive = false;
-      socket.ping();
-      void socket.recheck();
-    }
-  }, FEED_PING_INTERVAL_MS);
-  sweep.unref();
+  // The socket /ws/feed, on the realtime transport (which pings it and, each sweep, has the key
+  // checked again: switched off or expired, the socket closes).
+  ctx.services.transport.registerProtocol(
+    feedProtocol(ctx, { open: sockets, feed, querySchema: FeedSocketQuerySchema, hardwareIdOf, rateLimit }),
+  );
 
   app.addHook('onClose', async () => {
-    clearInterval(sweep);
     unsubscribe();
     unsubscribeStream();
     for (const socket of sockets) socket.dispose();
@@ -125,30 +112,4 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
       }
     },
   );
-
-  app.get(FEED_SOCKET_PATH, { websocket: true, preHandler: rateLimit }, (socket, request) => {
-    const query = FeedSocketQuerySchema.safeParse(request.query);
-    if (!query.success) {
-      socket.send(encodeFrame('error', { error: describeIssue(query.error) }, ctx.now()).text);
-      socket.close(1008, 'Bad feed request');
-      return;
-    }
-    const { key, hwid, since } = query.data;
-    const feedSocket = new FeedSocket(
-      socket,
-      { key, hwid: hardwareIdOf(request, hwid), since, ip: request.ip ?? 'inject' },
-      feed,
-      app.fleet.discoveries,
-      ctx,
-      request.log,
-    );
-    sockets.add(feedSocket);
-    socket.on('pong', () => {
-      feedSocket.isAlive = true;
-    });
-    socket.on('close', () => {
-      sockets.delete(feedSocket);
-      feedSocket.dispose();
-    });
-  });
 };

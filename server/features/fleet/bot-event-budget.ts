@@ -1,3 +1,4 @@
+import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 
 /*
@@ -106,18 +107,11 @@ export class BotEventBudget {
   }
 }
 
-const budgets = new WeakMap<AppContext, BotEventBudget>();
-
-/** The app's bot event budget, shared by POST /api/bot/events and the bot socket. */
-export function botEventBudgetOf(ctx: AppContext): BotEventBudget {
-  let budget = budgets.get(ctx);
-  if (budget === undefined) {
-    const rate = ctx.config.RATE_LIMIT_BOT_EVENTS;
-    const burst = ctx.config.RATE_LIMIT_BOT_EVENTS_BURST ?? Math.max(1, Math.round(rate * 10));
-    budget = new BotEventBudget(rate, burst);
-    budgets.set(ctx, budget);
-  }
-  return budget;
+/** The app's bot event budget (built once, in the service container), from its configuration. */
+export function createBotEventBudget(config: Config): BotEventBudget {
+  const rate = config.RATE_LIMIT_BOT_EVENTS;
+  const burst = config.RATE_LIMIT_BOT_EVENTS_BURST ?? Math.max(1, Math.round(rate * 10));
+  return new BotEventBudget(rate, burst);
 }
 
 /** Whole seconds for a Retry-After header: at least 1. */
@@ -146,7 +140,7 @@ export interface BudgetRefusal {
 
 /** Takes `n` events from the bot's budget; null when they may go ahead. */
 export function refuseOverBudget(ctx: AppContext, ghostId: string, n: number): BudgetRefusal | null {
-  const budget = botEventBudgetOf(ctx);
+  const budget = ctx.services.botEventBudget;
   const answer = budget.take(ghostId, n, ctx.now());
   if (answer.ok) return null;
   const seconds = retryAfterSeconds(answer.retryAfterMs);
@@ -157,4 +151,11 @@ export function refuseOverBudget(ctx: AppContext, ghostId: string, n: number): B
       : BOT_EVENT_BUDGET_TEXTS.tooMany(ghostId, budget.ratePerSecond, budget.burst, seconds),
     frameError: BOT_EVENT_BUDGET_TEXTS.frameRefused(ghostId, budget.ratePerSecond, seconds),
   };
+}
+
+declare module '../../context.ts' {
+  interface AppServices {
+    /** Events per second per bot, shared by POST /api/bot/events and the bot socket. */
+    botEventBudget: BotEventBudget;
+  }
 }

@@ -37,7 +37,7 @@ function postEvents(
 }
 
 async function hopsStored(t: TestAppSuite): Promise<number> {
-  await t.app.fleet.flush();
+  await t.ctx.services.fleet.flush();
   const row = await t.ctx.db
     .selectFrom('fleet_hops')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -109,7 +109,7 @@ for (const dialect of DIALECTS) {
         error:
           'A batch of 101 events is more than one bot may send at once (100): send at most 100 events per call',
       });
-      expect(t.app.fleet.holds('ghost-1')).toBe(false);
+      expect(t.ctx.services.fleet.holds('ghost-1')).toBe(false);
     });
 
     it('counts socket frames against the same budget: over it, an error frame per dropped frame', async () => {

@@ -69,7 +69,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('computes scanner statuses and network stats as spec section 4 says', async () => {
-      expect(t.app.fleet.state.networkStats(t.clock.now()).networkHealth).toBe(85);
+      expect(t.ctx.services.fleet.state.networkStats(t.clock.now()).networkHealth).toBe(85);
       await send('a', status('active', { scansPerMinute: 10, petsFound: 1, uptime: 100 }));
       await send('b', status('scanning', { scansPerMinute: 20, petsFound: 2, uptime: 90 }));
       await send('c', status('hopping', { scansPerMinute: 5, petsFound: 3, uptime: 80 }));
@@ -114,11 +114,11 @@ for (const dialect of DIALECTS) {
       t.clock.set(Date.UTC(2026, 10, 23, 23, 58));
       await send('a', { type: 'pet_discovered', payload: pet({ jobid: 'j1' }) });
       await send('b', { type: 'pet_discovered', payload: pet({ jobid: 'j2' }) });
-      expect(t.app.fleet.state.networkStats(t.clock.now()).totalPetsFound).toBe(2);
+      expect(t.ctx.services.fleet.state.networkStats(t.clock.now()).totalPetsFound).toBe(2);
       t.clock.set(Date.UTC(2026, 10, 24, 0, 0, 30));
-      expect(t.app.fleet.state.networkStats(t.clock.now()).totalPetsFound).toBe(0);
+      expect(t.ctx.services.fleet.state.networkStats(t.clock.now()).totalPetsFound).toBe(0);
       await send('a', { type: 'pet_discovered', payload: pet({ jobid: 'j3' }) });
-      expect(t.app.fleet.state.networkStats(t.clock.now()).totalPetsFound).toBe(1);
+      expect(t.ctx.services.fleet.state.networkStats(t.clock.now()).totalPetsFound).toBe(1);
     });
 
     it('tells connected dashboards when a silent bot turns inactive, with no event at all', async () => {
@@ -134,7 +134,7 @@ for (const dialect of DIALECTS) {
       expect((frame.payload as { networkStats: { inactiveBots: number } }).networkStats.inactiveBots).toBe(1);
       // Any message brings it back.
       await send('quiet', { type: 'config_ack', payload: { version: 1, ok: true } });
-      expect(t.app.fleet.state.scannerList(t.clock.now())[0]?.status).toBe('scanning');
+      expect(t.ctx.services.fleet.state.scannerList(t.clock.now())[0]?.status).toBe('scanning');
     });
 
     it('computes hop statistics and trends from the hops of the last hour', async () => {
@@ -191,7 +191,9 @@ for (const dialect of DIALECTS) {
       expect(minute(25)).toMatchObject({ hopsSucceeded: 2, hopsFailed: 0 });
       expect(stats.lastHour.reduce((n, m) => n + m.hopsSucceeded + m.hopsFailed, 0)).toBe(8);
       // Per bot: the share of its hops in the last hour that succeeded.
-      const byId = Object.fromEntries(t.app.fleet.state.scannerList(t.clock.now()).map((s) => [s.id, s]));
+      const byId = Object.fromEntries(
+        t.ctx.services.fleet.state.scannerList(t.clock.now()).map((s) => [s.id, s]),
+      );
       expect(byId.a?.hopSuccessRate).toBe(80);
     });
 
@@ -205,11 +207,11 @@ for (const dialect of DIALECTS) {
       );
       t.clock.set(start);
       await send('a', { type: 'server_hop', payload: hop() }, { type: 'server_hop', payload: hop() });
-      const stats = t.app.fleet.state.hopStats(t.clock.now());
+      const stats = t.ctx.services.fleet.state.hopStats(t.clock.now());
       expect([stats.successRate15m, stats.successRate30m, stats.trend]).toEqual([100, 75, 'Improving']);
       // 40 minutes on, nothing in either window: no rates, and nothing declined.
       t.clock.advance(40 * MINUTE);
-      const quiet = t.app.fleet.state.hopStats(t.clock.now());
+      const quiet = t.ctx.services.fleet.state.hopStats(t.clock.now());
       expect([quiet.successRate15m, quiet.successRate30m, quiet.trend]).toEqual([null, null, 'Improving']);
     });
 
@@ -294,7 +296,7 @@ for (const dialect of DIALECTS) {
       expect(same.results[0]?.duplicate).toBe(true);
       expect(otherServer.results[0]?.seq).toBe(2);
       expect(later.results[0]?.seq).toBe(3);
-      const { discoveries } = await t.app.fleet.discoveries.discoveriesAfter(0, 10);
+      const { discoveries } = await t.ctx.services.fleet.discoveries.discoveriesAfter(0, 10);
       expect(discoveries.map((d) => [d.seq, d.jobid])).toEqual([
         [1, 'job-b'],
         [2, 'job-z'],
@@ -307,7 +309,7 @@ for (const dialect of DIALECTS) {
       await send('a', { type: 'server_hop', payload: hop() }, { type: 'pet_discovered', payload: pet() });
       t.clock.advance(8 * DAY);
       await send('a', { type: 'server_hop', payload: hop() }, { type: 'pet_discovered', payload: pet() });
-      await t.app.fleet.flush();
+      await t.ctx.services.fleet.flush();
       const rows = async () => ({
         hops: (await t.ctx.db.selectFrom('fleet_hops').select('seq').orderBy('seq').execute()).map((r) =>
           Number(r.seq),
@@ -320,13 +322,13 @@ for (const dialect of DIALECTS) {
       const scanner = await t.ctx.db.selectFrom('fleet_scanners').selectAll().executeTakeFirstOrThrow();
       expect(scanner).toMatchObject({ ghost_id: 'a', status: 'scanning', pets_found: 7 });
 
-      expect(await t.app.fleet.prune()).toBe(2);
+      expect(await t.ctx.services.fleet.prune()).toBe(2);
       expect(await rows()).toEqual({ hops: [3], discoveries: [4] });
       // The feed's cursor from before the pruned events can no longer be served exactly.
-      const feed = await t.app.fleet.discoveries.discoveriesAfter(0, 10);
+      const feed = await t.ctx.services.fleet.discoveries.discoveriesAfter(0, 10);
       expect(feed).toMatchObject({ reset: true, cursor: 4 });
       expect(feed.discoveries.map((d) => d.seq)).toEqual([4]);
-      expect(t.app.fleet.state.hopStats(t.clock.now()).totalHops).toBe(1);
+      expect(t.ctx.services.fleet.state.hopStats(t.clock.now()).totalHops).toBe(1);
     });
 
     // Two apps on one database: the test helper shares a PostgreSQL schema; SQLite runs in memory.
@@ -334,11 +336,11 @@ for (const dialect of DIALECTS) {
       it('lets a restarted (or second) instance know the scanners, the recent events and where the stream is', async () => {
         await send('a', status('scanning', { petsFound: 4 }));
         await send('a', { type: 'server_hop', payload: hop() }, { type: 'pet_discovered', payload: pet() });
-        await t.app.fleet.flush();
+        await t.ctx.services.fleet.flush();
         const restarted = await buildTestApp('postgres', {}, { joinSchemaOf: t });
         try {
           restarted.clock.set(t.clock.now());
-          const backfill = restarted.app.fleet.backfill(false);
+          const backfill = restarted.ctx.services.fleet.backfill(false);
           expect(backfill.scanners).toMatchObject([{ id: 'a', status: 'scanning', petsFound: 4 }]);
           expect(backfill.hops.map((h) => h.seq)).toEqual([1]);
           expect(backfill.discoveries.map((d) => d.seq)).toEqual([2]);
@@ -361,7 +363,7 @@ for (const dialect of DIALECTS) {
 
     it('hands events on in seq order when two instances cross on the bus, and skips a seq that never comes', async () => {
       const seen: number[] = [];
-      const off = t.app.fleet.onEvent((e) => seen.push(e.seq));
+      const off = t.ctx.services.fleet.onEvent((e) => seen.push(e.seq));
       const hopEvent = (seq: number): ServerHopEvent => ({
         id: `h${seq}`,
         seq,
@@ -390,22 +392,22 @@ for (const dialect of DIALECTS) {
       await new Promise((r) => setTimeout(r, 300));
       expect(seen).toEqual([1, 2, 4]);
       off();
-      expect(t.app.fleet.eventsAfter(0)?.map((e) => e.seq)).toEqual([1, 2, 4]);
+      expect(t.ctx.services.fleet.eventsAfter(0)?.map((e) => e.seq)).toEqual([1, 2, 4]);
     });
 
     it('serves the feed from a cursor and tells it about each new discovery', async () => {
       const seen: number[] = [];
-      const off = t.app.fleet.discoveries.onDiscovery((d) => seen.push(d.seq));
+      const off = t.ctx.services.fleet.discoveries.onDiscovery((d) => seen.push(d.seq));
       await send('a', { type: 'server_hop', payload: hop() });
       await send('a', { type: 'pet_discovered', payload: pet({ jobid: 'j1' }) });
       await send('a', { type: 'pet_discovered', payload: pet({ jobid: 'j2' }) });
       await send('a', { type: 'pet_discovered', payload: pet({ jobid: 'j3' }) });
       off();
       expect(seen).toEqual([2, 3, 4]);
-      const page = await t.app.fleet.discoveries.discoveriesAfter(2, 1);
+      const page = await t.ctx.services.fleet.discoveries.discoveriesAfter(2, 1);
       expect(page).toMatchObject({ reset: false, cursor: 3 });
       expect(page.discoveries.map((d) => d.jobid)).toEqual(['j2']);
-      expect(await t.app.fleet.discoveries.discoveriesAfter(4, 10)).toEqual({
+      expect(await t.ctx.services.fleet.discoveries.discoveriesAfter(4, 10)).toEqual({
         discoveries: [],
         cursor: 4,
         reset: false,
@@ -428,7 +430,7 @@ for (const dialect of DIALECTS) {
           attemptNumber: 1,
           totalServersAttempted: 1,
         };
-        await t.app.fleet.begin(`bot-${i % 50}`, 'server_hop', hopReport as never, false);
+        await t.ctx.services.fleet.begin(`bot-${i % 50}`, 'server_hop', hopReport as never, false);
         if (i % 500 === 0) await new Promise((r) => setImmediate(r));
       }
       raw.resume();
@@ -439,7 +441,7 @@ for (const dialect of DIALECTS) {
       const hopsSeen = client.ofType('server_hop').length;
       // Well short of every event: the rest was skipped rather than queued for it.
       expect(hopsSeen).toBeLessThan(total);
-      expect((backfill.payload as FleetBackfillPayload).cursor).toBe(t.app.fleet.state.head);
+      expect((backfill.payload as FleetBackfillPayload).cursor).toBe(t.ctx.services.fleet.state.head);
       // And it is live again afterwards.
       await send('a', { type: 'server_hop', payload: hop({ toJobId: 'after' }) });
       await client.next((f) => f.type === 'server_hop' && (f.payload as ServerHopEvent).toJobId === 'after');

@@ -3,32 +3,20 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
-import { FLEET_TEXTS, fleetOf } from './fleet.service.ts';
+import { FLEET_TEXTS } from './fleet.service.ts';
 import { deleteScanner, scannerRowExists } from './fleet.store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * What the features above the fleet keep of a bot, deleted in the removal's transaction. The fleet
- * cannot import them (features import downwards), so app.ts hands them over through registerFleet.
+ * cannot import them (features import downwards), so app.ts hands them over in the service container.
  */
 export interface BotRemovalSteps {
   /** Deletes the bot's configuration (configuration feature). */
   deleteConfiguration(trx: Db, ghostId: string): Promise<void>;
   /** Puts the servers the bot holds back as available (server pool); returns how many. */
   releaseServers(trx: Db, ghostId: string, now: number): Promise<number>;
-}
-
-const NO_STEPS: BotRemovalSteps = {
-  deleteConfiguration: async () => {},
-  releaseServers: async () => 0,
-};
-
-const stepsOf = new WeakMap<AppContext, BotRemovalSteps>();
-
-/** Called once per app by registerFleet. */
-export function setBotRemovalSteps(ctx: AppContext, steps: BotRemovalSteps): void {
-  stepsOf.set(ctx, steps);
 }
 
 /** Why a bot leaves: the administrator removed it, or it was silent past FLEET_FORGET_AFTER_DAYS. */
@@ -45,13 +33,12 @@ export async function removeBot(
   ghostId: string,
   cause: RemovalCause,
 ): Promise<RemoveBotResponse> {
-  const fleet = fleetOf(ctx);
-  if (!fleet) throw new Error('the app has no fleet');
+  const { fleet } = ctx.services;
   if (!fleet.holds(ghostId) && !(await scannerRowExists(ctx.db, ghostId))) {
     throw notFound(FLEET_TEXTS.unknownBot(ghostId));
   }
   const held = await fleet.forget(ghostId);
-  const steps = stepsOf.get(ctx) ?? NO_STEPS;
+  const steps = ctx.services.botRemovalSteps;
   const now = ctx.now();
   const releasedServers = await ctx.db.transaction().execute(async (trx) => {
     const deleted = await deleteScanner(trx, ghostId);
@@ -86,8 +73,7 @@ export async function forgetSilentBots(
   ctx: AppContext,
   stopped: () => boolean = () => false,
 ): Promise<number> {
-  const fleet = fleetOf(ctx);
-  if (!fleet) return 0;
+  const { fleet } = ctx.services;
   const days = ctx.config.FLEET_FORGET_AFTER_DAYS;
   const silentSince = () => ctx.now() - days * DAY_MS;
   const silent = [...fleet.state.scanners.values()]
@@ -107,4 +93,11 @@ export async function forgetSilentBots(
     }
   }
   return forgotten;
+}
+
+declare module '../../context.ts' {
+  interface AppServices {
+    /** What the features above the fleet delete with a removed bot (handed over by app.ts). */
+    botRemovalSteps: BotRemovalSteps;
+  }
 }

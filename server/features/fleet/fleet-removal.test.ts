@@ -34,7 +34,7 @@ const removeBot = (t: TestApp, ghostId: string, cookie: string) =>
     headers: { cookie },
   });
 
-const scannerIds = (t: TestApp) => t.app.fleet.backfill(false).scanners.map((s) => s.botId);
+const scannerIds = (t: TestApp) => t.ctx.services.fleet.backfill(false).scanners.map((s) => s.botId);
 
 const scannerRows = async (t: TestApp) =>
   (await t.ctx.db.selectFrom('fleet_scanners').select('ghost_id').orderBy('ghost_id').execute()).map(
@@ -85,7 +85,7 @@ for (const dialect of DIALECTS) {
         'ghost-1',
         'ghost-2',
       ]);
-      await t.app.fleet.flush();
+      await t.ctx.services.fleet.flush();
 
       const res = await removeBot(t, 'ghost-1', t.cookie);
       expect(res.statusCode, res.body).toBe(200);
@@ -106,7 +106,7 @@ for (const dialect of DIALECTS) {
       });
       expect(stats.json().stats.byStatus).toMatchObject({ available: 1, assigned: 1 });
       // Its history stays.
-      expect(t.app.fleet.backfill(false).hops.map((h) => h.botId)).toEqual(['ghost-1']);
+      expect(t.ctx.services.fleet.backfill(false).hops.map((h) => h.botId)).toEqual(['ghost-1']);
       const hops = await t.ctx.db.selectFrom('fleet_hops').select('bot_id').execute();
       expect(hops.map((h) => h.bot_id)).toEqual(['ghost-1']);
       const audit = await t.ctx.db
@@ -160,7 +160,7 @@ for (const dialect of DIALECTS) {
       await events(t, 'ghost-2');
       // Nothing flushed yet: ghost-1's scanner row is queued.
       expect((await removeBot(t, 'ghost-1', t.cookie)).statusCode).toBe(200);
-      await t.app.fleet.flush();
+      await t.ctx.services.fleet.flush();
       expect(await scannerRows(t)).toEqual(['ghost-2']);
       expect(scannerIds(t)).toEqual(['ghost-2']);
       // The hop it sent stays.
@@ -193,7 +193,7 @@ for (const dialect of DIALECTS) {
       t.clock.advance(6 * DAY_MS);
       await events(t, 'ghost-recent');
       t.clock.advance(DAY_MS + 1000);
-      await t.app.fleet.flush();
+      await t.ctx.services.fleet.flush();
       expect(await forgetSilentBots(t.ctx)).toBe(1);
       expect(scannerIds(t)).toEqual(['ghost-recent']);
       expect(await scannerRows(t)).toEqual(['ghost-recent']);
@@ -231,7 +231,7 @@ for (const dialect of DIALECTS) {
       });
       expect(configs.statusCode).toBe(200);
       expect(configs.json().configurations).toHaveLength(4);
-      const topHoppers = t.app.fleet
+      const topHoppers = t.ctx.services.fleet
         .backfill(false)
         .hopStats.topHoppers.map((h) => h.botId)
         .sort();
@@ -240,7 +240,7 @@ for (const dialect of DIALECTS) {
       expect((await removeBot(t, 'hasOwnProperty', t.cookie)).statusCode).toBe(200);
       expect((await bot.waitClosed()).code).toBe(4403);
       expect(scannerIds(t).sort()).toEqual(['constructor', 'toString']);
-      await t.app.fleet.flush();
+      await t.ctx.services.fleet.flush();
       expect(await scannerRows(t)).toEqual(['constructor', 'toString']);
     });
 
@@ -318,7 +318,7 @@ describe.runIf(DIALECTS.includes('postgres') && REDIS_URL)(
       sockets.push(bot);
       bot.send({ type: 'hello', payload: { ghostId: 'ghost-1', version: '1.0' } });
       await bot.next((f) => f.type === 'config');
-      await second.app.fleet.flush();
+      await second.ctx.services.fleet.flush();
       await vi.waitFor(() => expect(scannerIds(first)).toEqual(['ghost-1']));
 
       const res = await removeBot(first, 'ghost-1', await first.adminCookie());
@@ -329,7 +329,7 @@ describe.runIf(DIALECTS.includes('postgres') && REDIS_URL)(
       ]);
       await vi.waitFor(() => expect(scannerIds(second)).toEqual([]));
       expect(scannerIds(first)).toEqual([]);
-      await second.app.fleet.flush();
+      await second.ctx.services.fleet.flush();
       expect(await scannerRows(first)).toEqual([]);
     });
   },

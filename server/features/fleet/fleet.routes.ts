@@ -7,23 +7,15 @@ import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
 import { describeIssue } from '../../realtime/frames.ts';
 import { refuseOverBudget } from './bot-event-budget.ts';
 import { requireBotToken } from './bot-token.ts';
-import { FLEET_SWEEP_EVERY_MS, FLEET_TEXTS, Fleet } from './fleet.service.ts';
-import { type BotRemovalSteps, forgetSilentBots, setBotRemovalSteps } from './fleet-removal.service.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The fleet core: live state, the event stream (`fleet.discoveries` for the feed), bot messages. */
-    fleet: Fleet;
-  }
-}
+import { FLEET_SWEEP_EVERY_MS, FLEET_TEXTS } from './fleet.service.ts';
+import { forgetSilentBots } from './fleet-removal.service.ts';
 
 /**
- * Creates the app's fleet on the root instance (so every feature sees `app.fleet`): it loads what
- * the database holds when the app is ready, and writes what is queued when it closes.
+ * Runs the app's fleet (ctx.services.fleet) on the root instance: it loads what the database holds
+ * when the app is ready, and writes what is queued when it closes.
  */
-export function registerFleet(app: FastifyInstance, ctx: AppContext, removalSteps: BotRemovalSteps): Fleet {
-  const fleet = new Fleet(ctx, app.log, app.writer);
-  app.decorate('fleet', fleet);
+export function registerFleet(app: FastifyInstance, ctx: AppContext): void {
+  const { fleet } = ctx.services;
   app.addHook('onReady', () => fleet.start());
   app.addHook('onClose', () => fleet.close());
   // Hops and discoveries past FLEET_RETENTION_DAYS, when the app is ready and every hour after.
@@ -33,13 +25,11 @@ export function registerFleet(app: FastifyInstance, ctx: AppContext, removalStep
     run: (stopped) => fleet.prune(stopped),
   });
   // Bots silent past FLEET_FORGET_AFTER_DAYS, the same way the administrator removes one.
-  setBotRemovalSteps(ctx, removalSteps);
   schedulePeriodicSweep(app, {
     name: 'bots silent past FLEET_FORGET_AFTER_DAYS',
     everyMs: FLEET_SWEEP_EVERY_MS,
     run: (stopped) => forgetSilentBots(ctx, stopped),
   });
-  return fleet;
 }
 
 type CheckedEvent = { type: BotMessageType; payload: unknown };
@@ -91,14 +81,14 @@ export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         return reply.status(429).header('retry-after', refusal.retryAfter).send({ error: refusal.error });
       const checked = checkEvents(ghostId, request.body.events);
       if (!checked.ok) return reply.status(400).send({ error: checked.error });
-      if (!app.fleet.hasRoomFor(ghostId))
+      if (!ctx.services.fleet.hasRoomFor(ghostId))
         return reply.status(409).send({ error: FLEET_TEXTS.full(ctx.config.FLEET_MAX_BOTS) });
       // The database is behind or away and the writer is full: the bot sends the batch again later.
-      if (!app.fleet.hasRoomForEvents(checked.events.length)) {
+      if (!ctx.services.fleet.hasRoomForEvents(checked.events.length)) {
         return reply.status(429).header('retry-after', 5).send({ error: FLEET_TEXTS.writerFull });
       }
       // Answered once every row of the batch is committed: what is acknowledged survives a crash.
-      const { results, refused } = await app.fleet.acceptAll(ghostId, checked.events);
+      const { results, refused } = await ctx.services.fleet.acceptAll(ghostId, checked.events);
       if (refused) {
         const { result } = refused;
         if (!result.ok) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type {
   BotMessageSchemas,
@@ -175,24 +175,17 @@ function watched(written: Promise<void>): Promise<void> {
   return written;
 }
 
-const fleets = new WeakMap<AppContext, Fleet>();
-
-/** The app's fleet (every app has one, created by buildApp). */
-export function fleetOf(ctx: AppContext): Fleet | undefined {
-  return fleets.get(ctx);
-}
-
 /**
  * Flags a bot `error` with a reason, on every instance (the server pool calls it when a bot fails
  * on server after server). It stays `error` until the bot hops successfully or says hello again.
  */
 export async function markBotError(ctx: AppContext, ghostId: string, reason: string): Promise<void> {
-  await fleetOf(ctx)?.markBotError(ghostId, reason);
+  await ctx.services.fleet.markBotError(ghostId, reason);
 }
 
 /** When the bot last sent anything (epoch ms), or null for a bot the fleet does not know. */
 export function lastActivityOf(ctx: AppContext, ghostId: string): number | null {
-  return fleetOf(ctx)?.lastActivityOf(ghostId) ?? null;
+  return ctx.services.fleet.lastActivityOf(ghostId);
 }
 
 /**
@@ -242,9 +235,8 @@ export class Fleet {
     private readonly writer: BatchWriter,
   ) {
     this.state = new FleetState(ctx.config.FLEET_INACTIVE_AFTER_MS, ctx.config.FLEET_RETENTION_DAYS);
-    this.redis = ctx.config.REDIS_URL
-      ? new Redis(ctx.config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 })
-      : undefined;
+    // The bus's command connection (one Redis connection pair for the whole app), when it has one.
+    this.redis = ctx.bus.commands;
     this.recentPets = createRecentPets(this.redis);
     this.discoveries = {
       discoveriesAfter: async (since, limit) => this.discoveriesAfter(since, limit),
@@ -253,7 +245,6 @@ export class Fleet {
           if (event.kind === 'discovery') handler(event.discovery);
         }),
     };
-    fleets.set(ctx, this);
   }
 
   /** Loads what the database knows and joins the bus. */
@@ -294,7 +285,6 @@ export class Fleet {
     await this.flush().catch((err: unknown) => this.log.error({ err }, 'fleet writes lost at shutdown'));
     await this.counter?.close();
     await this.recentPets.close();
-    if (this.redis) await this.redis.quit().catch(() => {});
   }
 
   /* ---------- bot messages ---------- */
@@ -809,5 +799,12 @@ export class Fleet {
       this.state.totals = await loadHopTotals(this.ctx.db);
     }
     return deleted;
+  }
+}
+
+declare module '../../context.ts' {
+  interface AppServices {
+    /** The fleet core: live state, the event stream (`fleet.discoveries` for the feed), bot messages. */
+    fleet: Fleet;
   }
 }

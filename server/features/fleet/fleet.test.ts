@@ -79,7 +79,7 @@ for (const dialect of DIALECTS) {
       expect(body.results[0]).toEqual({ index: 0, id: 'e0' });
       expect(body.results[3].seq).toBe(1);
       expect(body.results[4].seq).toBe(2);
-      const [scanner] = t.app.fleet.backfill(false).scanners;
+      const [scanner] = t.ctx.services.fleet.backfill(false).scanners;
       expect(scanner).toMatchObject({
         id: 'ghost-1',
         botId: 'ghost-1',
@@ -116,8 +116,8 @@ for (const dialect of DIALECTS) {
       const empty = await post({ ghostId: 'ghost-1', events: [] });
       expect(empty.statusCode).toBe(400);
       expect(empty.json().error).toMatch(/events must hold at least one event/);
-      expect(t.app.fleet.backfill(false).hops).toEqual([]);
-      expect(t.app.fleet.backfill(false).scanners).toEqual([]);
+      expect(t.ctx.services.fleet.backfill(false).hops).toEqual([]);
+      expect(t.ctx.services.fleet.backfill(false).scanners).toEqual([]);
     });
 
     it.each([
@@ -146,7 +146,7 @@ for (const dialect of DIALECTS) {
       bot.send({ type: 'heartbeat', payload: {} });
       await bot.next((f) => f.type === 'heartbeat');
       expect(bot.closed).toBeNull();
-      expect(t.app.fleet.backfill(false).hops.map((h) => h.botId)).toEqual(['ghost-7']);
+      expect(t.ctx.services.fleet.backfill(false).hops.map((h) => h.botId)).toEqual(['ghost-7']);
     });
 
     it.each([
@@ -171,7 +171,7 @@ for (const dialect of DIALECTS) {
         expect(await bot.waitClosed()).toEqual({ code: 4400, reason: 'Bad hello' });
         expect(bot.frames.map((f) => f.type)).toEqual(['error']);
         expect((bot.frames[0]!.payload as { error: string }).error).toMatch(error);
-        expect(t.app.fleet.backfill(false).scanners).toEqual([]);
+        expect(t.ctx.services.fleet.backfill(false).scanners).toEqual([]);
       },
     );
 
@@ -186,7 +186,7 @@ for (const dialect of DIALECTS) {
       expect(bot.frames.slice(before).map((f) => f.payload)).toEqual([
         { error: 'This socket is already ghost-7; open another one for ghost-8' },
       ]);
-      expect(t.app.fleet.backfill(false).scanners.map((s) => s.botId)).toEqual(['ghost-7']);
+      expect(t.ctx.services.fleet.backfill(false).scanners.map((s) => s.botId)).toEqual(['ghost-7']);
     });
 
     it('holds 1000 bots by default (FLEET_MAX_BOTS), not 100', async () => {
@@ -194,8 +194,8 @@ for (const dialect of DIALECTS) {
         const res = await post({ ghostId: `ghost-${i}`, events: [{ type: 'heartbeat' }] });
         expect(res.statusCode).toBe(200);
       }
-      expect(t.app.fleet.backfill(false).scanners).toHaveLength(101);
-      expect(t.app.fleet.hasRoomFor('ghost-new')).toBe(true);
+      expect(t.ctx.services.fleet.backfill(false).scanners).toHaveLength(101);
+      expect(t.ctx.services.fleet.hasRoomFor('ghost-new')).toBe(true);
     });
 
     it('tells other features when a bot was last heard of, and lets them flag it error', async () => {
@@ -210,12 +210,12 @@ for (const dialect of DIALECTS) {
       expect(lastActivityOf(t.ctx, 'ghost-1')).toBe(t.clock.now());
 
       await markBotError(t.ctx, 'ghost-1', 'Failed on 10 servers in a row');
-      expect(t.app.fleet.backfill(false).scanners[0]?.status).toBe('error');
+      expect(t.ctx.services.fleet.backfill(false).scanners[0]?.status).toBe('error');
       // Its own reports do not lift the server's flag; a successful hop does.
       await post({ ghostId: 'ghost-1', events: [{ type: 'scanner_status', payload: { status: 'active' } }] });
-      expect(t.app.fleet.backfill(false).scanners[0]?.status).toBe('error');
+      expect(t.ctx.services.fleet.backfill(false).scanners[0]?.status).toBe('error');
       await post({ ghostId: 'ghost-1', events: [{ type: 'server_hop', payload: hop() }] });
-      expect(t.app.fleet.backfill(false).scanners[0]?.status).toBe('active');
+      expect(t.ctx.services.fleet.backfill(false).scanners[0]?.status).toBe('active');
     });
   });
 }

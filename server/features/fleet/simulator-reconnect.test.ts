@@ -55,7 +55,7 @@ describe(`sqlite: ${BOTS} simulated bots behind one address`, () => {
     await until(() => simulator?.connectedBots === BOTS, `${BOTS} bots to reconnect`, 10_000);
     // The first try comes 0.5-1 s after the drop; the rest is the server's work on a shared machine.
     expect(Date.now() - dropped).toBeLessThan(8_000);
-    expect(t.app.fleet.state.scanners.size).toBe(BOTS);
+    expect(t.ctx.services.fleet.state.scanners.size).toBe(BOTS);
     // No upgrade was refused.
     expect(simulator.counters.lastError ?? '').not.toMatch(/answered 429/);
   });

@@ -127,7 +127,7 @@ for (const dialect of DIALECTS) {
       await new Promise((r) => setTimeout(r, 3_500));
       expect(simulator.counters.errors).toBe(errors);
       expect(simulator.connectedBots).toBe(2);
-      expect(t.app.fleet.backfill(false).scanners).toHaveLength(2);
+      expect(t.ctx.services.fleet.backfill(false).scanners).toHaveLength(2);
     }, 30_000);
   });
 }

@@ -1,6 +1,5 @@
 import type { LicensingChangedPayload } from '../../../common/realtime.ts';
 import type { AppContext } from '../../context.ts';
-import { publishToAdmins } from '../../realtime/publish.ts';
 
 /**
  * Tells every admin dashboard that keys, codes or bindings changed, so the dashboard's figures, slot
@@ -13,7 +12,7 @@ export async function announceLicensingChanged(
   entity: LicensingChangedPayload['entity'],
 ): Promise<void> {
   try {
-    await publishToAdmins(ctx.bus, 'licensing_changed', { entity });
+    await ctx.services.publisher.toAll('admin', 'licensing_changed', { entity });
   } catch (error) {
     console.error('could not tell the admin dashboards about a licensing change', error);
   }

@@ -25,7 +25,7 @@ export const serverPoolRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
   const fleet: PoolFleetLink = {
     lastActivity: (ghostId) => lastActivityOf(ctx, ghostId) ?? undefined,
     markBotError: (ghostId, reason) => markBotError(ctx, ghostId, reason),
-    holds: (ghostId) => app.fleet.holds(ghostId),
+    holds: (ghostId) => ctx.services.fleet.holds(ghostId),
   };
   // onRequest, before the body is validated: a caller without the token learns nothing about the fields.
   const botOnly = { onRequest: requireBotToken(ctx) };

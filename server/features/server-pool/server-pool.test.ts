@@ -503,7 +503,7 @@ for (const dialect of DIALECTS) {
         expect.objectContaining({ ghostId: 'ghost-bad', failedServers: 10 }),
       ]);
       // The live monitoring shows it as an error scanner.
-      const scanner = t.app.fleet.backfill(false).scanners.find((s) => s.botId === 'ghost-bad');
+      const scanner = t.ctx.services.fleet.backfill(false).scanners.find((s) => s.botId === 'ghost-bad');
       expect(scanner?.status).toBe('error');
 
       await addServers(t, ['good-job']);

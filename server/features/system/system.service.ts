@@ -6,7 +6,6 @@ import {
   type SystemConfiguration,
 } from '../../../common/system.ts';
 import type { AppContext } from '../../context.ts';
-import { publishToAdmins } from '../../realtime/publish.ts';
 import {
   countUsedSlots,
   findSystemConfiguration,
@@ -33,9 +32,11 @@ export async function updateSystemConfiguration(
   await upsertSystemConfiguration(ctx.db, configuration, ctx.now());
   // Saved whatever happens to the notice: dashboards also poll every 30 s, so a bus outage must not
   // turn a successful save into an error.
-  await publishToAdmins(ctx.bus, 'system_config_update', {
-    message: SYSTEM_TEXTS.configurationUpdated,
-  }).catch(() => {});
+  await ctx.services.publisher
+    .toAll('admin', 'system_config_update', {
+      message: SYSTEM_TEXTS.configurationUpdated,
+    })
+    .catch(() => {});
   return getSystemConfiguration(ctx);
 }
 

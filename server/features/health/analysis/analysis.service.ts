@@ -1,7 +1,6 @@
 import type { AnalysisResult, Recommendation } from '../../../../common/ai-health.ts';
 import type { AppContext } from '../../../context.ts';
 import { conflict, notFound } from '../../../http-error.ts';
-import { fleetOf } from '../../fleet/fleet.service.ts';
 import { findScriptKeyById } from '../../script-keys/script-keys.store.ts';
 import { getSlotUsage } from '../../system/system.service.ts';
 import {
@@ -69,9 +68,6 @@ const DETECTORS: Detector[] = [
   detectUnacknowledgedConfigs,
 ];
 
-/** Each app's runs, one at a time (the sweep and Generate Report may ask at once). */
-const runsOf = new WeakMap<AppContext, Promise<unknown>>();
-
 /**
  * Runs every detector over the data since the previous run's watermark (the first run: the last
  * FIRST_RUN_LOOKBACK_MS), records their findings and derives recommendations; returns the open
@@ -79,12 +75,7 @@ const runsOf = new WeakMap<AppContext, Promise<unknown>>();
  * transaction that writes the findings, so only one run counts a stretch of data.
  */
 export function runAnalysis(ctx: AppContext, now: number): Promise<AnalysisResult[]> {
-  const run = (runsOf.get(ctx) ?? Promise.resolve()).then(() => analyse(ctx, now));
-  runsOf.set(
-    ctx,
-    run.catch(() => {}),
-  );
-  return run;
+  return ctx.services.analysisRuns.run(() => analyse(ctx, now));
 }
 
 async function analyse(ctx: AppContext, now: number): Promise<AnalysisResult[]> {
@@ -92,7 +83,7 @@ async function analyse(ctx: AppContext, now: number): Promise<AnalysisResult[]> 
   const to = now - SETTLE_MS;
   const window: AnalysisWindow = { from: watermark ?? to - FIRST_RUN_LOOKBACK_MS, to };
   if (window.to > window.from) {
-    await fleetOf(ctx)?.flush();
+    await ctx.services.fleet.flush();
     const candidates = (await Promise.all(DETECTORS.map((detect) => detect(ctx, window)))).flat();
     await ctx.db.transaction().execute(async (trx) => {
       // Another run (on another instance) read this stretch first: its findings stand.

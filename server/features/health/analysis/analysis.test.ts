@@ -3,7 +3,6 @@ import type { AnalysisResult, Recommendation } from '../../../../common/ai-healt
 import type { BotConfiguration, ConfigurationChange } from '../../../../common/configuration.ts';
 import { maskLicenseKey } from '../../../../common/mask.ts';
 import { periodicSweepsIdle } from '../../../plugins/periodic-sweep.ts';
-import { botChannel } from '../../../realtime/handlers.ts';
 import {
   buildTestApp,
   DIALECTS,
@@ -12,6 +11,7 @@ import {
   useTestApp,
 } from '../../../test/helper.ts';
 import { connectTestClient, type TestClient } from '../../../test/socket-client.ts';
+import { botTopic } from '../../fleet/bot-topic.ts';
 import { ACCESS_TEXTS } from '../../loader/loader-access.ts';
 import {
   callLoader,
@@ -197,7 +197,7 @@ for (const dialect of DIALECTS) {
       });
 
       const frames: unknown[] = [];
-      const unsubscribe = t.ctx.bus.subscribe(botChannel('ghost-1'), (frame) => frames.push(frame));
+      const unsubscribe = t.ctx.bus.subscribe(botTopic('ghost-1'), (frame) => frames.push(frame));
       const res = await d.implement(recommendation?.id ?? '');
       unsubscribe();
       expect(res.statusCode, res.body).toBe(200);

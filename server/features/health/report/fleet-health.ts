@@ -1,6 +1,5 @@
 import type { HealthReport } from '../../../../common/ai-health.ts';
 import type { AppContext } from '../../../context.ts';
-import { fleetOf } from '../../fleet/fleet.service.ts';
 import { countPoolServers } from '../../server-pool/server-pool.store.ts';
 import { oneDecimal } from './rounding.ts';
 
@@ -11,17 +10,17 @@ type FleetHealth = HealthReport['fleetHealth'];
  * the last hour's hops that failed (the hop stats' sixty one-minute buckets). Memory only.
  */
 export function measureBots(ctx: AppContext, now: number): Omit<FleetHealth, 'poolAvailability'> {
-  const fleet = fleetOf(ctx);
-  const network = fleet?.state.networkStats(now);
+  const { fleet } = ctx.services;
+  const network = fleet.state.networkStats(now);
   let succeeded = 0;
   let failed = 0;
-  for (const minute of fleet?.state.hopStats(now).lastHour ?? []) {
+  for (const minute of fleet.state.hopStats(now).lastHour) {
     succeeded += minute.hopsSucceeded;
     failed += minute.hopsFailed;
   }
   return {
-    totalBots: network?.totalBots ?? 0,
-    errorBots: network?.errorBots ?? 0,
+    totalBots: network.totalBots,
+    errorBots: network.errorBots,
     hopFailureRate: succeeded + failed > 0 ? oneDecimal((failed / (succeeded + failed)) * 100) : null,
   };
 }

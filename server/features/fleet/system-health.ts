@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
-import { INITIAL_NETWORK_HEALTH } from '../../common/fleet.ts';
-import { DEFAULT_TOTAL_BOTS, type SystemHealthPayload } from '../../common/realtime.ts';
-import type { AppContext } from '../context.ts';
-import { fleetOf } from '../features/fleet/fleet.service.ts';
+import { INITIAL_NETWORK_HEALTH } from '../../../common/fleet.ts';
+import { DEFAULT_TOTAL_BOTS, type SystemHealthPayload } from '../../../common/realtime.ts';
+import type { AppContext } from '../../context.ts';
 
 /** A database that has not answered `select 1` in this long counts as down. */
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
@@ -19,8 +18,8 @@ export interface FleetCounts {
  * active, and the start value of network health (85).
  */
 export async function readFleetCounts(ctx: AppContext): Promise<FleetCounts> {
-  const fleet = fleetOf(ctx);
-  if (!fleet || fleet.state.scanners.size === 0) {
+  const { fleet } = ctx.services;
+  if (fleet.state.scanners.size === 0) {
     return { totalBots: DEFAULT_TOTAL_BOTS, activeBots: 0, networkHealth: INITIAL_NETWORK_HEALTH };
   }
   const stats = fleet.state.networkStats(ctx.now());

@@ -1,9 +1,9 @@
-import { liveDataOf } from '../../common/fleet.ts';
-import type { AppContext } from '../context.ts';
-import { type Fleet, type FleetEventWithSeq, fleetOf } from '../features/fleet/fleet.service.ts';
-import type { RealtimeConnection } from './connection.ts';
-import type { ConnectionRegistry } from './connection-registry.ts';
-import { type EncodedFrame, encodeFrame } from './frames.ts';
+import { liveDataOf } from '../../../common/fleet.ts';
+import type { AppContext } from '../../context.ts';
+import type { RealtimeConnection } from '../../realtime/connection.ts';
+import { type EncodedFrame, encodeFrame } from '../../realtime/frames.ts';
+import type { Clients } from '../../realtime/protocol.ts';
+import type { Fleet, FleetEventWithSeq } from './fleet.service.ts';
 
 /*
  * The fleet's event stream on admin sockets. A dashboard gets a `fleet_backfill` on connect (or,
@@ -36,12 +36,6 @@ export function encodeFleetEvent(event: FleetEventWithSeq, now: number): Encoded
     : encodeFrame('live_data', liveDataOf(event.discovery), now);
 }
 
-function requireFleet(ctx: AppContext): Fleet {
-  const fleet = fleetOf(ctx);
-  if (!fleet) throw new Error('the app has no fleet');
-  return fleet;
-}
-
 /** The current scanners and statistics, as replaceable frames. */
 export function fleetStateFrames(fleet: Fleet, now: number): EncodedFrame[] {
   return [
@@ -60,7 +54,7 @@ export function fleetStateFrames(fleet: Fleet, now: number): EncodedFrame[] {
  * Synchronous, so no event lands between what it is sent and what follows.
  */
 export function startDashboardStream(ctx: AppContext, connection: RealtimeConnection, since?: number): void {
-  const fleet = requireFleet(ctx);
+  const fleet = ctx.services.fleet;
   const stream: DashboardStream = { ready: true, lagging: false, timer: undefined };
   streams.set(connection, stream);
   const missed = since === undefined ? null : fleet.eventsAfter(since);
@@ -93,7 +87,7 @@ export function deliverToDashboard(
       if (connection.socket.bufferedAmount > LOW_WATER_BYTES) return;
       clearInterval(stream.timer);
       stream.lagging = false;
-      connection.send('fleet_backfill', requireFleet(ctx).backfill(true));
+      connection.send('fleet_backfill', ctx.services.fleet.backfill(true));
     }, DRAIN_CHECK_MS).unref();
     return;
   }
@@ -107,17 +101,17 @@ export function stopDashboardStream(connection: RealtimeConnection): void {
 }
 
 /** Wires the fleet to this instance's dashboards; returns the function that unwires it. */
-export function connectFleetToDashboards(ctx: AppContext, registry: ConnectionRegistry): () => void {
-  const fleet = requireFleet(ctx);
+export function connectFleetToDashboards(ctx: AppContext, clients: Clients): () => void {
+  const fleet = ctx.services.fleet;
   const offEvent = fleet.onEvent((event) => {
-    if (registry.count('admin') === 0) return;
+    if (clients.count('admin') === 0) return;
     const frame = encodeFleetEvent(event, ctx.now());
-    for (const connection of registry.ofKind('admin')) deliverToDashboard(ctx, connection, frame);
+    for (const connection of clients.ofKind('admin')) deliverToDashboard(ctx, connection, frame);
   });
   const offState = fleet.onStateChange(() => {
-    if (registry.count('admin') === 0) return;
+    if (clients.count('admin') === 0) return;
     const frames = fleetStateFrames(fleet, ctx.now());
-    for (const connection of registry.ofKind('admin')) {
+    for (const connection of clients.ofKind('admin')) {
       for (const frame of frames) deliverToDashboard(ctx, connection, frame);
     }
   });

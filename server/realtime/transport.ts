@@ -1,0 +1,53 @@
+import type { FastifyRequest } from 'fastify';
+import type { Bus } from './bus.ts';
+import { describeIssue } from './frames.ts';
+import type { SocketProtocol } from './protocol.ts';
+import { createPublisher, type Publisher } from './publisher.ts';
+
+export interface TransportOptions {
+  bus: Bus;
+  now: () => number;
+  /** The address an upgrade counts against when no protocol names a key (IPv6 per /64). */
+  clientAddress(request: FastifyRequest): string;
+  /** Checks what the publisher sends against its kind's schema (development and tests). */
+  checkOutbound: boolean;
+}
+
+/**
+ * The realtime transport: the socket endpoints, frames both ways, rate limits, liveness, and the
+ * bus. It knows no feature: each registers the protocol of its kind of client (registerProtocol)
+ * and sends through `publisher`.
+ */
+export class Transport {
+  readonly publisher: Publisher;
+  private readonly protocols: SocketProtocol[] = [];
+
+  constructor(readonly options: TransportOptions) {
+    this.publisher = createPublisher(
+      options.bus,
+      options.checkOutbound ? (t, p) => this.check(t, p) : undefined,
+    );
+  }
+
+  registerProtocol(protocol: SocketProtocol): void {
+    if (this.protocols.some((p) => p.kind === protocol.kind)) {
+      throw new Error(`a protocol for ${protocol.kind} is registered already`);
+    }
+    this.protocols.push(protocol);
+  }
+
+  /** The registered protocols, in registration order (the order callers are recognised in). */
+  get registered(): readonly SocketProtocol[] {
+    return this.protocols;
+  }
+
+  /** A payload no registered protocol's schema for its type accepts is a bug where it was built. */
+  private check(type: string, payload: unknown): void {
+    const schemas = this.protocols.flatMap((p) => (Object.hasOwn(p.sends, type) ? [p.sends[type]!] : []));
+    if (schemas.length === 0) throw new Error(`No protocol sends ${type}: add it to a protocol's sends`);
+    const failures = schemas.map((schema) => schema.safeParse(payload)).filter((r) => !r.success);
+    if (failures.length === schemas.length && failures[0] && !failures[0].success) {
+      throw new Error(`Invalid outgoing ${type} payload: ${describeIssue(failures[0].error)}`);
+    }
+  }
+}

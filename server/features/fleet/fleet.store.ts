@@ -2,7 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { PetDiscovery, ServerHopEvent } from '../../../common/fleet.ts';
 import type { Db } from '../../db/index.ts';
 import type { FleetDiscoveriesTable, FleetHopsTable } from './fleet.table.ts';
-import { emptyHopTotals, type HopTotals, type MinuteHopCount, type ScannerRecord } from './fleet-state.ts';
+import { emptyHopTotals, type HopTotals, type MinuteHopCount, type ScannerRecord } from './fleet-records.ts';
 
 /** PostgreSQL takes at most 65535 parameters per statement; 15 per hop row. */
 const INSERT_CHUNK = 1000;

@@ -8,7 +8,7 @@ import {
   loadRecentEvents,
   loadScanners,
   maxFleetSeq,
-} from './fleet.store.ts';
+} from './fleet-load.store.ts';
 import type { FleetEventWithSeq } from './fleet-records.ts';
 import {
   BACKFILL_DISCOVERIES,

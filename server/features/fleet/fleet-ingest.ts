@@ -1,24 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { z } from 'zod';
-import type {
-  BotMessageSchemas,
-  BotMessageType,
-  PetDiscovery,
-  ServerHopEvent,
-} from '../../../common/fleet.ts';
-import { parsePetValue } from '../../../common/pet-value.ts';
+import type { BotMessageType } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import { RowSetAsideError } from '../../db/batch-writer.ts';
 import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
+import {
+  discoveryOf,
+  hopOf,
+  type Payload,
+  scannerAfterHello,
+  scannerAfterStatus,
+  scannerFlagged,
+} from './fleet-changes.ts';
 import type { FleetLive } from './fleet-live.ts';
 import { discoveryRows, type FleetPersistence, hopRows } from './fleet-persistence.ts';
 import type { ScannerRecord } from './fleet-records.ts';
 import type { RecentPets } from './fleet-sequence.ts';
 import type { FleetState } from './fleet-state.ts';
 import { FLEET_TEXTS, WRITER_FULL_RETRY_SECONDS } from './fleet-texts.ts';
-
-type Payload<T extends BotMessageType> = z.infer<(typeof BotMessageSchemas)[T]>;
 
 /** What one accepted bot message did (answered once its rows are committed). */
 export type BotMessageResult =
@@ -105,19 +103,7 @@ export class FleetIngest {
     const now = this.ctx.now();
     const known = this.state.scanners.get(ghostId);
     if (!known && !this.hasRoomFor(ghostId)) return;
-    const { written } = await this.publishScanner({
-      ghostId,
-      status: 'error',
-      scansPerMinute: known?.scansPerMinute ?? 0,
-      petsFound: known?.petsFound ?? 0,
-      uptime: known?.uptime ?? 0,
-      currentJobId: known?.currentJobId ?? null,
-      version: known?.version ?? null,
-      errorReason: reason.slice(0, 500),
-      lastActivity: known?.lastActivity ?? now,
-      firstSeen: known?.firstSeen ?? now,
-      rev: (known?.rev ?? 0) + 1,
-    });
+    const { written } = await this.publishScanner(scannerFlagged(ghostId, known, reason, now));
     await written;
   }
 
@@ -163,21 +149,7 @@ export class FleetIngest {
     if (!this.hasRoomFor(ghostId)) {
       return { result: { ok: false, status: 409, error: FLEET_TEXTS.full(this.ctx.config.FLEET_MAX_BOTS) } };
     }
-    const known = this.state.scanners.get(ghostId);
-    const scanner: ScannerRecord = {
-      ghostId,
-      status: 'active',
-      scansPerMinute: known?.scansPerMinute ?? 0,
-      petsFound: known?.petsFound ?? 0,
-      uptime: known?.uptime ?? 100,
-      currentJobId: known?.currentJobId ?? null,
-      version: version ?? known?.version ?? null,
-      // A bot saying hello again starts over: the server's error flag is lifted.
-      errorReason: null,
-      lastActivity: now,
-      firstSeen: known?.firstSeen ?? now,
-      rev: (known?.rev ?? 0) + 1,
-    };
+    const scanner = scannerAfterHello(ghostId, this.state.scanners.get(ghostId), version, now);
     return { result: { ok: true }, ...(await this.publishScanner(scanner)) };
   }
 
@@ -189,20 +161,7 @@ export class FleetIngest {
   ): Promise<Applied> {
     const known = this.state.scanners.get(ghostId);
     if (!known) return { result: { ok: false, status: 409, error: FLEET_TEXTS.sayHello } };
-    // An error the server flagged stays until the bot hops successfully or says hello again; an
-    // error the bot reports itself is taken as is.
-    const flagged = known.status === 'error' && known.errorReason !== null;
-    const scanner: ScannerRecord = {
-      ...known,
-      status: flagged ? 'error' : report.status,
-      errorReason: flagged ? known.errorReason : null,
-      scansPerMinute: report.scansPerMinute ?? known.scansPerMinute,
-      petsFound: report.petsFound ?? known.petsFound,
-      uptime: report.uptime ?? known.uptime,
-      currentJobId: report.currentJobId === undefined ? known.currentJobId : report.currentJobId,
-      lastActivity: now,
-      rev: known.rev + 1,
-    };
+    const scanner = scannerAfterStatus(known, report, now);
     return { result: { ok: true }, ...(await this.publishScanner(scanner, acknowledged)) };
   }
 
@@ -213,23 +172,7 @@ export class FleetIngest {
     acknowledged: boolean,
   ): Promise<Applied> {
     const seq = await this.nextSeq();
-    const hop: ServerHopEvent = {
-      id: randomUUID(),
-      seq,
-      botId: ghostId,
-      scannerId: ghostId,
-      fromJobId: report.fromJobId,
-      toJobId: report.toJobId,
-      fromPlaceId: report.fromPlaceId,
-      toPlaceId: report.toPlaceId,
-      success: report.success,
-      latencyMs: report.latencyMs,
-      errorMessage: report.errorMessage ?? null,
-      hopReason: report.hopReason,
-      timestamp: new Date(now).toISOString(),
-      attemptNumber: report.attemptNumber,
-      totalServersAttempted: report.totalServersAttempted,
-    };
+    const hop = hopOf(ghostId, seq, report, now);
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'hop', hop } satisfies BusFleetMessage);
     this.persistence.touch(ghostId);
     return { result: { ok: true, seq }, written: this.persistence.persist(hopRows, hop, acknowledged) };
@@ -248,20 +191,7 @@ export class FleetIngest {
       return { result: { ok: true, duplicate: true } };
     }
     const seq = await this.nextSeq();
-    const discovery: PetDiscovery = {
-      id: randomUUID(),
-      seq,
-      name: report.name,
-      type: report.type,
-      value: report.value,
-      numericValue: parsePetValue(report.value),
-      count: report.count,
-      timestamp: new Date(now).toISOString(),
-      placeid: report.placeid,
-      jobid: report.jobid,
-      scannerId: ghostId,
-      botId: ghostId,
-    };
+    const discovery = discoveryOf(ghostId, seq, report, now);
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'discovery', discovery } satisfies BusFleetMessage);
     this.persistence.touch(ghostId);
     const written = this.persistence.persist(discoveryRows, discovery, acknowledged);

@@ -7,10 +7,10 @@ import {
   deleteScanner,
   insertDiscoveries,
   insertHops,
-  loadHopTotals,
   upsertScanners,
 } from './fleet.store.ts';
 import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
+import { loadHopTotals } from './fleet-load.store.ts';
 import type { FleetState } from './fleet-state.ts';
 
 const DAY_MS = 24 * 60 * 60_000;

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { z } from 'zod';
-import type { BotMessageSchemas, BotMessageType, FleetBackfillPayload } from '../../../common/fleet.ts';
+import type { BotMessageType, FleetBackfillPayload } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import type { BatchWriter } from '../../db/batch-writer.ts';
 import {
@@ -12,6 +11,7 @@ import {
   seedFromDatabase,
 } from './fleet-backfill.ts';
 import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
+import type { Payload } from './fleet-changes.ts';
 import { type BotMessageResult, FleetIngest } from './fleet-ingest.ts';
 import { FleetLive } from './fleet-live.ts';
 import { FleetPersistence } from './fleet-persistence.ts';
@@ -28,8 +28,6 @@ export { DISCOVERY_DEDUPE_MS } from './fleet-sequence.ts';
 export { FLEET_TEXTS } from './fleet-texts.ts';
 
 export const FLEET_SWEEP_EVERY_MS = 60 * 60_000;
-
-type Payload<T extends BotMessageType> = z.infer<(typeof BotMessageSchemas)[T]>;
 
 const fleets = new WeakMap<AppContext, Fleet>();
 

@@ -1,7 +1,4 @@
 import {
-  type FleetMinute,
-  HOP_REASONS,
-  type HopReason,
   type HopStats,
   INITIAL_NETWORK_HEALTH,
   type NetworkStats,
@@ -11,6 +8,15 @@ import {
   type ServerHopEvent,
   successTrend,
 } from '../../../common/fleet.ts';
+import { FleetMinutes, percent } from './fleet-minutes.ts';
+import {
+  emptyHopTotals,
+  type FleetEvent,
+  type HopTotals,
+  type MinuteHopCount,
+  type ScannerRecord,
+} from './fleet-records.ts';
+import { SeqRing } from './seq-ring.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -31,113 +37,6 @@ export const BACKFILL_HOPS = 200;
 export const BACKFILL_DISCOVERIES = 200;
 const TOP_HOPPERS = 10;
 
-/** A scanner as the server keeps it (the wire `Scanner` is derived from it at read time). */
-export interface ScannerRecord {
-  ghostId: string;
-  /** The last status the bot reported (or `error` the server flagged); `inactive` is derived from silence. */
-  status: ScannerStatus;
-  scansPerMinute: number;
-  petsFound: number;
-  uptime: number;
-  currentJobId: string | null;
-  version: string | null;
-  errorReason: string | null;
-  lastActivity: number;
-  firstSeen: number;
-  /**
-   * Bumped by each change, so a copy that comes back over the bus after a newer local change (the
-   * accepting instance applies its own change at once) does not undo it.
-   */
-  rev: number;
-}
-
-export type FleetEvent =
-  | { kind: 'hop'; hop: ServerHopEvent }
-  | { kind: 'discovery'; discovery: PetDiscovery };
-
-/** One minute of the last hour: what the rates, the chart and per-bot success rates are summed from. */
-interface MinuteBucket {
-  start: number;
-  hopsSucceeded: number;
-  hopsFailed: number;
-  discoveries: number;
-  byBot: Map<string, { hops: number; ok: number }>;
-}
-
-/** A minute's hops of one bot and outcome, as the database counts them at start. */
-export interface MinuteHopCount {
-  minute: number;
-  botId: string;
-  success: boolean;
-  hops: number;
-}
-
-/** Keeps the newest `size` items of a list ordered by `seq`, and the seq below which some were dropped. */
-class SeqRing<T extends { seq: number }> {
-  items: T[] = [];
-  /** Every item with seq > floor is held. */
-  floor = 0;
-
-  constructor(private readonly size: number) {}
-
-  add(item: T): void {
-    // Items arrive in seq order, except when two instances' events cross on the bus.
-    let i = this.items.length;
-    while (i > 0 && (this.items[i - 1]?.seq ?? 0) > item.seq) i--;
-    if (this.items[i - 1]?.seq === item.seq) return;
-    this.items.splice(i, 0, item);
-    if (this.items.length > this.size) {
-      const dropped = this.items.splice(0, this.items.length - this.size);
-      this.floor = Math.max(this.floor, dropped.at(-1)?.seq ?? 0);
-    }
-  }
-
-  /** Items with seq > since, oldest first; null when some of them were dropped. */
-  after(since: number): T[] | null {
-    if (since < this.floor) return null;
-    let lo = 0;
-    let hi = this.items.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.items[mid]?.seq ?? 0) <= since) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.items.slice(lo);
-  }
-
-  latest(n: number): T[] {
-    return this.items.slice(-n);
-  }
-
-  /** Drops items older than `before` (retention); they count as dropped for `after`. */
-  dropWhere(old: (item: T) => boolean): void {
-    const kept = this.items.filter((item) => !old(item));
-    for (const item of this.items) if (old(item)) this.floor = Math.max(this.floor, item.seq);
-    this.items = kept;
-  }
-}
-
-/** Totals of the hops kept in the database (seeded from it at start, then counted in memory). */
-export interface HopTotals {
-  totalHops: number;
-  successfulHops: number;
-  latencySum: number;
-  byReason: Record<HopReason, number>;
-  byBot: Map<string, number>;
-}
-
-export function emptyHopTotals(): HopTotals {
-  return {
-    totalHops: 0,
-    successfulHops: 0,
-    latencySum: 0,
-    byReason: Object.fromEntries(HOP_REASONS.map((r) => [r, 0])) as Record<HopReason, number>,
-    byBot: new Map(),
-  };
-}
-
-const percent = (part: number, whole: number) => Math.round((part / whole) * 1000) / 10;
-
 /**
  * The fleet as this instance knows it: scanners, the recent event stream, and hop statistics. Every
  * instance applies the same events from the bus, so they agree; nothing here touches the database.
@@ -148,11 +47,8 @@ export class FleetState {
   readonly discoveries = new SeqRing<PetDiscovery>(DISCOVERY_RING_SIZE);
   readonly hops = new SeqRing<ServerHopEvent>(BACKFILL_HOPS);
   totals: HopTotals = emptyHopTotals();
-  /**
-   * The last hour by the minute (keyed by the minute's start), so statistics cost the same however
-   * many events a minute holds: a busy fleet sends hundreds of hops a second.
-   */
-  private readonly minutes = new Map<number, MinuteBucket>();
+  /** The last hour by the minute: rates, the chart and per-bot success rates. */
+  private readonly minutes = new FleetMinutes();
   /** The highest seq applied. */
   head = 0;
   /** Discoveries on UTC day `day` (the Pets Found card: total discoveries today). */
@@ -190,8 +86,9 @@ export class FleetState {
     if (data.discoveries.length >= DISCOVERY_RING_SIZE)
       this.discoveries.floor = (data.discoveries[0]?.seq ?? 1) - 1;
     for (const h of data.hops) this.hops.add(h);
-    for (const m of data.lastHourHops) this.countHop(m.minute * MINUTE_MS, m.botId, m.success, m.hops);
-    for (const m of data.lastHourFinds) this.bucketAt(m.minute * MINUTE_MS).discoveries += m.discoveries;
+    for (const m of data.lastHourHops)
+      this.minutes.countHop(m.minute * MINUTE_MS, m.botId, m.success, m.hops);
+    for (const m of data.lastHourFinds) this.minutes.countDiscoveries(m.minute * MINUTE_MS, m.discoveries);
     this.totals = data.totals;
     this.head = Math.max(events.at(-1)?.seq ?? 0, this.head);
   }
@@ -207,7 +104,7 @@ export class FleetState {
     t.latencySum += hop.latencyMs;
     t.byReason[hop.hopReason]++;
     t.byBot.set(hop.botId, (t.byBot.get(hop.botId) ?? 0) + 1);
-    this.countHop(at, hop.botId, hop.success, 1);
+    this.minutes.countHop(at, hop.botId, hop.success, 1);
     const scanner = this.scanners.get(hop.botId);
     if (scanner) {
       scanner.lastActivity = Math.max(scanner.lastActivity, at);
@@ -227,7 +124,7 @@ export class FleetState {
     this.head = Math.max(this.head, discovery.seq);
     this.events.add({ kind: 'discovery', discovery, seq: discovery.seq });
     this.discoveries.add(discovery);
-    this.bucketAt(at).discoveries++;
+    this.minutes.countDiscoveries(at, 1);
     const day = utcDayOf(at);
     if (day > this.petsToday.day) this.petsToday = { day, count: 1 };
     else if (day === this.petsToday.day) this.petsToday.count++;
@@ -275,16 +172,7 @@ export class FleetState {
   }
 
   scannerList(now: number): Scanner[] {
-    this.forgetOldMinutes(now);
-    const byBot = new Map<string, { hops: number; ok: number }>();
-    for (const bucket of this.minutes.values()) {
-      for (const [botId, counts] of bucket.byBot) {
-        const b = byBot.get(botId) ?? { hops: 0, ok: 0 };
-        b.hops += counts.hops;
-        b.ok += counts.ok;
-        byBot.set(botId, b);
-      }
-    }
+    const byBot = this.minutes.hopsByBot(now);
     return [...this.scanners.values()]
       .sort((a, b) => a.firstSeen - b.firstSeen || a.ghostId.localeCompare(b.ghostId))
       .map((s) => {
@@ -342,22 +230,9 @@ export class FleetState {
   }
 
   hopStats(now: number): HopStats {
-    this.forgetOldMinutes(now);
     const t = this.totals;
-    const current = now - (now % MINUTE_MS);
-    // The current minute and the ones before it: 15 minutes is this minute and the 14 before.
-    const rate = (minutes: number): number | null => {
-      let hops = 0;
-      let ok = 0;
-      for (const bucket of this.minutes.values()) {
-        if (bucket.start > current || bucket.start <= current - minutes * MINUTE_MS) continue;
-        hops += bucket.hopsSucceeded + bucket.hopsFailed;
-        ok += bucket.hopsSucceeded;
-      }
-      return hops > 0 ? percent(ok, hops) : null;
-    };
-    const successRate15m = rate(15);
-    const successRate30m = rate(30);
+    const successRate15m = this.minutes.successRate(now, 15);
+    const successRate30m = this.minutes.successRate(now, 30);
     const topHoppers = [...t.byBot]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .slice(0, TOP_HOPPERS)
@@ -373,49 +248,9 @@ export class FleetState {
       successRate30m,
       // Spec: Improving when the 15-minute rate is at least the 30-minute one (no hops counts as 0).
       trend: successTrend(successRate15m, successRate30m),
-      lastHour: this.lastHour(now),
+      lastHour: this.minutes.lastHour(now),
       keptDays: this.keptDays,
     };
-  }
-
-  /** Sixty one-minute buckets ending with the current minute. */
-  private lastHour(now: number): FleetMinute[] {
-    const current = now - (now % MINUTE_MS);
-    return Array.from({ length: 60 }, (_, i) => {
-      const start = current - (59 - i) * MINUTE_MS;
-      const bucket = this.minutes.get(start);
-      return {
-        minute: new Date(start).toISOString(),
-        hopsSucceeded: bucket?.hopsSucceeded ?? 0,
-        hopsFailed: bucket?.hopsFailed ?? 0,
-        discoveries: bucket?.discoveries ?? 0,
-      };
-    });
-  }
-
-  private bucketAt(at: number): MinuteBucket {
-    const start = at - (at % MINUTE_MS);
-    let bucket = this.minutes.get(start);
-    if (!bucket) {
-      bucket = { start, hopsSucceeded: 0, hopsFailed: 0, discoveries: 0, byBot: new Map() };
-      this.minutes.set(start, bucket);
-    }
-    return bucket;
-  }
-
-  private countHop(at: number, botId: string, success: boolean, hops: number): void {
-    const bucket = this.bucketAt(at);
-    if (success) bucket.hopsSucceeded += hops;
-    else bucket.hopsFailed += hops;
-    const bot = bucket.byBot.get(botId) ?? { hops: 0, ok: 0 };
-    bot.hops += hops;
-    if (success) bot.ok += hops;
-    bucket.byBot.set(botId, bot);
-  }
-
-  private forgetOldMinutes(now: number): void {
-    const oldest = now - (now % MINUTE_MS) - 59 * MINUTE_MS;
-    for (const start of this.minutes.keys()) if (start < oldest) this.minutes.delete(start);
   }
 
   /** Retention: forgets events older than `before` (the database deletes them too). */

@@ -1,0 +1,163 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { BusFleetMessage } from './fleet-bus.ts';
+import type { FleetPersistence } from './fleet-persistence.ts';
+import type { FleetEventWithSeq } from './fleet-records.ts';
+import { SeqReorder } from './fleet-reorder.ts';
+import type { FleetState } from './fleet-state.ts';
+
+/** Dashboards get state updates (scanners, stats) at most this often. */
+const STATE_EVERY_MS = 250;
+/** How often silence is checked, so a bot turning inactive reaches dashboards without any event. */
+const INACTIVE_CHECK_EVERY_MS = 1000;
+
+/**
+ * The live fleet on this instance: applies every change from the bus (from any instance) to the
+ * state, hands hops and discoveries to listeners in seq order, and tells dashboards of changes.
+ */
+export class FleetLive {
+  private readonly eventListeners = new Set<(event: FleetEventWithSeq) => void>();
+  private readonly stateListeners = new Set<() => void>();
+  /** Per bot: what runs on this instance when it is removed (its socket here is closed). */
+  private readonly removalListeners = new Map<string, Set<() => void>>();
+  private readonly reorder = new SeqReorder<FleetEventWithSeq>(
+    (event) => this.release(event),
+    () => this.stateChanged(),
+  );
+  private stateTimer: NodeJS.Timeout | undefined;
+  private inactiveTimer: NodeJS.Timeout | undefined;
+  private statusSignature = '';
+  private closed = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: FastifyBaseLogger,
+    private readonly state: FleetState,
+    private readonly persistence: FleetPersistence,
+  ) {}
+
+  /** Starts after the state is seeded: `released` is the last seq handed out before. */
+  start(released: number): void {
+    this.reorder.released = released;
+    this.statusSignature = this.statusesNow();
+    this.inactiveTimer = setInterval(() => this.checkSilence(), INACTIVE_CHECK_EVERY_MS).unref();
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.inactiveTimer);
+    clearTimeout(this.stateTimer);
+    this.reorder.close();
+  }
+
+  /** Every hop and discovery as this instance applies it (from any instance), after the state has it. */
+  onEvent(listener: (event: FleetEventWithSeq) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** Called at most every STATE_EVERY_MS after scanners or statistics changed. */
+  onStateChange(listener: () => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  /** Runs `listener` on this instance when `ghostId` is removed (on any instance). Returns unsubscribe. */
+  onRemoved(ghostId: string, listener: () => void): () => void {
+    const listeners = this.removalListeners.get(ghostId) ?? new Set();
+    this.removalListeners.set(ghostId, listeners);
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.removalListeners.get(ghostId) === listeners)
+        this.removalListeners.delete(ghostId);
+    };
+  }
+
+  /** Removes a bot from this instance's state and runs its removal listeners; returns whether it was here. */
+  forgetHere(ghostId: string, at: number): boolean {
+    const held = this.state.forget(ghostId, at);
+    // Once: the bot's sockets here close, and a socket of it that joins again subscribes anew.
+    const listeners = this.removalListeners.get(ghostId) ?? new Set<() => void>();
+    this.removalListeners.delete(ghostId);
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.log.error({ err, ghostId }, 'a fleet removal listener failed');
+      }
+    }
+    if (held) this.stateChanged();
+    return held;
+  }
+
+  /** A fleet message from the bus (this instance's own ones too). */
+  apply(message: unknown): void {
+    const m = message as BusFleetMessage;
+    switch (m?.kind) {
+      case 'hop':
+        this.reorder.arrive({ kind: 'hop', hop: m.hop, seq: m.hop.seq });
+        break;
+      case 'discovery':
+        this.reorder.arrive({ kind: 'discovery', discovery: m.discovery, seq: m.discovery.seq });
+        break;
+      case 'scanner':
+        this.state.applyScanner(m.scanner);
+        break;
+      case 'touch':
+        this.state.touch(m.ghostId, m.at);
+        break;
+      case 'removed':
+        if (this.forgetHere(m.ghostId, m.at) && !this.closed)
+          this.persistence.deleteRemovedScanner(m.ghostId);
+        break;
+      case 'pruned':
+        this.state.dropBefore(m.before);
+        // Every instance, the pruning one too, counts its totals again from what is left.
+        if (!this.closed) this.persistence.recountTotals();
+        break;
+      default:
+        this.log.warn('ignoring a fleet bus message of an unknown kind');
+        return;
+    }
+    this.stateChanged();
+  }
+
+  /** Tells state listeners, at most every STATE_EVERY_MS. */
+  stateChanged(): void {
+    if (this.stateTimer || this.closed) return;
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = undefined;
+      this.statusSignature = this.statusesNow();
+      for (const listener of this.stateListeners) {
+        try {
+          listener();
+        } catch (err) {
+          this.log.error({ err }, 'a fleet state listener failed');
+        }
+      }
+    }, STATE_EVERY_MS).unref();
+  }
+
+  private release(event: FleetEventWithSeq): void {
+    if (event.kind === 'hop') this.state.applyHop(event.hop);
+    else this.state.applyDiscovery(event.discovery);
+    for (const listener of this.eventListeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.log.error({ err }, 'a fleet event listener failed');
+      }
+    }
+  }
+
+  private statusesNow(): string {
+    const now = this.ctx.now();
+    return [...this.state.scanners.values()].map((s) => this.state.effectiveStatus(s, now)).join(',');
+  }
+
+  /** A bot that fell silent changes no data: this notices it turning inactive. */
+  private checkSilence(): void {
+    if (this.statusesNow() !== this.statusSignature) this.stateChanged();
+  }
+}

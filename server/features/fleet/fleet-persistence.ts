@@ -1,0 +1,124 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { PetDiscovery, ServerHopEvent } from '../../../common/fleet.ts';
+import type { AppContext } from '../../context.ts';
+import type { BatchWriter, RowKind } from '../../db/batch-writer.ts';
+import {
+  deleteFleetEventsBefore,
+  deleteScanner,
+  insertDiscoveries,
+  insertHops,
+  upsertScanners,
+} from './fleet.store.ts';
+import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
+import { loadHopTotals } from './fleet-load.store.ts';
+import type { FleetState } from './fleet-state.ts';
+
+const DAY_MS = 24 * 60 * 60_000;
+const DELETE_BATCH = 1000;
+
+/** Hops and discoveries, as the batched writer writes them (kinds of its rows). */
+export const hopRows: RowKind<ServerHopEvent> = { table: 'fleet_hops', write: insertHops };
+export const discoveryRows: RowKind<PetDiscovery> = { table: 'fleet_discoveries', write: insertDiscoveries };
+
+/** The promise itself, marked as handled now: it is awaited later, after other messages were applied. */
+function watched(written: Promise<void>): Promise<void> {
+  written.catch(() => {});
+  return written;
+}
+
+/**
+ * The fleet's rows in the database: hops, discoveries and scanners handed to the shared batched
+ * writer, the retention sweep, and the clean-up other instances' removals and sweeps call for.
+ */
+export class FleetPersistence {
+  /**
+   * Scanner rows by ghost id: one per bot while queued, written as the bot stands when the batch is
+   * written (a bot removed meanwhile is not written back).
+   */
+  readonly scannerRows: RowKind<string> = {
+    table: 'fleet_scanners',
+    keyOf: (ghostId) => ghostId,
+    write: (trx, ghostIds) =>
+      upsertScanners(
+        trx,
+        ghostIds.flatMap((id) => {
+          const scanner = this.state.scanners.get(id);
+          return scanner ? [scanner] : [];
+        }),
+      ),
+  };
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: FastifyBaseLogger,
+    private readonly writer: BatchWriter,
+    private readonly state: FleetState,
+  ) {}
+
+  /** Whether `events` more bot events fit in the writer now (it is bounded while the database is behind or away). */
+  hasRoomFor(events: number): boolean {
+    return this.writer.hasRoomFor(events);
+  }
+
+  /**
+   * Hands a row to the writer: one that is acknowledged is written within milliseconds and its
+   * commit awaited; one nobody is told about goes with the next batch (within a second).
+   */
+  persist<R>(kind: RowKind<R>, row: R, acknowledged: boolean): Promise<void> | undefined {
+    if (acknowledged) return watched(this.writer.write(kind, row));
+    this.writer.add(kind, row);
+    return undefined;
+  }
+
+  /** A sign of life of `ghostId`: its row goes with the next batch, nobody waits for it. */
+  touch(ghostId: string): void {
+    this.writer.add(this.scannerRows, ghostId);
+  }
+
+  /** Writes everything queued so far; resolves once it is in the database. */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  /** Removed on another instance: a batch this one was committing may have written the row back. */
+  deleteRemovedScanner(ghostId: string): void {
+    void this.flush()
+      .then(() => (this.state.scanners.has(ghostId) ? undefined : deleteScanner(this.ctx.db, ghostId)))
+      .catch((err: unknown) => this.log.warn({ err }, 'could not delete a removed scanner row'));
+  }
+
+  /** Totals cover what is kept: counted again from what is left after another instance's sweep. */
+  recountTotals(): void {
+    // (Own queued hops written first, so the count includes them.)
+    void this.flush()
+      .then(() => loadHopTotals(this.ctx.db))
+      .then(
+        (totals) => {
+          this.state.totals = totals;
+        },
+        (err: unknown) => this.log.warn({ err }, 'could not recount fleet hop totals'),
+      );
+  }
+
+  /**
+   * Deletes hops and discoveries older than FLEET_RETENTION_DAYS, batch by batch, and tells every
+   * instance to forget them too; returns how many rows went.
+   */
+  async prune(stopped: () => boolean): Promise<number> {
+    await this.flush();
+    const before = this.ctx.now() - this.ctx.config.FLEET_RETENTION_DAYS * DAY_MS;
+    let deleted = 0;
+    for (;;) {
+      const batch = await deleteFleetEventsBefore(this.ctx.db, before, DELETE_BATCH);
+      deleted += batch;
+      if (batch < DELETE_BATCH || stopped()) break;
+      await new Promise((r) => setImmediate(r));
+    }
+    if (deleted > 0) {
+      await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'pruned', before } satisfies BusFleetMessage);
+      // Every instance recounts on that message; this one is done before the sweep says it is.
+      this.state.totals = await loadHopTotals(this.ctx.db);
+    }
+    return deleted;
+  }
+}

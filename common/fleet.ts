@@ -299,6 +299,24 @@ export interface FeedResponse {
   serverTime: string;
 }
 
+/** What `/ws/feed` sends an executor (README, "Live feed"), checked in development and tests. */
+export const FeedSocketSendsSchemas = {
+  /** The feed is live from here: the caller's tier and stream position. */
+  ready: z.object({ tier: z.enum(['FREE', 'PREMIUM']), cursor: z.number(), serverTime: z.string() }),
+  /** One find the tier may see, with the server's time so its age is judged by the server's clock. */
+  discovery: PetDiscoverySchema.extend({ serverTime: z.string() }),
+  error: z.object({ error: z.string() }),
+} as const;
+
+/** What the bot socket sends a bot besides the configuration feature's frames, checked likewise. */
+export const BotSocketSendsSchemas = {
+  hello: z.object({ ghostId: z.string(), serverTime: z.number() }),
+  heartbeat: z.object({ serverTime: z.number() }),
+  /** A numbered frame's rows are committed: its stream position when it got one. */
+  ack: z.object({ requestId: z.string(), seq: z.number().optional(), duplicate: z.literal(true).optional() }),
+  error: z.object({ error: z.string(), requestId: z.string().optional(), retryAfter: z.number().optional() }),
+} as const;
+
 /** DELETE /api/admin/fleet/bots/{ghostId}: the bot, its configuration and its pool leases are gone. */
 export const removeBotUrl = (ghostId: string) => `/api/admin/fleet/bots/${encodeURIComponent(ghostId)}`;
 

@@ -29,7 +29,15 @@ export interface ConnectionOptions {
   /** A client that lets this much pile up unread is too slow to serve; it is dropped and reconnects. */
   maxBufferedBytes: number;
   log: FastifyBaseLogger;
+  /**
+   * Checks a frame against its protocol's schema for its type before it leaves (development and
+   * tests; absent in production, for speed): a frame no client could read fails where it is built.
+   */
+  checkOutgoing?: (type: string, payload: unknown) => void;
 }
+
+/** Frames checked already: a broadcast frame is one object, checked once however many sockets get it. */
+const checkedFrames = new WeakSet<EncodedFrame>();
 
 /** Close codes the server uses besides the standard ones. */
 export const CLOSE_CODES = {
@@ -73,11 +81,17 @@ export class RealtimeConnection {
 
   /** Sends a message now, bypassing coalescing (answers, errors, events where every item counts). */
   send(type: string, payload: unknown): void {
+    this.options.checkOutgoing?.(type, payload);
     this.write(encodeFrame(type, payload, this.options.now()));
   }
 
   /** Sends an already encoded frame, coalescing replaceable types. */
   deliver(frame: EncodedFrame): void {
+    const check = this.options.checkOutgoing;
+    if (check && !checkedFrames.has(frame)) {
+      check(frame.type, frame.payload);
+      checkedFrames.add(frame);
+    }
     if (this.options.replaceable.has(frame.type)) this.coalescer.push(frame.type, frame);
     else this.write(frame);
   }

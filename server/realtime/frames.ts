@@ -6,6 +6,8 @@ import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from '../../common/text.ts';
 /** A server frame serialised once, so a broadcast does not stringify (or UTF-8 encode) per socket. */
 export interface EncodedFrame {
   type: string;
+  /** What `text` carries, kept for the outgoing check in development and tests (connection.ts). */
+  payload: unknown;
   text: string;
   /** `text` as UTF-8, encoded on first use and shared by every socket it is sent to. */
   readonly bytes: Buffer;
@@ -18,6 +20,7 @@ export function encodeFrame(type: string, payload: unknown, now: number): Encode
   let bytes: Buffer | undefined;
   return {
     type,
+    payload,
     text,
     get bytes() {
       bytes ??= Buffer.from(text);

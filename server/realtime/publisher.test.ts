@@ -39,3 +39,37 @@ describe('sqlite: the publisher checks outgoing frames', () => {
     );
   });
 });
+
+/*
+ * What a socket sends straight (answers, the fleet's stream, the feed's finds) is checked too, against
+ * the schema its protocol declares for the type, once per frame however many sockets get it.
+ */
+describe('sqlite: sockets check the frames they send', () => {
+  const t = useTestApp('sqlite');
+  const protocolOf = (kind: string) => {
+    const protocol = t.ctx.services.transport.registered.find((p) => p.kind === kind);
+    if (!protocol) throw new Error(`no ${kind} protocol`);
+    return protocol;
+  };
+
+  it("accepts each protocol's own answers and refuses a bad one, naming the field", () => {
+    const bot = t.ctx.services.transport.outgoingCheckFor(protocolOf('bot'));
+    expect(bot).toBeDefined();
+    expect(() => bot?.('hello', { ghostId: 'ghost-1', serverTime: 1 })).not.toThrow();
+    expect(() => bot?.('ack', { requestId: 'r-1', seq: 7 })).not.toThrow();
+    expect(() => bot?.('hello', { ghostId: 'ghost-1' })).toThrow(
+      /^Invalid outgoing hello payload: serverTime: /,
+    );
+    const admin = t.ctx.services.transport.outgoingCheckFor(protocolOf('admin'));
+    expect(() => admin?.('server_hop', { botId: 'bot-7' })).toThrow(/^Invalid outgoing server_hop payload: /);
+  });
+
+  it('refuses a type the protocol does not declare', () => {
+    const feed = [...t.ctx.services.transport.registered].find((p) => p.path === '/ws/feed');
+    if (!feed) throw new Error('no feed protocol');
+    const check = t.ctx.services.transport.outgoingCheckFor(feed);
+    expect(() => check?.('config', { version: 1 })).toThrow(
+      `The ${feed.kind} protocol does not send config: add it to its sends`,
+    );
+  });
+});

@@ -191,11 +191,12 @@ for (const dialect of DIALECTS) {
       const cookie = await t.adminCookie();
       const a = await connect(cookie);
       const b = await connect(cookie);
-      const hop = { botId: 'bot-7', success: true, latencyMs: 120 };
-      await t.ctx.bus.publish('admin', { type: 'server_hop', payload: hop });
+      // Whole payloads, as the server sends them: sockets check what they send in tests.
+      const update = { message: 'Slots set to 40' };
+      await t.ctx.bus.publish('admin', { type: 'system_config_update', payload: update });
       for (const client of [a, b]) {
-        const frame = await client.next((f) => f.type === 'server_hop');
-        expect(frame.payload).toEqual(hop);
+        const frame = await client.next((f) => f.type === 'system_config_update');
+        expect(frame.payload).toEqual(update);
         expect(typeof frame.id).toBe('string');
         expect(typeof frame.timestamp).toBe('string');
       }
@@ -206,24 +207,36 @@ for (const dialect of DIALECTS) {
       await client.next((f) => f.type === 'system_health');
       await sleep(150); // let the connect update's window close
       const from = client.frames.length;
+      // system_health is replaceable state; system_config_update an event where every one counts.
+      const health = (totalBots: number) => ({
+        status: 'healthy',
+        connectedClients: 1,
+        healthScore: 100,
+        networkHealth: 0,
+        totalBots,
+        activeBots: 0,
+      });
       for (let i = 1; i <= 10; i++) {
-        await t.ctx.bus.publish('admin', { type: 'scanner_status', payload: { scanners: [i] } });
-        await t.ctx.bus.publish('admin', { type: 'server_hop', payload: { n: i } });
+        await t.ctx.bus.publish('admin', { type: 'system_health', payload: health(i) });
+        await t.ctx.bus.publish('admin', {
+          type: 'system_config_update',
+          payload: { message: `update ${i}` },
+        });
       }
       await client.next(
-        (f) => f.type === 'scanner_status' && (f.payload as { scanners: number[] }).scanners[0] === 10,
-        {
-          from,
-        },
+        (f) => f.type === 'system_health' && (f.payload as { totalBots: number }).totalBots === 10,
+        { from },
       );
       await sleep(150);
       const later = client.frames.slice(from);
-      expect(later.filter((f) => f.type === 'server_hop').map((f) => (f.payload as { n: number }).n)).toEqual(
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-      );
-      expect(later.filter((f) => f.type === 'scanner_status').map((f) => f.payload)).toEqual([
-        { scanners: [1] },
-        { scanners: [10] },
+      expect(
+        later
+          .filter((f) => f.type === 'system_config_update')
+          .map((f) => (f.payload as { message: string }).message),
+      ).toEqual(Array.from({ length: 10 }, (_, i) => `update ${i + 1}`));
+      expect(later.filter((f) => f.type === 'system_health').map((f) => f.payload)).toEqual([
+        health(1),
+        health(10),
       ]);
     });
 
@@ -231,9 +244,9 @@ for (const dialect of DIALECTS) {
       const client = await connect(await t.adminCookie());
       await client.next((f) => f.type === 'system_health');
       await t.ctx.bus.publish('admin', 'garbage');
-      await t.ctx.bus.publish('admin', { type: 'server_hop', payload: { ok: 1 } });
-      const frame = await client.next((f) => f.type === 'server_hop');
-      expect(frame.payload).toEqual({ ok: 1 });
+      await t.ctx.bus.publish('admin', { type: 'system_config_update', payload: { message: 'ok' } });
+      const frame = await client.next((f) => f.type === 'system_config_update');
+      expect(frame.payload).toEqual({ message: 'ok' });
     });
 
     it('closes open sockets with 1001 (going away) when the app closes', async () => {

@@ -112,6 +112,7 @@ export const realtimeRoutes: FastifyPluginAsync<{ transport: Transport }> = asyn
           maxMessagesPerSecond: MAX_MESSAGES_PER_SECOND,
           maxBufferedBytes: MAX_BUFFERED_BYTES,
           log: request.log,
+          checkOutgoing: transport.outgoingCheckFor(protocol),
         });
         const followed = new Map<string, () => void>();
         const env: HandlerEnv = {

@@ -41,6 +41,24 @@ export class Transport {
     return this.protocols;
   }
 
+  /**
+   * What a socket of this protocol checks each frame against before it leaves (development and
+   * tests), or undefined: a type the protocol does not declare, or a payload its schema refuses,
+   * throws where the frame was built.
+   */
+  outgoingCheckFor(protocol: SocketProtocol): ((type: string, payload: unknown) => void) | undefined {
+    if (!this.options.checkOutbound) return undefined;
+    return (type, payload) => {
+      const schema = Object.hasOwn(protocol.sends, type) ? protocol.sends[type] : undefined;
+      if (!schema)
+        throw new Error(`The ${protocol.kind} protocol does not send ${type}: add it to its sends`);
+      const checked = schema.safeParse(payload);
+      if (!checked.success) {
+        throw new Error(`Invalid outgoing ${type} payload: ${describeIssue(checked.error)}`);
+      }
+    };
+  }
+
   /** A payload no registered protocol's schema for its type accepts is a bug where it was built. */
   private check(type: string, payload: unknown): void {
     const schemas = this.protocols.flatMap((p) => (Object.hasOwn(p.sends, type) ? [p.sends[type]!] : []));

@@ -1,5 +1,6 @@
 import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { z } from 'zod';
+import { FeedSocketSendsSchemas } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import { CLOSE_CODES, type SocketIdentity } from '../../realtime/connection.ts';
 import { describeIssue } from '../../realtime/frames.ts';
@@ -56,7 +57,7 @@ export function feedProtocol(ctx: AppContext, sockets: FeedSockets): SocketProto
       return identity;
     },
     accepts: {},
-    sends: {},
+    sends: FeedSocketSendsSchemas,
     replaceable: new Set(),
     async onConnect({ connection, log }) {
       const upgrade = upgrades.get(connection.identity);

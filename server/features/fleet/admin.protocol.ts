@@ -1,15 +1,4 @@
-import {
-  ConfigurationProgressPayloadSchema,
-  ConfigurationRollbackPayloadSchema,
-  ConfigurationUpdatePayloadSchema,
-  EmergencyControlPayloadSchema,
-} from '../../../common/configuration.ts';
-import {
-  ClientMessageSchemas,
-  LicensingChangedPayloadSchema,
-  SOCKET_PATH,
-  SystemConfigUpdatePayloadSchema,
-} from '../../../common/realtime.ts';
+import { ClientMessageSchemas, ServerMessageSchemas, SOCKET_PATH } from '../../../common/realtime.ts';
 import type { AppContext } from '../../context.ts';
 import type { SocketIdentity } from '../../realtime/connection.ts';
 import { encodeFrame } from '../../realtime/frames.ts';
@@ -22,19 +11,6 @@ import {
   stopDashboardStream,
 } from './fleet-stream.ts';
 import { readSystemHealth } from './system-health.ts';
-
-/**
- * What features publish to dashboards (publisher.toAll('admin', …)), checked in development and
- * tests. The fleet's own frames (fleet_backfill, server_hop, …) go straight to each socket.
- */
-const ADMIN_SENDS = {
-  system_config_update: SystemConfigUpdatePayloadSchema,
-  licensing_changed: LicensingChangedPayloadSchema,
-  configuration_update: ConfigurationUpdatePayloadSchema,
-  emergency_control: EmergencyControlPayloadSchema,
-  configuration_rollback: ConfigurationRollbackPayloadSchema,
-  configuration_progress: ConfigurationProgressPayloadSchema,
-} as const;
 
 /** A dashboard's `?since=SEQ`: the last fleet event it has, to be sent exactly what it missed. */
 const resumes = new WeakMap<SocketIdentity, number>();
@@ -96,7 +72,8 @@ export function adminProtocol(ctx: AppContext): SocketProtocol {
       // accepted quietly (the fleet feature may answer with recent hops).
       server_hop: defineHandler(ClientMessageSchemas.server_hop, () => {}),
     },
-    sends: ADMIN_SENDS,
+    // Every kind a dashboard is sent (common/realtime.ts), the fleet's stream and the publisher's alike.
+    sends: ServerMessageSchemas,
     async onConnect(env) {
       // First and synchronously: every fleet event applied so far is in what this sends.
       startDashboardStream(ctx, env.connection, resumes.get(env.connection.identity));

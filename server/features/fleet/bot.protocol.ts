@@ -4,6 +4,7 @@ import { ConfigFramePayloadSchema, EmergencyFramePayloadSchema } from '../../../
 import {
   BotMessageSchemas,
   type BotMessageType,
+  BotSocketSendsSchemas,
   type ConfigAckPayloadSchema,
   GhostIdSchema,
 } from '../../../common/fleet.ts';
@@ -72,8 +73,9 @@ function upgradeGhostIdError(ghostId: string | null): string | null {
   return checked.data === ghostId ? null : 'ghostId must not start or end with spaces';
 }
 
-/** What the fleet sends bots through the publisher (the configuration feature's pushes). */
+/** What bots are sent: the socket's own answers, and the configuration feature's pushes (publisher). */
 const BOT_SENDS = {
+  ...BotSocketSendsSchemas,
   config: ConfigFramePayloadSchema,
   emergency_stop: EmergencyFramePayloadSchema,
   emergency_resume: EmergencyFramePayloadSchema,

@@ -233,21 +233,26 @@ export async function updatePendingRecommendation(
 ): Promise<void> {
   await db
     .updateTable('recommendations')
-    .set({
-      priority: r.priority,
-      category: r.category,
-      title: r.title,
-      description: r.description,
-      reasoning: r.reasoning,
-      estimated_impact: r.estimatedImpact,
-      implementation_notes: r.implementationNotes,
-      action: JSON.stringify(r.action),
-      action_label: r.actionLabel,
-    })
+    .set(recommendationText(r))
     .where('analysis_id', '=', analysisId)
     .where('is_implemented', '=', 0)
     .where('valid_until', '>', now)
     .execute();
+}
+
+/** The columns of what a recommendation says and does: written when it is made, and rewritten each run. */
+function recommendationText(r: Omit<NewRecommendation, 'analysisId' | 'validUntil'>) {
+  return {
+    priority: r.priority,
+    category: r.category,
+    title: r.title,
+    description: r.description,
+    reasoning: r.reasoning,
+    estimated_impact: r.estimatedImpact,
+    implementation_notes: r.implementationNotes,
+    action: JSON.stringify(r.action),
+    action_label: r.actionLabel,
+  };
 }
 
 /** A recommendation to store: what it says and does, the finding it came from, until when it stands. */
@@ -264,15 +269,7 @@ export async function insertRecommendation(db: Db, r: NewRecommendation, now: nu
     .insertInto('recommendations')
     .values({
       analysis_id: r.analysisId,
-      priority: r.priority,
-      category: r.category,
-      title: r.title,
-      description: r.description,
-      reasoning: r.reasoning,
-      estimated_impact: r.estimatedImpact,
-      implementation_notes: r.implementationNotes,
-      action: JSON.stringify(r.action),
-      action_label: r.actionLabel,
+      ...recommendationText(r),
       created_at: now,
       valid_until: r.validUntil,
       is_implemented: 0,

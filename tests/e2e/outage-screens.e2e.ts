@@ -55,6 +55,9 @@ describe('admin screens first opened while the server is down', () => {
     const sawPageError = await watchForPageError(page);
     await loginAsAdmin(page);
     await page.getByRole('group', { name: 'Total Keys' }).waitFor();
+    // The shell fetches every screen's code ahead once it has loaded: let that finish, as it does
+    // for a user who has had the console open for a moment, before the server goes away.
+    await page.waitForLoadState('networkidle');
 
     await server.stop();
     await sidebarLink(page, /Server Pool/).click();

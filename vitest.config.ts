@@ -9,7 +9,7 @@ const scaleOutTests = 'server/realtime/multi-instance.test.ts';
 const hasScaleOutServices = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
 
 /**
- * Six projects, one run:
+ * Seven projects, one run:
  * - unit: pure code in common/ and server/ helpers (node)
  * - web:  React components with Testing Library (jsdom)
  * - api:  the Fastify app through app.inject and real sockets, on SQLite and (with TEST_DATABASE_URL) PostgreSQL
@@ -18,6 +18,8 @@ const hasScaleOutServices = Boolean(process.env.TEST_DATABASE_URL && process.env
  *   claims (tests/reliability), on SQLite and (with TEST_DATABASE_URL) PostgreSQL; one file at a time
  * - client: the shipped Lua scripts in LuaJIT through an executor stand-in (tests/client), against the
  *   built server and the bot simulator
+ * - operations: the server as an operator runs it (tests/operations): real processes, SIGTERM under
+ *   simulator load, two instances on PostgreSQL and Redis, nginx in front, promtool on /metrics
  */
 export default defineConfig({
   plugins: [react()],
@@ -82,6 +84,17 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/client/**/*.test.ts'],
           testTimeout: 60_000,
+          hookTimeout: 150_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'operations',
+          environment: 'node',
+          include: ['tests/operations/**/*.test.ts'],
+          testTimeout: 120_000,
           hookTimeout: 150_000,
           fileParallelism: false,
         },

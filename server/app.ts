@@ -45,6 +45,9 @@ import { securityRoutes } from './features/security/security.routes.ts';
 import { serverPoolRoutes } from './features/server-pool/server-pool.routes.ts';
 import { releaseServersOf } from './features/server-pool/server-pool.store.ts';
 import { systemRoutes } from './features/system/system.routes.ts';
+import { registerHttpMetrics } from './operations/http-metrics.ts';
+import { metricsRoutes } from './operations/metrics.routes.ts';
+import { createMetrics } from './operations/metrics.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
 import { serializeRequest } from './plugins/request-log.ts';
@@ -94,6 +97,8 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
 
   registerSecurityHeaders(app);
   registerRequestTimings(app, ctx.now);
+  const metrics = createMetrics(ctx.config.METRICS_ENABLED);
+  registerHttpMetrics(app, metrics);
   await app.register(cookie);
   // Per-route limits for the socket upgrade and error reports (`config.rateLimit`); the licensing
   // calls have their own two-scope limits (features/security/rate-limit-hooks.ts).
@@ -118,9 +123,15 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   registerOriginCheck(app, ctx);
   registerAdminGuard(app, ctx);
   // One writer for every batched row (fleet events, audit rows, usage counters), written last at close.
-  const writer = new BatchWriter(ctx.db, app.log, { maxPendingRows: ctx.config.WRITER_MAX_PENDING_ROWS });
+  const writer = new BatchWriter(ctx.db, app.log, {
+    maxPendingRows: ctx.config.WRITER_MAX_PENDING_ROWS,
+    transacted: (seconds) => metrics.writerFlushed(seconds),
+  });
   app.decorate('writer', writer);
-  app.decorate('pendingWrites', new PendingWrites(writer));
+  app.decorate(
+    'pendingWrites',
+    new PendingWrites(writer, (type, rows) => metrics.auditRowsWritten(type, rows)),
+  );
   app.addHook('onClose', () => writer.close());
   // The realtime transport: features register their protocols with it and send through its publisher.
   const transport = new Transport({
@@ -130,6 +141,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     checkOutbound: process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test',
   });
   ctx.services = {
+    metrics,
     transport,
     publisher: transport.publisher,
     fleet: new Fleet(ctx, app.log, writer),
@@ -164,6 +176,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     analysisRoutes,
     serverPoolRoutes,
     configurationRoutes,
+    metricsRoutes,
   ]) {
     await app.register(feature, { ctx });
   }

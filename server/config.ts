@@ -230,6 +230,19 @@ const ConfigSchema = z.object({
     .min(100, 'must be at least 100')
     .max(600_000, 'must be at most 600000 (ten minutes)')
     .default(20_000),
+  /**
+   * `GET /metrics` (Prometheus text) asks for `Authorization: Bearer <this>` when set; unset, only
+   * loopback clients may read it (see server/operations/metrics.routes.ts).
+   */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
+  /** 'false' records no metrics at all and /metrics answers 404 (the loader benchmark's "without" run). */
+  METRICS_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -70,6 +70,8 @@ export interface BatchWriterOptions {
   maxPendingRows: number;
   /** Rows added with `add` (nobody waits for them) are written at most this long after they came. */
   lazyDelayMs?: number;
+  /** Told how long each transaction took, in seconds, committed or not (the flush-time metric). */
+  transacted?: (seconds: number) => void;
 }
 
 /** How long rows somebody waits for gather before they are written (group commit). */
@@ -321,9 +323,14 @@ export class BatchWriter {
       if (rows) rows.push(entry.row);
       else byKind.set(kind, [entry.row]);
     }
-    await this.db.transaction().execute(async (trx) => {
-      for (const [kind, rows] of byKind) await kind.write(trx, rows);
-    });
+    const started = performance.now();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const [kind, rows] of byKind) await kind.write(trx, rows);
+      });
+    } finally {
+      this.options.transacted?.((performance.now() - started) / 1000);
+    }
     for (const [kind, rows] of byKind) kind.committed?.(rows);
   }
 

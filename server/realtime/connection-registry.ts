@@ -24,6 +24,13 @@ export class ConnectionRegistry {
     return n;
   }
 
+  /** Open sockets per kind, in one pass (the metrics' scrape). */
+  countByKind(): Map<ClientKind, number> {
+    const counts = new Map<ClientKind, number>();
+    for (const c of this.connections) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+    return counts;
+  }
+
   *ofKind(kind: ClientKind): Iterable<RealtimeConnection> {
     for (const c of this.connections) if (c.kind === kind) yield c;
   }

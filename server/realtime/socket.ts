@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { COALESCE_WINDOW_MS } from '../../common/realtime.ts';
 import { CLOSE_CODES, RealtimeConnection, type SocketIdentity } from './connection.ts';
-import { ConnectionRegistry } from './connection-registry.ts';
 import { BusMessageSchema, describeIssue, encodeFrame, parseIncomingFrame } from './frames.ts';
 import { type HandlerEnv, isSocketRefusal, type SocketProtocol, type SocketRefusal } from './protocol.ts';
 import { kindChannel, SESSION_ENDED_CHANNEL, SessionEndedSchema } from './publisher.ts';
@@ -26,7 +25,7 @@ export const AUTH_REQUIRED_TEXT = 'Authentication required';
  */
 export const realtimeRoutes: FastifyPluginAsync<{ transport: Transport }> = async (app, { transport }) => {
   const { bus, now } = transport.options;
-  const registry = new ConnectionRegistry();
+  const registry = transport.connections;
   const identities = new WeakMap<IncomingMessage, { identity: SocketIdentity; protocol: SocketProtocol }>();
 
   const unsubscribes = transport.registered.map((protocol) =>

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Bus } from './bus.ts';
+import { ConnectionRegistry } from './connection-registry.ts';
 import { describeIssue } from './frames.ts';
 import type { SocketProtocol } from './protocol.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
@@ -20,6 +21,8 @@ export interface TransportOptions {
  */
 export class Transport {
   readonly publisher: Publisher;
+  /** The sockets open on this instance (the socket routes add and remove them). */
+  readonly connections = new ConnectionRegistry();
   private readonly protocols: SocketProtocol[] = [];
 
   constructor(readonly options: TransportOptions) {

@@ -391,6 +391,18 @@ export async function countTargetStates(
   return { counts, unanswered };
 }
 
+/** Every change's targets by state, all changes together (the metrics' configuration figures). */
+export async function countAllTargetStates(db: Db): Promise<Record<TargetState, number>> {
+  const rows = await db
+    .selectFrom('configuration_targets')
+    .select((eb) => ['state', eb.fn.countAll<number>().as('n')])
+    .groupBy('state')
+    .execute();
+  const counts = noTargets();
+  for (const r of rows) counts[r.state] = Number(r.n);
+  return counts;
+}
+
 /**
  * Closes a bot's pending targets at or below `version` as the bot answered (or as the deadline
  * decided, with `onlyPastDeadline`); returns the changes whose targets moved.

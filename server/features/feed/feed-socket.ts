@@ -127,6 +127,7 @@ export class FeedSocket {
       return;
     }
     this.connection.deliver(frame);
+    this.ctx.services.metrics.feedDelivered('socket', this.tier, 1);
   }
 
   private send(type: string, payload: unknown): void {

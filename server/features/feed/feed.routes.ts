@@ -106,7 +106,9 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
       request.raw.once('close', onClose);
       try {
         // No since (or since=now): start at the present, with the last minute for context.
-        return await feed.read(since ?? 'now', access.tier, wait * 1000, left.signal);
+        const answer = await feed.read(since ?? 'now', access.tier, wait * 1000, left.signal);
+        ctx.services.metrics.feedDelivered('poll', access.tier, answer.discoveries.length);
+        return answer;
       } finally {
         request.raw.off('close', onClose);
       }

@@ -174,6 +174,7 @@ export class FleetIngest {
     const seq = await this.nextSeq();
     const hop = hopOf(ghostId, seq, report, now);
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'hop', hop } satisfies BusFleetMessage);
+    this.ctx.services.metrics.hop(hop.success);
     this.persistence.touch(ghostId);
     return { result: { ok: true, seq }, written: this.persistence.persist(hopRows, hop, acknowledged) };
   }
@@ -193,6 +194,7 @@ export class FleetIngest {
     const seq = await this.nextSeq();
     const discovery = discoveryOf(ghostId, seq, report, now);
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'discovery', discovery } satisfies BusFleetMessage);
+    this.ctx.services.metrics.find(discovery.value);
     this.persistence.touch(ghostId);
     const written = this.persistence.persist(discoveryRows, discovery, acknowledged);
     return { result: { ok: true, seq }, written };

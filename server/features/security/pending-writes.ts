@@ -134,6 +134,17 @@ const bindingUseRows: RowKind<{ bindingId: number; lastUsed: number }> = {
   },
 };
 
+/** Tells `told` how many of `rows` there are of each event type. */
+function tellByEventType<R>(
+  rows: R[],
+  eventTypeOf: (row: R) => string,
+  told: (type: string, n: number) => void,
+) {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(eventTypeOf(row), (counts.get(eventTypeOf(row)) ?? 0) + 1);
+  for (const [eventType, n] of counts) told(eventType, n);
+}
+
 /**
  * Writes that hot paths (the loader, rate limiting) hand off instead of waiting for: audit rows,
  * rate-limit windows and key-use counters, given to the app's BatchWriter as rows nobody waits for
@@ -150,10 +161,32 @@ export class PendingWrites {
   private dayStart = 0;
   private dayEnd = 0;
 
-  constructor(private readonly writer: BatchWriter) {}
+  /** The row kinds of this app's audit rows, which tell `auditRowsWritten` what they committed. */
+  private readonly auditRows: RowKind<AuditRow>;
+  private readonly hitRows: RowKind<HitWindow>;
+
+  /** `auditRowsWritten`: told, per event type, how many audit rows a committed batch inserted (the metric). */
+  constructor(
+    private readonly writer: BatchWriter,
+    auditRowsWritten: (eventType: string, rows: number) => void = () => {},
+  ) {
+    this.auditRows = {
+      ...auditRows,
+      committed: (rows) => tellByEventType(rows, (row) => row.event_type, auditRowsWritten),
+    };
+    this.hitRows = {
+      ...hitRows,
+      committed: (hits) => {
+        // A window's row is inserted once and then only updated: count the ones this batch inserted.
+        const inserted = hits.filter((hit) => hit.rowId === undefined && insertedHitIds.has(hit));
+        hitRows.committed?.(hits);
+        tellByEventType(inserted, (hit) => hit.entry.eventType, auditRowsWritten);
+      },
+    };
+  }
 
   audit(entry: AuditEntry, timestamp: number): void {
-    this.writer.add(auditRows, auditLogValues(entry, timestamp));
+    this.writer.add(this.auditRows, auditLogValues(entry, timestamp));
   }
 
   /**
@@ -172,7 +205,7 @@ export class PendingWrites {
       this.hitWindows.set(caller, window);
     }
     window.count += 1;
-    this.writer.add(hitRows, window);
+    this.writer.add(this.hitRows, window);
   }
 
   /** Forgets windows that ended (a change still queued is kept by the writer). */

@@ -123,6 +123,7 @@ function createLimitHook(
   ): void {
     const now = ctx.now();
     const seconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
+    ctx.services.metrics.rateLimitRefused(call);
     // Queued, not awaited, and one row per caller and window (with a count): a flood of refusals
     // must turn into neither a flood of transactions nor a flood of rows.
     app.pendingWrites.rateLimitHit(

@@ -9,7 +9,7 @@ import type {
 import { SERVER_POOL_TEXTS } from '../../../common/server-pool.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
-import { conflict, notFound } from '../../http-error.ts';
+import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import {
   botsFailedOnServerSince,
@@ -97,14 +97,31 @@ export async function claimServer(
   input: { ghostId: string; placeId?: string },
   fleet: PoolFleetLink = NO_FLEET_LINK,
 ): Promise<ClaimServerResponse> {
-  const { ghostId } = input;
-  if (fleet.holds && !fleet.holds(ghostId)) throw conflict(POOL_CLAIM_TEXTS.notInFleet(ghostId));
-  const now = ctx.now();
   const none = notFound(
     input.placeId === undefined
       ? SERVER_POOL_TEXTS.noneAvailable
       : SERVER_POOL_TEXTS.noneAvailableForPlace(input.placeId),
   );
+  try {
+    const claimed = await claimOrSweep(ctx, input, fleet, none);
+    ctx.services.metrics.claim('claimed');
+    return claimed;
+  } catch (error) {
+    const refused = error instanceof HttpError && error.statusCode === 409;
+    ctx.services.metrics.claim(error === none ? 'none_available' : refused ? 'refused' : 'failed');
+    throw error;
+  }
+}
+
+async function claimOrSweep(
+  ctx: AppContext,
+  input: { ghostId: string; placeId?: string },
+  fleet: PoolFleetLink,
+  none: Error,
+): Promise<ClaimServerResponse> {
+  const { ghostId } = input;
+  if (fleet.holds && !fleet.holds(ghostId)) throw conflict(POOL_CLAIM_TEXTS.notInFleet(ghostId));
+  const now = ctx.now();
   try {
     return await claimWithinLimit(ctx, input, now, none);
   } catch (error) {

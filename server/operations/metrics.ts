@@ -1,0 +1,331 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { SCANNER_STATUSES, type ScannerStatus } from '../../common/fleet.ts';
+import { readPetValue } from '../../common/pet-value.ts';
+
+/*
+ * The app's Prometheus metrics: one registry per app (tests build many apps in one process), what
+ * features record through the small typed methods of `Metrics`, and what is read at scrape time
+ * from the state the app already keeps (ScrapeSources). GET /metrics is in metrics.routes.ts.
+ */
+
+declare module '../context.ts' {
+  interface AppServices {
+    /** What features record for GET /metrics (server/operations/metrics.ts); no-ops with METRICS_ENABLED=false. */
+    metrics: Metrics;
+  }
+}
+
+/** The bands a find's value falls in: the dashboards' million badge, the feed's 5M/s and 10M/s tiers. */
+export const FIND_VALUE_BANDS = ['below_1m', '1m_to_5m', '5m_to_10m', '10m_and_up', 'unreadable'] as const;
+export type FindValueBand = (typeof FIND_VALUE_BANDS)[number];
+
+export function findValueBand(valueText: string): FindValueBand {
+  const value = readPetValue(valueText);
+  if (value === null) return 'unreadable';
+  if (value < 1_000_000) return 'below_1m';
+  if (value < 5_000_000) return '1m_to_5m';
+  if (value < 10_000_000) return '5m_to_10m';
+  return '10m_and_up';
+}
+
+/** How a server-pool claim ended: a server handed out, none left, or refused (not in the fleet, holds too many). */
+export type ClaimOutcome = 'claimed' | 'none_available' | 'refused' | 'failed';
+/** How a feed client received its finds. */
+export type FeedTransport = 'poll' | 'socket';
+
+/** What the database holds, read at scrape time within a time limit (metrics-sources.ts). */
+export interface StoredFigures {
+  poolServers: Record<string, number>;
+  configTargets: Record<string, number>;
+  emergencyStopped: boolean;
+}
+
+/** The app's current state, read when Prometheus scrapes rather than kept up to date on every change. */
+export interface ScrapeSources {
+  /** Open sockets of this instance by kind (every registered kind, 0 included). */
+  socketsByKind(): Iterable<[kind: string, open: number]>;
+  /** Bots the fleet holds, by the status dashboards show. */
+  botsByStatus(): Record<ScannerStatus, number>;
+  /** The batched writer's figures since start. */
+  writer(): { queuedRows: number; writtenRows: number; setAsideRows: number };
+  /** The database's figures, or undefined when they could not be read in time (the last ones are kept). */
+  stored(): Promise<StoredFigures | undefined>;
+}
+
+/** What features record, through one method each. With METRICS_ENABLED=false every method does nothing. */
+export interface Metrics {
+  readonly enabled: boolean;
+  /** One HTTP request answered: `route` is the route's pattern, never the raw URL. */
+  httpRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  hop(success: boolean): void;
+  find(valueText: string): void;
+  claim(outcome: ClaimOutcome): void;
+  feedDelivered(transport: FeedTransport, tier: string, finds: number): void;
+  rateLimitRefused(limit: string): void;
+  auditRowsWritten(eventType: string, rows: number): void;
+  /** One transaction of the batched writer committed (or failed) after `seconds`. */
+  writerFlushed(seconds: number): void;
+  /** Where scrape-time gauges read from (set once the app's services exist). */
+  readFrom(sources: ScrapeSources): void;
+  /** The Prometheus text exposition of everything. */
+  text(): Promise<string>;
+}
+
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** prom-client's gauges that end in `_total`, which promtool's lint refuses; `nodejs_active_*` say the same. */
+const MISNAMED_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
+let processRegistry: Registry | undefined;
+
+/**
+ * The process's default metrics (CPU, memory, handles, GC, event-loop lag): one registry per process
+ * (they describe the process, and the event-loop monitor is started once), merged into each app's
+ * output at scrape time.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+    for (const name of MISNAMED_DEFAULTS) processRegistry.removeSingleMetric(name);
+  }
+  return processRegistry;
+}
+
+/** Seconds buckets from the loader's sub-millisecond answers to a 25 s feed long-poll. */
+const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const FLUSH_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+class PrometheusMetrics implements Metrics {
+  readonly enabled = true;
+  private readonly registry = new Registry();
+  private sources: ScrapeSources | undefined;
+  private readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  private readonly hops: Counter<'outcome'>;
+  private readonly finds: Counter<'band'>;
+  private readonly claims: Counter<'outcome'>;
+  private readonly feedDeliveries: Counter<'transport' | 'tier'>;
+  private readonly rateLimitRefusals: Counter<'limit'>;
+  private readonly auditRows: Counter<'event_type'>;
+  private readonly writerFlush: Histogram;
+
+  constructor() {
+    processMetrics();
+    const registers = [this.registry];
+    const sources = () => this.sources;
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests by method, route pattern (unmatched for unknown paths) and status, in seconds from receiving to answering.',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: HTTP_BUCKETS,
+      registers,
+    });
+    this.hops = new Counter({
+      name: 'scanline_hops_total',
+      help: 'Server hops bots reported to this instance, by outcome (success or failure).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.finds = new Counter({
+      name: 'scanline_finds_total',
+      help: 'Pet discoveries accepted by this instance (duplicates left out), by value band per second.',
+      labelNames: ['band'],
+      registers,
+    });
+    this.claims = new Counter({
+      name: 'scanline_pool_claims_total',
+      help: 'Server-pool claims by outcome: claimed, none_available, refused (not in the fleet, holds too many), failed.',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.feedDeliveries = new Counter({
+      name: 'scanline_feed_deliveries_total',
+      help: 'Finds delivered to discovery-feed clients, by transport (poll, socket) and tier.',
+      labelNames: ['transport', 'tier'],
+      registers,
+    });
+    this.rateLimitRefusals = new Counter({
+      name: 'scanline_rate_limit_refusals_total',
+      help: 'Calls refused with 429 by a rate limit, by limit (login, redeem, challenge, loader, feed).',
+      labelNames: ['limit'],
+      registers,
+    });
+    this.auditRows = new Counter({
+      name: 'scanline_audit_rows_written_total',
+      help: 'Audit log rows the batched writer committed (loader, feed, bindings, rate-limit refusals), by event type.',
+      labelNames: ['event_type'],
+      registers,
+    });
+    this.writerFlush = new Histogram({
+      name: 'scanline_writer_flush_duration_seconds',
+      help: "Time of each of the batched writer's transactions, in seconds.",
+      buckets: FLUSH_BUCKETS,
+      registers,
+    });
+    for (const outcome of ['success', 'failure']) this.hops.labels(outcome).inc(0);
+    for (const band of FIND_VALUE_BANDS) this.finds.labels(band).inc(0);
+
+    new Gauge({
+      name: 'scanline_sockets_open',
+      help: 'Open sockets on this instance by kind (bot, admin, feed).',
+      labelNames: ['kind'],
+      registers,
+      collect() {
+        for (const [kind, open] of sources()?.socketsByKind() ?? []) this.labels(kind).set(open);
+      },
+    });
+    new Gauge({
+      name: 'scanline_bots',
+      help: 'Bots in the fleet by status (as dashboards show it: a silent bot is inactive).',
+      labelNames: ['status'],
+      registers,
+      collect() {
+        const counts = sources()?.botsByStatus();
+        for (const status of SCANNER_STATUSES) this.labels(status).set(counts?.[status] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'scanline_writer_queue_rows',
+      help: 'Rows the batched writer holds unwritten (queued or being written).',
+      registers,
+      collect() {
+        this.set(sources()?.writer().queuedRows ?? 0);
+      },
+    });
+    new Counter({
+      name: 'scanline_writer_rows_written_total',
+      help: 'Rows the batched writer committed since start.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources()?.writer().writtenRows ?? 0);
+      },
+    });
+    new Counter({
+      name: 'scanline_writer_rows_set_aside_total',
+      help: 'Rows the database refused (a constraint, a bad value): logged and set aside, never written.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources()?.writer().setAsideRows ?? 0);
+      },
+    });
+    this.storedFigureGauges(registers, sources);
+  }
+
+  /** Gauges of what the database holds: read once per scrape, within a time limit. */
+  private storedFigureGauges(registers: Registry[], sources: () => ScrapeSources | undefined): void {
+    let scrape: Promise<StoredFigures | undefined> | undefined;
+    // One read per scrape, shared by the gauges below (prom-client collects them all at once).
+    const stored = () => {
+      scrape ??= (sources()?.stored() ?? Promise.resolve(undefined))
+        .catch(() => undefined)
+        .finally(() => {
+          scrape = undefined;
+        });
+      return scrape;
+    };
+    new Gauge({
+      name: 'scanline_stored_figures_up',
+      help: 'Whether the last scrape read the database figures below (0: the database did not answer in time; the last ones are shown).',
+      registers,
+      async collect() {
+        this.set((await stored()) ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'scanline_pool_servers',
+      help: 'Game servers in the server pool by status (available, assigned, deleted).',
+      labelNames: ['status'],
+      registers,
+      async collect() {
+        const figures = await stored();
+        for (const [status, n] of Object.entries(figures?.poolServers ?? {})) this.labels(status).set(n);
+      },
+    });
+    new Gauge({
+      name: 'scanline_config_targets',
+      help: 'Configuration pushes to bots by state (pending, applied, failed).',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const figures = await stored();
+        for (const [state, n] of Object.entries(figures?.configTargets ?? {})) this.labels(state).set(n);
+      },
+    });
+    new Gauge({
+      name: 'scanline_emergency_stopped',
+      help: 'Whether the network is under an emergency stop (1) or running (0).',
+      registers,
+      async collect() {
+        const figures = await stored();
+        if (figures) this.set(figures.emergencyStopped ? 1 : 0);
+      },
+    });
+  }
+
+  httpRequest(method: string, route: string, statusCode: number, seconds: number): void {
+    this.httpDuration.observe({ method, route, status_code: statusCode }, seconds);
+  }
+
+  hop(success: boolean): void {
+    this.hops.inc({ outcome: success ? 'success' : 'failure' });
+  }
+
+  find(valueText: string): void {
+    this.finds.inc({ band: findValueBand(valueText) });
+  }
+
+  claim(outcome: ClaimOutcome): void {
+    this.claims.inc({ outcome });
+  }
+
+  feedDelivered(transport: FeedTransport, tier: string, finds: number): void {
+    if (finds > 0) this.feedDeliveries.inc({ transport, tier }, finds);
+  }
+
+  rateLimitRefused(limit: string): void {
+    this.rateLimitRefusals.inc({ limit });
+  }
+
+  auditRowsWritten(eventType: string, rows: number): void {
+    if (rows > 0) this.auditRows.inc({ event_type: eventType }, rows);
+  }
+
+  writerFlushed(seconds: number): void {
+    this.writerFlush.observe(seconds);
+  }
+
+  readFrom(sources: ScrapeSources): void {
+    this.sources = sources;
+  }
+
+  async text(): Promise<string> {
+    return Registry.merge([processMetrics(), this.registry]).metrics();
+  }
+}
+
+const nothing = () => {};
+
+/** METRICS_ENABLED=false: nothing is recorded, nothing is read. */
+const DISABLED: Metrics = {
+  enabled: false,
+  httpRequest: nothing,
+  hop: nothing,
+  find: nothing,
+  claim: nothing,
+  feedDelivered: nothing,
+  rateLimitRefused: nothing,
+  auditRowsWritten: nothing,
+  writerFlushed: nothing,
+  readFrom: nothing,
+  text: async () => '',
+};
+
+export function createMetrics(enabled: boolean): Metrics {
+  return enabled ? new PrometheusMetrics() : DISABLED;
+}

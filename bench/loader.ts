@@ -1,7 +1,9 @@
 /*
  * Loader benchmark (`npm run bench:loader`): premium loader calls (valid key, bound device, 20 KiB
  * script) against a baseline route of the same server that answers the same 20 KiB from memory
- * with no checks, measured in one run with autocannon over loopback.
+ * with no checks, measured in one run with autocannon over loopback. The loader is measured twice
+ * more, on a server with metrics (the default) and one with METRICS_ENABLED=false (no metric
+ * recorded at all), alternating, so the cost of the metrics is a ratio from the same run.
  *
  * The server runs in a child process (bench/loader-server.ts) on a temporary SQLite file, with
  * rate limits too high to refuse anything (their counting still runs on every call). It is seeded
@@ -23,6 +25,10 @@ const MEASURE_SECONDS = 15;
 /** The goal: the loader keeps at least half the baseline's throughput, with p99 under 20 ms. */
 const GOAL_THROUGHPUT_RATIO = 0.5;
 const GOAL_P99_MS = 20;
+/** The metrics may cost at most 5% of the loader's throughput (issue 22). */
+const GOAL_METRICS_RATIO = 0.95;
+/** Rounds of with/without measurements, alternating, so drift in the machine's load hits both alike. */
+const METRICS_ROUNDS = 2;
 const BENCH_HWID = 'bench-device-0001';
 /** High enough that no limit refuses a benchmark request. */
 const UNLIMITED = '1000000000';
@@ -176,12 +182,70 @@ function printTable(rows: Measurement[]): void {
   }
 }
 
+/** The bench server's environment: its own database file, metrics on or off. */
+function serverEnv(dir: string, name: string, adminSecret: string, metrics: boolean): Record<string, string> {
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: join(dir, `${name}.db`),
+    BOT_TOKEN_FILE: join(dir, `${name}-bot-token`),
+    ADMIN_SECRET: adminSecret,
+    REDIS_URL: '',
+    LOG_LEVEL: 'warn',
+    METRICS_ENABLED: String(metrics),
+    RATE_LIMIT_LOGIN: UNLIMITED,
+    RATE_LIMIT_REDEEM: UNLIMITED,
+    RATE_LIMIT_CHALLENGE: UNLIMITED,
+    RATE_LIMIT_LOADER: UNLIMITED,
+  };
+}
+
+function mean(rows: Measurement[], name: string): Measurement {
+  const of = rows.filter((r) => r.name === name);
+  const avg = (pick: (r: Measurement) => number) => of.reduce((sum, r) => sum + pick(r), 0) / of.length;
+  const sum = (pick: (r: Measurement) => number) => of.reduce((total, r) => total + pick(r), 0);
+  return {
+    name,
+    requestsPerSecond: avg((r) => r.requestsPerSecond),
+    p50: avg((r) => r.p50),
+    p99: avg((r) => r.p99),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+  };
+}
+
+/**
+ * The loader on a server with metrics and on one without (METRICS_ENABLED=false), alternating for
+ * METRICS_ROUNDS rounds; prints both figures (means of the rounds) and their ratio.
+ */
+async function measureMetricsCost(withMetrics: string, withoutMetrics: string): Promise<void> {
+  const rows: Measurement[] = [];
+  for (let round = 1; round <= METRICS_ROUNDS; round++) {
+    for (const [name, url] of [
+      ['with', withMetrics],
+      ['without', withoutMetrics],
+    ] as const) {
+      console.log(`measuring the loader ${name} metrics (round ${round}/${METRICS_ROUNDS}) …`);
+      rows.push(await measure(name, url, MEASURE_SECONDS));
+    }
+  }
+  const [on, off] = [mean(rows, 'with'), mean(rows, 'without')];
+  printTable([on, off]);
+  const ratio = on.requestsPerSecond / off.requestsPerSecond;
+  console.log(`\nloader with/without metrics throughput: ${ratio.toFixed(3)}`);
+  console.log(
+    `goal (metrics cost at most ${Math.round((1 - GOAL_METRICS_RATIO) * 100)}%: ratio >= ${GOAL_METRICS_RATIO}): ` +
+      `${ratio >= GOAL_METRICS_RATIO && on.non2xx + off.non2xx === 0 ? 'met' : 'NOT met'}`,
+  );
+}
+
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'scanline-bench-'));
   const adminSecret = randomBytes(18).toString('base64url');
   let server: BenchServer | undefined;
+  let bare: BenchServer | undefined;
   const stopOnSignal = () => {
-    void (server?.stop() ?? Promise.resolve()).finally(() => {
+    void Promise.all([server?.stop(), bare?.stop()]).finally(() => {
       rmSync(dir, { recursive: true, force: true });
       process.exit(130);
     });
@@ -189,19 +253,7 @@ async function main(): Promise<number> {
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
   try {
-    server = await startServer({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: join(dir, 'bench.db'),
-      BOT_TOKEN_FILE: join(dir, 'bot-token'),
-      ADMIN_SECRET: adminSecret,
-      REDIS_URL: '',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_LOGIN: UNLIMITED,
-      RATE_LIMIT_REDEEM: UNLIMITED,
-      RATE_LIMIT_CHALLENGE: UNLIMITED,
-      RATE_LIMIT_LOADER: UNLIMITED,
-    });
+    server = await startServer(serverEnv(dir, 'metrics', adminSecret, true));
     console.log(
       `Loader benchmark: ${BENCH_SCRIPT_BYTES / 1024} KiB script, ${CONNECTIONS} connections, ` +
         `${WARM_UP_SECONDS} s warm-up and ${MEASURE_SECONDS} s measured per route, server at ${server.url}`,
@@ -243,9 +295,16 @@ async function main(): Promise<number> {
       `goal (>= ${GOAL_THROUGHPUT_RATIO} of baseline, p99 < ${GOAL_P99_MS} ms, no failed calls): ` +
         `${met ? 'met' : 'NOT met'}`,
     );
+
+    // The same loader on a second server that records no metrics at all.
+    bare = await startServer(serverEnv(dir, 'bare', adminSecret, false));
+    const barePath = await seedPremiumLoader(bare, adminSecret);
+    console.log('\nwarming up the loader without metrics …');
+    await measure('without', bare.url + barePath, WARM_UP_SECONDS);
+    await measureMetricsCost(server.url + (loaderPath ?? ''), bare.url + barePath);
     return 0;
   } finally {
-    await server?.stop();
+    await Promise.all([server?.stop(), bare?.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

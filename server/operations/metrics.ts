@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { SCANNER_STATUSES, type ScannerStatus } from '../../common/fleet.ts';
+import { type FeedResponse, SCANNER_STATUSES, type ScannerStatus } from '../../common/fleet.ts';
 import { readPetValue } from '../../common/pet-value.ts';
+import { RATE_LIMITED_CALLS, SECURITY_EVENT_TYPES } from '../../common/security.ts';
 
 /*
  * The app's Prometheus metrics: one registry per app (tests build many apps in one process), what
@@ -28,10 +29,13 @@ export function findValueBand(valueText: string): FindValueBand {
   return '10m_and_up';
 }
 
-/** How a server-pool claim ended: a server handed out, none left, or refused (not in the fleet, holds too many). */
-export type ClaimOutcome = 'claimed' | 'none_available' | 'refused' | 'failed';
+/** How a server-pool claim ended: a server handed out, none left, refused (not in the fleet, holds too many), or failed. */
+const CLAIM_OUTCOMES = ['claimed', 'none_available', 'refused', 'failed'] as const;
+export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];
 /** How a feed client received its finds. */
-export type FeedTransport = 'poll' | 'socket';
+const FEED_TRANSPORTS = ['poll', 'socket'] as const;
+export type FeedTransport = (typeof FEED_TRANSPORTS)[number];
+const FEED_TIERS: readonly FeedResponse['tier'][] = ['FREE', 'PREMIUM'];
 
 /** What the database holds, read at scrape time within a time limit (metrics-sources.ts). */
 export interface StoredFigures {
@@ -60,7 +64,7 @@ export interface Metrics {
   hop(success: boolean): void;
   find(valueText: string): void;
   claim(outcome: ClaimOutcome): void;
-  feedDelivered(transport: FeedTransport, tier: string, finds: number): void;
+  feedDelivered(transport: FeedTransport, tier: FeedResponse['tier'], finds: number): void;
   rateLimitRefused(limit: string): void;
   auditRowsWritten(eventType: string, rows: number): void;
   /** One transaction of the batched writer committed (or failed) after `seconds`. */
@@ -166,8 +170,14 @@ class PrometheusMetrics implements Metrics {
       buckets: FLUSH_BUCKETS,
       registers,
     });
+    // The label values known in advance start at 0, so a rate() over them is 0 rather than no data.
     for (const outcome of ['success', 'failure']) this.hops.labels(outcome).inc(0);
     for (const band of FIND_VALUE_BANDS) this.finds.labels(band).inc(0);
+    for (const outcome of CLAIM_OUTCOMES) this.claims.labels(outcome).inc(0);
+    for (const transport of FEED_TRANSPORTS)
+      for (const tier of FEED_TIERS) this.feedDeliveries.labels(transport, tier).inc(0);
+    for (const limit of RATE_LIMITED_CALLS) this.rateLimitRefusals.labels(limit).inc(0);
+    for (const eventType of SECURITY_EVENT_TYPES) this.auditRows.labels(eventType).inc(0);
 
     new Gauge({
       name: 'scanline_sockets_open',
@@ -284,7 +294,7 @@ class PrometheusMetrics implements Metrics {
     this.claims.inc({ outcome });
   }
 
-  feedDelivered(transport: FeedTransport, tier: string, finds: number): void {
+  feedDelivered(transport: FeedTransport, tier: FeedResponse['tier'], finds: number): void {
     if (finds > 0) this.feedDeliveries.inc({ transport, tier }, finds);
   }
 

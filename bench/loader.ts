@@ -138,7 +138,8 @@ async function seedPremiumLoader(server: BenchServer, adminSecret: string): Prom
 
   const path = `/api/script/loader?script=${BENCH_SCRIPT_FILE}&key=${encodeURIComponent(scriptKey)}&hwid=${BENCH_HWID}`;
   const res = await fetch(server.url + path);
-  const served = await res.text();
+  // The loader puts one `local SCANLINE = {…}` line before every script it serves.
+  const served = (await res.text()).replace(/^local SCANLINE = \{[^\n]*\}\n/, '');
   if (res.status !== 200 || served !== content) {
     throw new SeedingError(
       `the loader did not serve the premium script for the redeemed key (status ${res.status}, ` +

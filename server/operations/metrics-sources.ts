@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { BatchWriter } from '../db/batch-writer.ts';
 import { countAllTargetStates, findEmergencyState } from '../features/configuration/configuration.store.ts';
 import { countPoolServers } from '../features/server-pool/server-pool.store.ts';
-import type { ScrapeSources, StoredFigures } from './metrics.ts';
+import type { ScrapeSources, StoredFigures } from './scrape-gauges.ts';
 
 /**
  * How long a scrape waits for the database's figures. Prometheus times a scrape out after 10 s by

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { FREE_SCRIPT_FILE } from '../../common/public-defaults.ts';
@@ -150,6 +151,43 @@ describe('GET /metrics with METRICS_ENABLED=false', () => {
       expect(res.json()).toEqual({ error: METRICS_TEXTS.disabled });
       expect((await t.app.inject(`/api/script/loader?script=${FREE_SCRIPT_FILE}`)).statusCode).toBe(200);
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('postgres: GET /metrics while the database hangs', () => {
+  it('still answers, with the last database figures and scanline_stored_figures_up 0, and recovers', async () => {
+    const t = await buildTestApp('postgres');
+    const locker = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await locker.connect();
+    try {
+      const servers = [1, 2].map((n) => ({ placeId: PLACE, jobId: `job-${n}` }));
+      await t.injectBare({
+        method: 'POST',
+        url: '/api/server-pool/servers',
+        headers: BOT,
+        payload: { servers },
+      });
+      const before = (await scrape(t)).body;
+      expect(sampleValue(before, 'scanline_pool_servers', { status: 'available' })).toBe(2);
+
+      // Another session holds the pool's table: the app's count waits for it as long as it is held.
+      await locker.query(`SET search_path TO ${t.schema}`);
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE pool_servers IN ACCESS EXCLUSIVE MODE');
+      for (let i = 0; i < 2; i++) {
+        const res = await scrape(t);
+        expect(res.statusCode).toBe(200);
+        expect(sampleValue(res.body, 'scanline_stored_figures_up')).toBe(0);
+        expect(sampleValue(res.body, 'scanline_pool_servers', { status: 'available' })).toBe(2);
+        expect(sampleValue(res.body, 'scanline_bots', { status: 'active' })).toBe(0);
+      }
+      await locker.query('ROLLBACK');
+      let up = 0;
+      while (up !== 1) up = sampleValue((await scrape(t)).body, 'scanline_stored_figures_up') ?? 0;
+    } finally {
+      await locker.end();
       await t.close();
     }
   });

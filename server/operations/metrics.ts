@@ -1,7 +1,9 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { type FeedResponse, SCANNER_STATUSES, type ScannerStatus } from '../../common/fleet.ts';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { FeedResponse } from '../../common/fleet.ts';
 import { readPetValue } from '../../common/pet-value.ts';
 import { RATE_LIMITED_CALLS, SECURITY_EVENT_TYPES } from '../../common/security.ts';
+import { RouteDurations } from './route-durations.ts';
+import { registerScrapeGauges, type ScrapeSources } from './scrape-gauges.ts';
 
 /*
  * The app's Prometheus metrics: one registry per app (tests build many apps in one process), what
@@ -36,25 +38,6 @@ export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];
 const FEED_TRANSPORTS = ['poll', 'socket'] as const;
 export type FeedTransport = (typeof FEED_TRANSPORTS)[number];
 const FEED_TIERS: readonly FeedResponse['tier'][] = ['FREE', 'PREMIUM'];
-
-/** What the database holds, read at scrape time within a time limit (metrics-sources.ts). */
-export interface StoredFigures {
-  poolServers: Record<string, number>;
-  configTargets: Record<string, number>;
-  emergencyStopped: boolean;
-}
-
-/** The app's current state, read when Prometheus scrapes rather than kept up to date on every change. */
-export interface ScrapeSources {
-  /** Open sockets of this instance by kind (every registered kind, 0 included). */
-  socketsByKind(): Iterable<[kind: string, open: number]>;
-  /** Bots the fleet holds, by the status dashboards show. */
-  botsByStatus(): Record<ScannerStatus, number>;
-  /** The batched writer's figures since start. */
-  writer(): { queuedRows: number; writtenRows: number; setAsideRows: number };
-  /** The database's figures, or undefined when they could not be read in time (the last ones are kept). */
-  stored(): Promise<StoredFigures | undefined>;
-}
 
 /** What features record, through one method each. With METRICS_ENABLED=false every method does nothing. */
 export interface Metrics {
@@ -108,11 +91,18 @@ class PrometheusMetrics implements Metrics {
   readonly enabled = true;
   private readonly registry = new Registry();
   private sources: ScrapeSources | undefined;
-  private readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  private readonly httpDurations = new RouteDurations(
+    'http_request_duration_seconds',
+    'HTTP requests by method, route pattern (unmatched for unknown paths) and status, in seconds from receiving to answering.',
+    HTTP_BUCKETS,
+  );
   private readonly hops: Counter<'outcome'>;
   private readonly finds: Counter<'band'>;
   private readonly claims: Counter<'outcome'>;
-  private readonly feedDeliveries: Counter<'transport' | 'tier'>;
+  private readonly feedCounts: Record<FeedTransport, Record<FeedResponse['tier'], number>> = {
+    poll: { FREE: 0, PREMIUM: 0 },
+    socket: { FREE: 0, PREMIUM: 0 },
+  };
   private readonly rateLimitRefusals: Counter<'limit'>;
   private readonly auditRows: Counter<'event_type'>;
   private readonly writerFlush: Histogram;
@@ -120,14 +110,6 @@ class PrometheusMetrics implements Metrics {
   constructor() {
     processMetrics();
     const registers = [this.registry];
-    const sources = () => this.sources;
-    this.httpDuration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP requests by method, route pattern (unmatched for unknown paths) and status, in seconds from receiving to answering.',
-      labelNames: ['method', 'route', 'status_code'],
-      buckets: HTTP_BUCKETS,
-      registers,
-    });
     this.hops = new Counter({
       name: 'scanline_hops_total',
       help: 'Server hops bots reported to this instance, by outcome (success or failure).',
@@ -146,11 +128,18 @@ class PrometheusMetrics implements Metrics {
       labelNames: ['outcome'],
       registers,
     });
-    this.feedDeliveries = new Counter({
+    const feedCounts = this.feedCounts;
+    new Counter({
       name: 'scanline_feed_deliveries_total',
       help: 'Finds delivered to discovery-feed clients, by transport (poll, socket) and tier.',
       labelNames: ['transport', 'tier'],
       registers,
+      // Counted in plain numbers (a find goes to every feed socket) and handed over at scrape time.
+      collect() {
+        this.reset();
+        for (const transport of FEED_TRANSPORTS)
+          for (const tier of FEED_TIERS) this.labels(transport, tier).inc(feedCounts[transport][tier]);
+      },
     });
     this.rateLimitRefusals = new Counter({
       name: 'scanline_rate_limit_refusals_total',
@@ -174,112 +163,14 @@ class PrometheusMetrics implements Metrics {
     for (const outcome of ['success', 'failure']) this.hops.labels(outcome).inc(0);
     for (const band of FIND_VALUE_BANDS) this.finds.labels(band).inc(0);
     for (const outcome of CLAIM_OUTCOMES) this.claims.labels(outcome).inc(0);
-    for (const transport of FEED_TRANSPORTS)
-      for (const tier of FEED_TIERS) this.feedDeliveries.labels(transport, tier).inc(0);
     for (const limit of RATE_LIMITED_CALLS) this.rateLimitRefusals.labels(limit).inc(0);
     for (const eventType of SECURITY_EVENT_TYPES) this.auditRows.labels(eventType).inc(0);
 
-    new Gauge({
-      name: 'scanline_sockets_open',
-      help: 'Open sockets on this instance by kind (bot, admin, feed).',
-      labelNames: ['kind'],
-      registers,
-      collect() {
-        for (const [kind, open] of sources()?.socketsByKind() ?? []) this.labels(kind).set(open);
-      },
-    });
-    new Gauge({
-      name: 'scanline_bots',
-      help: 'Bots in the fleet by status (as dashboards show it: a silent bot is inactive).',
-      labelNames: ['status'],
-      registers,
-      collect() {
-        const counts = sources()?.botsByStatus();
-        for (const status of SCANNER_STATUSES) this.labels(status).set(counts?.[status] ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'scanline_writer_queue_rows',
-      help: 'Rows the batched writer holds unwritten (queued or being written).',
-      registers,
-      collect() {
-        this.set(sources()?.writer().queuedRows ?? 0);
-      },
-    });
-    new Counter({
-      name: 'scanline_writer_rows_written_total',
-      help: 'Rows the batched writer committed since start.',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(sources()?.writer().writtenRows ?? 0);
-      },
-    });
-    new Counter({
-      name: 'scanline_writer_rows_set_aside_total',
-      help: 'Rows the database refused (a constraint, a bad value): logged and set aside, never written.',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(sources()?.writer().setAsideRows ?? 0);
-      },
-    });
-    this.storedFigureGauges(registers, sources);
-  }
-
-  /** Gauges of what the database holds: read once per scrape, within a time limit. */
-  private storedFigureGauges(registers: Registry[], sources: () => ScrapeSources | undefined): void {
-    let scrape: Promise<StoredFigures | undefined> | undefined;
-    // One read per scrape, shared by the gauges below (prom-client collects them all at once).
-    const stored = () => {
-      scrape ??= (sources()?.stored() ?? Promise.resolve(undefined))
-        .catch(() => undefined)
-        .finally(() => {
-          scrape = undefined;
-        });
-      return scrape;
-    };
-    new Gauge({
-      name: 'scanline_stored_figures_up',
-      help: 'Whether the last scrape read the database figures below (0: the database did not answer in time; the last ones are shown).',
-      registers,
-      async collect() {
-        this.set((await stored()) ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'scanline_pool_servers',
-      help: 'Game servers in the server pool by status (available, assigned, deleted).',
-      labelNames: ['status'],
-      registers,
-      async collect() {
-        const figures = await stored();
-        for (const [status, n] of Object.entries(figures?.poolServers ?? {})) this.labels(status).set(n);
-      },
-    });
-    new Gauge({
-      name: 'scanline_config_targets',
-      help: 'Configuration pushes to bots by state (pending, applied, failed).',
-      labelNames: ['state'],
-      registers,
-      async collect() {
-        const figures = await stored();
-        for (const [state, n] of Object.entries(figures?.configTargets ?? {})) this.labels(state).set(n);
-      },
-    });
-    new Gauge({
-      name: 'scanline_emergency_stopped',
-      help: 'Whether the network is under an emergency stop (1) or running (0).',
-      registers,
-      async collect() {
-        const figures = await stored();
-        if (figures) this.set(figures.emergencyStopped ? 1 : 0);
-      },
-    });
+    registerScrapeGauges(registers, () => this.sources);
   }
 
   httpRequest(method: string, route: string, statusCode: number, seconds: number): void {
-    this.httpDuration.observe({ method, route, status_code: statusCode }, seconds);
+    this.httpDurations.record(method, route, statusCode, seconds);
   }
 
   hop(success: boolean): void {
@@ -295,7 +186,7 @@ class PrometheusMetrics implements Metrics {
   }
 
   feedDelivered(transport: FeedTransport, tier: FeedResponse['tier'], finds: number): void {
-    if (finds > 0) this.feedDeliveries.inc({ transport, tier }, finds);
+    this.feedCounts[transport][tier] += finds;
   }
 
   rateLimitRefused(limit: string): void {
@@ -315,7 +206,8 @@ class PrometheusMetrics implements Metrics {
   }
 
   async text(): Promise<string> {
-    return Registry.merge([processMetrics(), this.registry]).metrics();
+    const registered = await Registry.merge([processMetrics(), this.registry]).metrics();
+    return `${registered}\n${this.httpDurations.exposition()}`;
   }
 }
 

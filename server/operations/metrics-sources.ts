@@ -1,4 +1,3 @@
-import type { ScannerStatus } from '../../common/fleet.ts';
 import type { AppContext } from '../context.ts';
 import type { BatchWriter } from '../db/batch-writer.ts';
 import { countAllTargetStates, findEmergencyState } from '../features/configuration/configuration.store.ts';
@@ -50,19 +49,7 @@ export function scrapeSources(ctx: AppContext, writer: BatchWriter): ScrapeSourc
       const open = transport.connections.countByKind();
       return transport.registered.map(({ kind }): [string, number] => [kind, open.get(kind) ?? 0]);
     },
-    botsByStatus() {
-      const { state } = ctx.services.fleet;
-      const now = ctx.now();
-      const counts: Record<ScannerStatus, number> = {
-        active: 0,
-        scanning: 0,
-        hopping: 0,
-        inactive: 0,
-        error: 0,
-      };
-      for (const scanner of state.scanners.values()) counts[state.effectiveStatus(scanner, now)]++;
-      return counts;
-    },
+    botsByStatus: () => ctx.services.fleet.state.countByStatus(ctx.now()),
     writer: () => ({
       queuedRows: writer.pendingRows,
       writtenRows: writer.counts.written,

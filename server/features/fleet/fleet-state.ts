@@ -192,11 +192,8 @@ export class FleetState {
       });
   }
 
-  /**
-   * Spec section 4: counts by status, the active scanners' scan rate, discoveries today (UTC), the
-   * mean uptime, and health as active over total.
-   */
-  networkStats(now: number): NetworkStats {
+  /** The bots by the status dashboards see (network stats, metrics). */
+  countByStatus(now: number): Record<ScannerStatus, number> {
     const counts: Record<ScannerStatus, number> = {
       active: 0,
       scanning: 0,
@@ -204,11 +201,20 @@ export class FleetState {
       inactive: 0,
       error: 0,
     };
+    for (const s of this.scanners.values()) counts[this.effectiveStatus(s, now)]++;
+    return counts;
+  }
+
+  /**
+   * Spec section 4: counts by status, the active scanners' scan rate, discoveries today (UTC), the
+   * mean uptime, and health as active over total.
+   */
+  networkStats(now: number): NetworkStats {
+    const counts = this.countByStatus(now);
     let scans = 0;
     let uptime = 0;
     for (const s of this.scanners.values()) {
       const status = this.effectiveStatus(s, now);
-      counts[status]++;
       // Spec: Scans/Min across active scanners; a silent or failed bot's last rate is stale.
       if (status === 'active' || status === 'scanning') scans += s.scansPerMinute;
       uptime += s.uptime;

@@ -10,6 +10,8 @@ const scaleOutTests = [
   'server/realtime/multi-instance-limits.test.ts',
 ];
 const hasScaleOutServices = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
+/** nginx in front of two instances needs both too. */
+const scaleOutOperationsTests = ['tests/operations/nginx.test.ts'];
 /** The shared rate-limit store's tests need a real Redis. */
 const redisTests = ['server/features/security/redis-rate-limit-store.test.ts'];
 
@@ -103,6 +105,7 @@ export default defineConfig({
           name: 'operations',
           environment: 'node',
           include: ['tests/operations/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(hasScaleOutServices ? [] : scaleOutOperationsTests)],
           testTimeout: 120_000,
           hookTimeout: 150_000,
           fileParallelism: false,

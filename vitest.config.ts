@@ -13,7 +13,10 @@ const hasScaleOutServices = Boolean(process.env.TEST_DATABASE_URL && process.env
 /** nginx in front of two instances needs both too. */
 const scaleOutOperationsTests = ['tests/operations/nginx.test.ts'];
 /** The shared rate-limit store's tests need a real Redis. */
-const redisTests = ['server/features/security/redis-rate-limit-store.test.ts'];
+const redisTests = [
+  'server/features/security/redis-rate-limit-store.test.ts',
+  'server/features/security/shared-rate-limits.test.ts',
+];
 
 /**
  * Seven projects, one run:

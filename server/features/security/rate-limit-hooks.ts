@@ -114,9 +114,7 @@ function createStores(
     // A Redis that is away at start: the limits count in memory until it answers (one warning).
     await redis.connect().catch((error: unknown) => store.fellBack(error));
   });
-  app.addHook('onClose', async () => {
-    redis.disconnect();
-  });
+  app.addHook('onClose', async () => store.close());
   return { store, routeStore };
 }
 

@@ -134,6 +134,16 @@ describe('the Redis rate-limit store', () => {
     expect(captured.warnings()).toHaveLength(1);
   });
 
+  it('warns of no outage when the app closes it, calls in flight included', async () => {
+    const captured = capturedLog();
+    const store = await instanceStore(REDIS_URL, newPrefix(), captured.log);
+    const inFlight = store.hit('loader:ip:a', 5, WINDOW_MS);
+    store.close();
+    expect((await inFlight).count).toBe(1);
+    expect((await store.hit('loader:ip:a', 5, WINDOW_MS)).count).toBeGreaterThan(0);
+    expect(captured.warnings()).toEqual([]);
+  });
+
   it('counts in memory from the start when Redis cannot be reached, without failing a call', async () => {
     const closed = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, '127.0.0.1', () => {

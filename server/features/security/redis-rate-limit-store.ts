@@ -67,6 +67,8 @@ class SharedState {
   fallbacks = 0;
   probing = false;
   nextProbeAt = 0;
+  /** Closed with the app: calls cut off by the disconnect are no outage to warn about. */
+  closed = false;
 }
 
 export interface RedisRateLimitStoreOptions {
@@ -117,6 +119,13 @@ export class RedisRateLimitStore implements RateLimitStore {
       { prefix, now, log: this.log, probeEveryMs: this.probeEveryMs },
       this.state,
     );
+  }
+
+  /** Disconnects; calls made after it count in memory without a warning. */
+  close(): void {
+    this.state.closed = true;
+    this.state.usingFallback = true;
+    this.redis.disconnect();
   }
 
   /** True while Redis does not answer and the limits count per instance (for a metric). */
@@ -195,7 +204,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     const state = this.state;
     if (!state.usingFallback) return false;
     const now = Date.now();
-    if (!state.probing && now >= state.nextProbeAt) {
+    if (!state.closed && !state.probing && now >= state.nextProbeAt) {
       state.probing = true;
       state.nextProbeAt = now + this.probeEveryMs;
       this.redis.ping().then(
@@ -216,7 +225,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** Counts in memory from now on (Redis failed a call, or could not be reached at start). */
   fellBack(error: unknown): void {
     const state = this.state;
-    if (state.usingFallback) return;
+    if (state.usingFallback || state.closed) return;
     state.usingFallback = true;
     state.fallbacks++;
     state.nextProbeAt = Date.now() + this.probeEveryMs;

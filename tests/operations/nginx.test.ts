@@ -39,6 +39,8 @@ beforeAll(async () => {
     BOT_TOKEN,
     // nginx runs on this host: its hop is trusted for X-Forwarded-For/-Proto/-Host, no other.
     TRUST_PROXY: 'loopback',
+    // Ten-minute windows: a slow machine still makes its 121 calls inside one.
+    RATE_LIMIT_WINDOW_MS: '600000',
   };
   ports.push(await freePort(), await freePort());
   // One after the other: the first applies the migrations.
@@ -70,12 +72,17 @@ async function logIn(): Promise<string> {
 }
 
 /**
- * Opens `/ws` through nginx until it lands on the instance on `port` (nginx takes turns between
+ * Opens `path` (`/ws`, `/ws/feed`) through nginx until it lands on the instance on `port` (nginx takes turns between
  * the two, so it gets there within a few tries); the sockets that landed elsewhere are closed.
  */
-async function socketOn(port: number, headers: Record<string, string>, origin?: string): Promise<TestClient> {
+async function socketOn(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  origin?: string,
+): Promise<TestClient> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const ws = new WebSocket(`${nginx!.url.replace(/^http/, 'ws')}/ws`, {
+    const ws = new WebSocket(`${nginx!.url.replace(/^http/, 'ws')}${path}`, {
       headers,
       ...(origin ? { origin } : {}),
     });
@@ -98,10 +105,14 @@ async function socketOn(port: number, headers: Record<string, string>, origin?: 
 describe('nginx in front of two instances on PostgreSQL and Redis', () => {
   it('passes a bot on one instance and a dashboard on the other the same fleet events', async () => {
     const cookie = await logIn();
-    const dashboard = await socketOn(ports[1]!, { cookie }, nginx!.url);
+    const dashboard = await socketOn(ports[1]!, '/ws', { cookie }, nginx!.url);
     await dashboard.next((f) => f.type === 'fleet_backfill', { timeoutMs: 10_000 });
 
-    const bot = await socketOn(ports[0]!, { authorization: `Bearer ${BOT_TOKEN}` });
+    // A premium script's feed socket (here keyless: the free tier) on the other instance too.
+    const feed = await socketOn(ports[1]!, '/ws/feed', {});
+    await feed.next((f) => f.type === 'ready', { timeoutMs: 10_000 });
+
+    const bot = await socketOn(ports[0]!, '/ws', { authorization: `Bearer ${BOT_TOKEN}` });
     bot.send({ type: 'hello', payload: { ghostId: 'nginx-bot-1', version: '1.0.0' } });
     await bot.next((f) => f.type === 'config', { timeoutMs: 10_000 });
     bot.send({ type: 'scanner_status', payload: { status: 'hopping', petsFound: 3 } });
@@ -132,6 +143,14 @@ describe('nginx in front of two instances on PostgreSQL and Redis', () => {
         ),
       { timeoutMs: 10_000 },
     );
+
+    // A find the bot reports on the first instance reaches the feed socket on the second.
+    bot.send({
+      type: 'pet_discovered',
+      payload: { name: 'Noobini Pizzanini', value: '$850K/s', placeid: '1', jobid: 'job-through-nginx' },
+    });
+    const find = await feed.next((f) => f.type === 'discovery', { timeoutMs: 10_000 });
+    expect(find.payload).toMatchObject({ name: 'Noobini Pizzanini', value: '$850K/s' });
   });
 
   it('holds an admin login made through nginx on both instances', async () => {
@@ -150,6 +169,23 @@ describe('nginx in front of two instances on PostgreSQL and Redis', () => {
       );
       expect((await fetch(`${server.url}/api/admin/dashboard/stats`)).status).toBe(401);
     }
+  });
+
+  it('refuses the 121st feed call of a window, the instances taking turns', async () => {
+    // A client address of its own, named as a trusted outer proxy (a CDN) would: this test's
+    // client is itself on loopback, which the instances trust (TRUST_PROXY), as they trust nginx.
+    const headers = { 'x-forwarded-for': '203.0.113.7' };
+    const statuses: number[] = [];
+    const answeredBy = new Set<string>();
+    for (let i = 0; i < 121; i++) {
+      const res = await fetch(`${nginx!.url}/api/script/feed?since=0`, { headers });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+      answeredBy.add(res.headers.get(UPSTREAM_HEADER) ?? '');
+    }
+    expect(statuses.slice(0, 120)).toEqual(Array(120).fill(200));
+    expect(statuses[120]).toBe(429);
+    expect([...answeredBy].sort()).toEqual(ports.map(upstreamOf).sort());
   });
 
   it('refuses an admin change from another origin through nginx, as without it', async () => {

@@ -39,7 +39,9 @@ export function templatedSite(listenPort: number, upstreamPorts: [number, number
 }
 
 function mainConfig(dir: string): string {
-  return `daemon off;
+  // Started by root (CI), nginx would run its worker as nobody, who cannot write the temp dirs here.
+  const user = process.getuid?.() === 0 ? 'user root;\n' : '';
+  return `${user}daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;

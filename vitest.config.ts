@@ -4,9 +4,19 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const alias = { '@': fileURLToPath(new URL('./web', import.meta.url)) };
 
-/** The scale-out test needs a real PostgreSQL and Redis; without both it is not part of the run. */
-const scaleOutTests = 'server/realtime/multi-instance.test.ts';
+/** The scale-out tests need a real PostgreSQL and Redis; without both they are not part of the run. */
+const scaleOutTests = [
+  'server/realtime/multi-instance.test.ts',
+  'server/realtime/multi-instance-limits.test.ts',
+];
 const hasScaleOutServices = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
+/** nginx in front of two instances needs both too. */
+const scaleOutOperationsTests = ['tests/operations/nginx.test.ts'];
+/** The shared rate-limit store's tests need a real Redis. */
+const redisTests = [
+  'server/features/security/redis-rate-limit-store.test.ts',
+  'server/features/security/shared-rate-limits.test.ts',
+];
 
 /**
  * Seven projects, one run:
@@ -49,7 +59,11 @@ export default defineConfig({
           name: 'api',
           environment: 'node',
           include: ['server/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...(hasScaleOutServices ? [] : [scaleOutTests])],
+          exclude: [
+            ...configDefaults.exclude,
+            ...(hasScaleOutServices ? [] : scaleOutTests),
+            ...(process.env.TEST_REDIS_URL ? [] : redisTests),
+          ],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -94,6 +108,7 @@ export default defineConfig({
           name: 'operations',
           environment: 'node',
           include: ['tests/operations/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(hasScaleOutServices ? [] : scaleOutOperationsTests)],
           testTimeout: 120_000,
           hookTimeout: 150_000,
           fileParallelism: false,

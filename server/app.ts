@@ -100,9 +100,14 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   const metrics = createMetrics(ctx.config.METRICS_ENABLED);
   registerHttpMetrics(app, metrics);
   await app.register(cookie);
-  // Per-route limits for the socket upgrade and error reports (`config.rateLimit`); the licensing
-  // calls have their own two-scope limits (features/security/rate-limit-hooks.ts).
-  await app.register(rateLimit, { global: false, keyGenerator: (req) => req.ip ?? 'inject' });
+  // Per-route limits for the socket upgrade and error reports (`config.rateLimit`), counted where the
+  // licensing calls' own two-scope limits count (features/security/rate-limit-hooks.ts): in Redis with REDIS_URL.
+  const routeLimitStore = registerRateLimits(app, ctx);
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: (req) => req.ip ?? 'inject',
+    store: routeLimitStore,
+  });
   await app.register(websocket, {
     options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES },
     // A message over the limit closes with 1009 and one warn line, not a stack trace at error level.
@@ -152,7 +157,6 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     analysisRuns: new Turns(),
   };
   registerFleet(app, ctx);
-  registerRateLimits(app, ctx);
 
   for (const feature of [
     authRoutes,

@@ -32,6 +32,8 @@ const ConfigSchema = z.object({
   DATABASE_URL: z.string().default('./data/scanline.db'),
   /** When set, the fan-out bus and shared counters go through Redis so several instances act as one. */
   REDIS_URL: z.string().optional(),
+  /** Prefix of the keys the shared rate limits write in Redis (several deployments on one Redis). */
+  REDIS_KEY_PREFIX: z.string().default('scanline:'),
   /** The administrator's secret. When unset, one is generated on first start, stored hashed and printed once. */
   ADMIN_SECRET: z.string().min(1).optional(),
   /** Token scanner bots present on the socket and bot endpoints. Unset: one is generated on first start. */
@@ -58,8 +60,9 @@ const ConfigSchema = z.object({
    * Request limits per client IP and, where the call carries one, per key (redeem: the code;
    * challenge and loader: the script key), counted in fixed windows of RATE_LIMIT_WINDOW_MS. The
    * same number applies to each scope: with RATE_LIMIT_LOADER=120 one IP may make 120 loader calls
-   * a minute, and so may one key across all IPs. The N+1th call in a window gets 429. Each
-   * instance counts on its own, REDIS_URL or not (see server/features/security/rate-limit-store.ts).
+   * a minute, and so may one key across all IPs. The N+1th call in a window gets 429. With
+   * REDIS_URL the instances count together in Redis, each on its own while Redis does not answer
+   * (see server/features/security/redis-rate-limit-store.ts).
    */
   /** Admin login attempts per IP per window (the 5-failures lockout in the auth service applies as well). */
   RATE_LIMIT_LOGIN: rateLimit(10),

@@ -4,6 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { limitedClientOf } from './client-address.ts';
 import { RATE_LIMIT_HIT } from './rate-limit-hits.store.ts';
 import { MemoryRateLimitStore, type RateLimitCount, type RateLimitStore } from './rate-limit-store.ts';
+import { createLimitsConnection, RedisRateLimitStore } from './redis-rate-limit-store.ts';
+import { routeRateLimitStore } from './route-rate-limit-store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,7 +16,10 @@ declare module 'fastify' {
      * window, `details.count` saying how many.
      */
     rateLimitHooks(call: RateLimitedCall, options?: RateLimitOptions): preHandlerHookHandler[];
-    /** The counters behind `rateLimitHooks`, for the rate-limit status screen. */
+    /**
+     * The counters behind `rateLimitHooks`, for the rate-limit status screen. With REDIS_URL a
+     * RedisRateLimitStore, whose `usingFallback` and `fallbackHits` say whether it counts in memory.
+     */
     rateLimitStore: RateLimitStore;
   }
 }
@@ -64,7 +69,10 @@ function hardwareIdOf(request: FastifyRequest): string | null {
 }
 
 /**
- * Registers the counters and `app.rateLimitHooks`. The hooks count straight in the store, in a
+ * Registers the counters and `app.rateLimitHooks`, and returns the store @fastify/rate-limit's
+ * per-route limits count in (its `store` option). The counters are in memory, or in Redis with
+ * REDIS_URL so every instance counts against the same limit (memory again while Redis does not
+ * answer). The hooks count straight in the store, in a
  * callback-style preHandler, rather than through @fastify/rate-limit's `createRateLimit`: that
  * wraps each check in an async function, an awaited key generator and a promise around the store,
  * which measured 16 µs per loader call here (a quarter of its cost, and the difference between
@@ -72,8 +80,8 @@ function hardwareIdOf(request: FastifyRequest): string | null {
  * where each call here has two limits (its IP and its key). The plugin's `normalizeIP` groups IPv6
  * (through limitedClient).
  */
-export function registerRateLimits(app: FastifyInstance, ctx: AppContext): void {
-  const store = new MemoryRateLimitStore({ now: ctx.now });
+export function registerRateLimits(app: FastifyInstance, ctx: AppContext) {
+  const { store, routeStore } = createStores(app, ctx);
   const limits: Record<RateLimitedCall, number> = {
     login: ctx.config.RATE_LIMIT_LOGIN,
     redeem: ctx.config.RATE_LIMIT_REDEEM,
@@ -85,6 +93,29 @@ export function registerRateLimits(app: FastifyInstance, ctx: AppContext): void 
   app.decorate('rateLimitHooks', (call: RateLimitedCall, options: RateLimitOptions = {}) => [
     createLimitHook(app, ctx, store, call, limits[call], options),
   ]);
+  return routeRateLimitStore(routeStore, ctx.now);
+}
+
+/** The licensing limits' store and the per-route limits' one: in memory, or in Redis under two prefixes. */
+function createStores(
+  app: FastifyInstance,
+  ctx: AppContext,
+): { store: RateLimitStore; routeStore: RateLimitStore } {
+  const url = ctx.config.REDIS_URL;
+  if (!url)
+    return { store: new MemoryRateLimitStore({ now: ctx.now }), routeStore: new MemoryRateLimitStore() };
+  // A connection of its own: time-boxed calls and no offline queue, unlike the bus's.
+  const redis = createLimitsConnection(url);
+  const prefix = `${ctx.config.REDIS_KEY_PREFIX}limits:`;
+  const store = new RedisRateLimitStore(redis, { prefix: `${prefix}calls:`, now: ctx.now, log: app.log });
+  // The per-route limits (@fastify/rate-limit) measure their windows by the real clock.
+  const routeStore = store.withPrefix(`${prefix}routes:`, Date.now);
+  app.addHook('onReady', async () => {
+    // A Redis that is away at start: the limits count in memory until it answers (one warning).
+    await redis.connect().catch((error: unknown) => store.fellBack(error));
+  });
+  app.addHook('onClose', async () => store.close());
+  return { store, routeStore };
 }
 
 /** Runs `then` with the count, at once when the store answered synchronously (the in-memory one does). */

@@ -1,8 +1,7 @@
 /*
  * Fixed-window request counters for the rate limits (features/security/rate-limit-hooks.ts). The limiter
- * talks to them only through `RateLimitStore`, so a Redis-backed store (INCR + PEXPIRE per key, one
- * round trip) can replace the in-memory one when several instances must share their counts; today
- * each instance counts on its own.
+ * talks to them only through `RateLimitStore`: this in-memory one by default, the Redis-backed one
+ * (redis-rate-limit-store.ts) with REDIS_URL, so several instances share their counts.
  */
 
 /** One counted request: the identifier's requests so far in its current window, this one included. */
@@ -30,6 +29,10 @@ export interface RateLimitStore {
   /** The key's live window without counting a request; null when it has none. */
   peek(key: string): RateLimitCount | null | Promise<RateLimitCount | null>;
   stats(): RateLimitStoreStats | Promise<RateLimitStoreStats>;
+  /** A shared store only: true while it cannot reach its backend and counts per instance (a metric). */
+  readonly usingFallback?: boolean;
+  /** A shared store only: requests counted per instance because the backend did not answer (a metric). */
+  readonly fallbackHits?: number;
 }
 
 interface Window {

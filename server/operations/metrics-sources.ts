@@ -1,5 +1,5 @@
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import type { BatchWriter } from '../db/batch-writer.ts';
 import { countAllTargetStates, findEmergencyState } from '../features/configuration/configuration.store.ts';
 import { countPoolServers } from '../features/server-pool/server-pool.store.ts';
 import type { ScrapeSources, StoredFigures } from './scrape-gauges.ts';
@@ -33,7 +33,8 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
  * counts, and three small queries (pool servers, configuration targets, emergency state), at most one
  * read of them in flight: a database that hangs is not asked again by every scrape.
  */
-export function scrapeSources(ctx: AppContext, writer: BatchWriter): ScrapeSources {
+export function scrapeSources(ctx: AppContext, app: FastifyInstance): ScrapeSources {
+  const { writer } = app;
   let reading: Promise<StoredFigures> | undefined;
   const readStored = async (): Promise<StoredFigures> => {
     const [pool, configTargets, emergency] = await Promise.all([
@@ -55,6 +56,10 @@ export function scrapeSources(ctx: AppContext, writer: BatchWriter): ScrapeSourc
       writtenRows: writer.counts.written,
       setAsideRows: writer.counts.setAside,
     }),
+    rateLimits() {
+      const store = app.rateLimitStore;
+      return { usingFallback: store.usingFallback ?? false, fallbackHits: store.fallbackHits ?? 0 };
+    },
     stored() {
       reading ??= readStored().finally(() => {
         reading = undefined;

@@ -37,7 +37,7 @@ const MetricsTextSchema = z.string().describe('Prometheus text exposition format
 export const metricsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   const { metrics } = ctx.services;
   const token = ctx.config.METRICS_TOKEN;
-  metrics.readFrom(scrapeSources(ctx, app.writer));
+  metrics.readFrom(scrapeSources(ctx, app));
 
   app.get(
     '/metrics',

@@ -21,6 +21,8 @@ export interface ScrapeSources {
   botsByStatus(): Record<ScannerStatus, number>;
   /** The batched writer's figures since start. */
   writer(): { queuedRows: number; writtenRows: number; setAsideRows: number };
+  /** The rate limits' counting: per instance (`usingFallback`) while their shared Redis does not answer. */
+  rateLimits(): { usingFallback: boolean; fallbackHits: number };
   /** The database's figures, or undefined when they could not be read in time (the last ones are kept). */
   stored(): Promise<StoredFigures | undefined>;
 }
@@ -71,6 +73,23 @@ export function registerScrapeGauges(registers: Registry[], sources: () => Scrap
     collect() {
       this.reset();
       this.inc(sources()?.writer().setAsideRows ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'scanline_rate_limit_fallback',
+    help: '1 while rate limits count per instance because their shared Redis does not answer.',
+    registers,
+    collect() {
+      this.set(sources()?.rateLimits().usingFallback ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'scanline_rate_limit_fallback_hits_total',
+    help: 'Requests the rate limits counted per instance while their shared Redis did not answer.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(sources()?.rateLimits().fallbackHits ?? 0);
     },
   });
   registerStoredFigureGauges(registers, sources);

@@ -45,6 +45,7 @@ import { securityRoutes } from './features/security/security.routes.ts';
 import { serverPoolRoutes } from './features/server-pool/server-pool.routes.ts';
 import { releaseServersOf } from './features/server-pool/server-pool.store.ts';
 import { systemRoutes } from './features/system/system.routes.ts';
+import { probesRoutes } from './operations/probes.routes.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
 import { serializeRequest } from './plugins/request-log.ts';
@@ -143,6 +144,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   registerRateLimits(app, ctx);
 
   for (const feature of [
+    probesRoutes,
     authRoutes,
     publicRoutes,
     dashboardRoutes,

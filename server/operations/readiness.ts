@@ -85,15 +85,16 @@ export class Readiness {
       return { ok: true };
     });
     const bus = this.ctx.bus;
-    const redis = this.ctx.config.REDIS_URL
+    const redis: Promise<ReadinessCheck | undefined> = this.ctx.config.REDIS_URL
       ? this.timed(async () => {
           await bus.ping();
           return { ok: true };
         })
-      : undefined;
+      : Promise.resolve(undefined);
     checks.database = await database;
     if (appliedMigrations) checks.migrations = migrationsCheck(appliedMigrations);
-    if (redis) checks.redis = await redis;
+    const redisCheck = await redis;
+    if (redisCheck) checks.redis = redisCheck;
 
     const failed = (Object.keys(checks) as ReadinessPart[]).filter((part) => !checks[part]?.ok);
     this.logChange(failed, checks);

@@ -36,7 +36,12 @@ export const ReadinessSchema = z
   .object({
     status: z.enum(['ready', 'unavailable']),
     failed: z.array(z.enum(READINESS_PARTS)),
-    checks: z.partialRecord(z.enum(READINESS_PARTS), ReadinessCheckSchema),
+    checks: z.object({
+      'shutting-down': ReadinessCheckSchema.optional(),
+      database: ReadinessCheckSchema.optional(),
+      migrations: ReadinessCheckSchema.optional(),
+      redis: ReadinessCheckSchema.optional(),
+    }),
   })
   .meta({ id: 'Readiness', description: 'Whether this instance can serve, part by part' });
 export type Readiness = z.infer<typeof ReadinessSchema>;

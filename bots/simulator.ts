@@ -70,6 +70,13 @@ export interface SimulatorCounters {
   configsIgnored: number;
 }
 
+/** A hop or find the server confirmed stored: its `ack` frame carried the row's stream position. */
+export interface AcknowledgedEvent {
+  ghostId: string;
+  type: 'server_hop' | 'pet_discovered';
+  seq: number;
+}
+
 /** How a bot treats `config` frames (see the --silent-bots and --failing-bots options). */
 export type ConfigRole = 'applies' | 'silent' | 'failing';
 
@@ -136,6 +143,8 @@ class SimulatedBot {
   private scans = 0;
   private hopsTried = 0;
   private hopsOk = 0;
+  /** Hops and finds sent on the current socket and not yet acknowledged, by frame id. */
+  private readonly unacknowledged = new Map<string, AcknowledgedEvent['type']>();
 
   constructor(
     readonly ghostId: string,
@@ -181,6 +190,8 @@ class SimulatedBot {
     socket.on('error', (error) => this.fleet.error(`${this.ghostId}: ${error.message}`));
     socket.on('close', (code, reason) => {
       clearInterval(this.heartbeat);
+      // What the server has not acknowledged by now it may not have stored.
+      this.unacknowledged.clear();
       if (this.socket === socket) this.socket = null;
       if (this.fleet.stopping) return;
       // Refused for good (README, "Bot close codes"): 4400 bad hello, 4403 removed by the
@@ -202,9 +213,22 @@ class SimulatedBot {
 
   send(type: string, payload: unknown): void {
     if (!this.connected) return;
-    this.socket!.send(
-      JSON.stringify({ type, payload, id: randomUUID(), timestamp: new Date().toISOString() }),
-    );
+    const id = randomUUID();
+    if ((type === 'server_hop' || type === 'pet_discovered') && this.fleet.onAcknowledged) {
+      this.unacknowledged.set(id, type);
+    }
+    this.socket!.send(JSON.stringify({ type, payload, id, timestamp: new Date().toISOString() }));
+  }
+
+  /** An `ack` (stored, at stream position `seq`) or an `error` naming a frame this bot sent. */
+  private settle(payload: Record<string, unknown>, acknowledged: boolean): void {
+    const { requestId, seq } = payload;
+    if (typeof requestId !== 'string') return;
+    const type = this.unacknowledged.get(requestId);
+    if (!type) return;
+    this.unacknowledged.delete(requestId);
+    if (acknowledged && typeof seq === 'number')
+      this.fleet.onAcknowledged?.({ ghostId: this.ghostId, type, seq });
   }
 
   private receive(text: string): void {
@@ -228,7 +252,11 @@ class SimulatedBot {
       case 'emergency_resume':
         this.resume();
         break;
+      case 'ack':
+        this.settle(payload, true);
+        break;
       case 'error':
+        this.settle(payload, false);
         this.fleet.error(`${this.ghostId}: server said ${String(payload.error)}`);
         break;
       default:
@@ -466,6 +494,8 @@ export class Simulator {
     configsIgnored: 0,
   };
   stopping = false;
+  /** Told of every hop and find the server acknowledged (set it before start; a test checks none is lost). */
+  onAcknowledged: ((event: AcknowledgedEvent) => void) | null = null;
   readonly bots: SimulatedBot[];
   private loops: Promise<void>[] = [];
   private timers: NodeJS.Timeout[] = [];

@@ -48,6 +48,7 @@ import { systemRoutes } from './features/system/system.routes.ts';
 import { registerHttpMetrics } from './operations/http-metrics.ts';
 import { metricsRoutes } from './operations/metrics.routes.ts';
 import { createMetrics } from './operations/metrics.ts';
+import { probesRoutes } from './operations/probes.routes.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
 import { serializeRequest } from './plugins/request-log.ts';
@@ -112,9 +113,10 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES },
     // A message over the limit closes with 1009 and one warn line, not a stack trace at error level.
     errorHandler: (error, socket, request) => handleSocketError(error, socket, request),
-    // Close with 1001 (going away), not the plugin's bare close, so clients know to reconnect elsewhere.
+    // Close with 1012 (service restart), not the plugin's bare close, so clients know to reconnect
+    // (to another instance where there is one): the server closes only to stop or restart.
     preClose(done) {
-      for (const client of this.websocketServer.clients) client.close(1001, 'Server shutting down');
+      for (const client of this.websocketServer.clients) client.close(1012, 'Server restarting');
       this.server.removeAllListeners('upgrade');
       this.websocketServer.close(done);
     },
@@ -159,6 +161,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   registerFleet(app, ctx);
 
   for (const feature of [
+    probesRoutes,
     authRoutes,
     publicRoutes,
     dashboardRoutes,

@@ -246,6 +246,16 @@ const ConfigSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * On SIGTERM/SIGINT the server stops taking work and finishes what it has (server/operations/shutdown.ts)
+   * within this many milliseconds; past it, it logs what was still running and exits with code 1.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of milliseconds')
+    .min(1000, 'must be at least 1000 (one second)')
+    .max(600_000, 'must be at most 600000 (ten minutes)')
+    .default(10_000),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import type { AppBase } from './context.ts';
 import { createDb } from './db/index.ts';
+import { exitGracefullyOnSignals } from './operations/shutdown.ts';
 import { createBus } from './realtime/bus.ts';
 import { prepareDatabase } from './startup.ts';
 
@@ -32,15 +33,5 @@ if (botTokenFile) {
   );
 }
 
-let closing = false;
-async function shutdown(signal: string): Promise<void> {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'shutting down');
-  await app.close();
-  await ctx.bus.close();
-  await db.destroy();
-  process.exit(0);
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// SIGTERM and SIGINT: stop taking work, finish it, flush, exit (server/operations/shutdown.ts).
+exitGracefullyOnSignals(app, ctx);

@@ -11,6 +11,11 @@ export interface Bus {
   subscribe(channel: string, handler: (message: unknown) => void): () => void;
   close(): Promise<void>;
   /**
+   * Resolves when the bus can carry messages: Redis answers PING on both connections (publishing
+   * and subscribed). The in-process bus always can. Used by the readiness probe (/readyz).
+   */
+  ping(): Promise<void>;
+  /**
    * The Redis connection that publishes, for shared counters too (the fleet's stream positions):
    * one connection pair for the whole app. Undefined for the in-process bus.
    */
@@ -31,6 +36,7 @@ export function createLocalBus(): Bus {
     async close() {
       emitter.removeAllListeners();
     },
+    async ping() {},
   };
 }
 
@@ -58,6 +64,9 @@ export function createRedisBus(url: string): Bus {
         local.off(channel, handler);
         if (local.listenerCount(channel) === 0) void subscriber.unsubscribe(channel);
       };
+    },
+    async ping() {
+      await Promise.all([publisher.ping(), subscriber.ping()]);
     },
     async close() {
       local.removeAllListeners();

@@ -42,6 +42,8 @@ const checkedFrames = new WeakSet<EncodedFrame>();
 /** Close codes the server uses besides the standard ones. */
 export const CLOSE_CODES = {
   goingAway: 1001,
+  /** The server is restarting (a deploy, SIGTERM): reconnect, to another instance where there is one. */
+  serviceRestart: 1012,
   policyViolation: 1008,
   messageTooBig: 1009,
   /** A bot's hello was refused (invalid, or naming another bot than the socket's). Fix the bot, then reconnect. */

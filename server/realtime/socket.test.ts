@@ -249,13 +249,13 @@ for (const dialect of DIALECTS) {
       expect(frame.payload).toEqual({ message: 'ok' });
     });
 
-    it('closes open sockets with 1001 (going away) when the app closes', async () => {
+    it('closes open sockets with 1012 (service restart) when the app closes', async () => {
       const client = await connect(await t.adminCookie());
       await client.next((f) => f.type === 'system_health');
       await t.app.close();
       const closed = await client.waitClosed();
       // Anything but 1000 tells the browser to reconnect (to this instance once it is back, or another).
-      expect(closed.code).toBe(1001);
+      expect(closed.code).toBe(1012);
     });
   });
 }

@@ -55,12 +55,12 @@ export const realtimeRoutes: FastifyPluginAsync<{ transport: Transport }> = asyn
     if (protocol.start) unsubscribes.push(protocol.start(registry, app.log));
   }
 
-  // The websocket plugin's preClose (app.ts) has already closed every socket with 1001, so clients
+  // The websocket plugin's preClose (app.ts) has already closed every socket with 1012, so clients
   // reconnect; this stops the timers and subscriptions and catches any socket opened since.
   app.addHook('onClose', async () => {
     stopSweeping();
     for (const unsubscribe of unsubscribes) unsubscribe();
-    registry.closeAll(CLOSE_CODES.goingAway, 'Server shutting down');
+    registry.closeAll(CLOSE_CODES.serviceRestart, 'Server restarting');
   });
 
   const paths = [...new Set(transport.registered.map((p) => p.path))];

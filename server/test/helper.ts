@@ -99,7 +99,12 @@ export interface TestApp {
 export async function buildTestApp(
   dialect: DialectName,
   env: Record<string, string> = {},
-  options: { joinSchemaOf?: TestApp; app?: BuildAppOptions } = {},
+  options: {
+    joinSchemaOf?: TestApp;
+    app?: BuildAppOptions;
+    /** PostgreSQL: where the app connects instead of TEST_DATABASE_URL (a proxy in front of it). */
+    databaseUrl?: string;
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     ADMIN_SECRET: TEST_ADMIN_SECRET,
@@ -125,7 +130,12 @@ export async function buildTestApp(
       };
     }
     // Named after its schema, so an outage test can end exactly this app's connections.
-    handle = createDb(url, { schema, applicationName: schema });
+    handle = createDb(options.databaseUrl ?? url, {
+      schema,
+      applicationName: schema,
+      // An outage test cuts connections on purpose: nothing to warn about.
+      ...(options.databaseUrl ? { onConnectionError: () => {} } : {}),
+    });
   } else {
     handle = createDb(':memory:');
   }

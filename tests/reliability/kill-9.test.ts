@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DIALECTS } from '../../server/test/helper.ts';
+import { type Acked, httpBot } from './http-bot.ts';
 import { freePort, type ServerProcess, startServer, stopServer } from './server-process.ts';
 import { SEED } from './setup.ts';
+import { storedSeqs } from './stored-writes.ts';
 
 /*
  * kill -9 under load: the real server in its own process, several bots posting batches of hops and
@@ -23,85 +24,6 @@ const BOT_TOKEN = 'reliability-kill-token';
 const ADMIN_SECRET = 'reliability-kill-secret';
 const HTTP_BOTS = 4;
 const PLACE = '109983668079237';
-
-interface Acked {
-  kind: 'hop' | 'find';
-  seq: number;
-  bot: string;
-  /** ms before the kill that the answer arrived */
-  beforeKillMs?: number;
-}
-
-/** One HTTP bot: hello, then batches of hops and finds until told to stop; records every acknowledged seq. */
-async function httpBot(
-  url: string,
-  ghostId: string,
-  acked: Acked[],
-  stop: { now: boolean; killedAt?: number },
-  counts: { sent: number; refused: number },
-): Promise<void> {
-  const post = (events: unknown[]) =>
-    fetch(`${url}/api/bot/events`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${BOT_TOKEN}` },
-      body: JSON.stringify({ ghostId, events }),
-    });
-  const hello = await post([{ type: 'hello', payload: { ghostId, version: '1' } }]);
-  if (hello.status !== 200) throw new Error(`hello ${hello.status} ${await hello.text()}`);
-  let n = 0;
-  while (!stop.now) {
-    const events = Array.from({ length: 10 }, (_, i) => {
-      n += 1;
-      return i % 3 === 2
-        ? {
-            type: 'pet_discovered',
-            payload: { name: `Pet ${n}`, value: '$1.5M/s', placeid: PLACE, jobid: `${ghostId}-job-${n}` },
-          }
-        : {
-            type: 'server_hop',
-            payload: {
-              fromJobId: null,
-              toJobId: `${ghostId}-job-${n}`,
-              fromPlaceId: null,
-              toPlaceId: PLACE,
-              success: true,
-              latencyMs: 100,
-              hopReason: 'auto_scan',
-            },
-          };
-    });
-    counts.sent += events.length;
-    let res: Response;
-    try {
-      res = await post(events);
-    } catch {
-      return; // the server is gone
-    }
-    if (res.status !== 200) {
-      counts.refused += events.length;
-      await res.text().catch(() => '');
-      if (res.status === 429) await new Promise((r) => setTimeout(r, 50));
-      continue;
-    }
-    let body: { results?: Array<{ index: number; seq?: number }> };
-    try {
-      body = (await res.json()) as typeof body;
-    } catch {
-      return; // cut off mid-answer: not an acknowledgement
-    }
-    const arrived = Date.now();
-    for (const result of body.results ?? []) {
-      if (typeof result.seq !== 'number') continue;
-      const event = events[result.index];
-      acked.push({
-        kind: event?.type === 'pet_discovered' ? 'find' : 'hop',
-        seq: result.seq,
-        bot: ghostId,
-        beforeKillMs: arrived,
-      });
-    }
-  }
-}
 
 /** A bot on the socket sending hops as fast as its limits allow (load; its acks are recorded if the server sends any with a seq). */
 function socketBot(url: string, ghostId: string, acked: Acked[], stop: { now: boolean }): Promise<void> {
@@ -187,44 +109,6 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promi
   };
 }
 
-async function storedSeqs(
-  dialect: string,
-  databaseUrl: string,
-): Promise<{ hops: Set<number>; finds: Set<number>; integrity: string }> {
-  if (dialect === 'sqlite') {
-    const db = new SQLite(databaseUrl, { readonly: false });
-    try {
-      const integrity = (db.pragma('integrity_check', { simple: true }) as string) ?? '';
-      const hops = new Set(
-        (db.prepare('SELECT seq FROM fleet_hops').all() as Array<{ seq: number }>).map((r) => Number(r.seq)),
-      );
-      const finds = new Set(
-        (db.prepare('SELECT seq FROM fleet_discoveries').all() as Array<{ seq: number }>).map((r) =>
-          Number(r.seq),
-        ),
-      );
-      return { hops, finds, integrity };
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const hops = new Set(
-      (await client.query('SELECT seq FROM fleet_hops')).rows.map((r: { seq: string }) => Number(r.seq)),
-    );
-    const finds = new Set(
-      (await client.query('SELECT seq FROM fleet_discoveries')).rows.map((r: { seq: string }) =>
-        Number(r.seq),
-      ),
-    );
-    return { hops, finds, integrity: 'ok' };
-  } finally {
-    await client.end();
-  }
-}
-
 for (const dialect of DIALECTS) {
   describe(`${dialect}: kill -9 under load`, () => {
     const cleanups: Array<() => Promise<void> | void> = [];
@@ -263,7 +147,7 @@ for (const dialect of DIALECTS) {
       const suffix = randomBytes(3).toString('hex');
       const loops = [
         ...Array.from({ length: HTTP_BOTS }, (_, i) =>
-          httpBot(server!.url, `kill-bot-${suffix}-${i}`, acked, stop, counts),
+          httpBot(server!.url, BOT_TOKEN, `kill-bot-${suffix}-${i}`, acked, stop, counts),
         ),
         socketBot(server.url, `kill-socket-bot-${suffix}`, acked, stop),
       ];

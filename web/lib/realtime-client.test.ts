@@ -346,6 +346,20 @@ describe('RealtimeClient reconnection (fake timers, real sockets)', () => {
     expect(c.getState().reconnectAttempts).toBe(0);
   });
 
+  it('reconnects after the server restarts (1012, as on every graceful stop)', async () => {
+    const server = await startSocketServer();
+    fakeTimers();
+    const c = client({ url: server.url });
+    c.start();
+    await until(() => c.getState().status === 'connected', 'the connection');
+    server.sockets[0]!.close(1012, 'Server restarting');
+    await until(() => c.getState().status === 'disconnected', 'the close');
+    expect(c.getState().reconnectAttempts).toBe(1);
+    vi.advanceTimersByTime(2000);
+    await until(() => c.getState().status === 'connected', 'the reconnection');
+    expect(server.sockets).toHaveLength(2);
+  });
+
   it('reconnects after an abnormal drop, and then rates the connection good', async () => {
     const server = await startSocketServer();
     fakeTimers();

@@ -77,6 +77,8 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
     feedProtocol(ctx, { open: sockets, feed, querySchema: FeedSocketQuerySchema, hardwareIdOf, rateLimit }),
   );
 
+  // Before the listener closes, which waits for requests in flight: long polls answer now.
+  app.addHook('preClose', async () => feed.endWaits());
   app.addHook('onClose', async () => {
     unsubscribe();
     unsubscribeStream();

@@ -61,6 +61,8 @@ export class Feed {
   private readonly access: LoaderAccess;
   /** Long-polls in progress, ended at once when the app closes. */
   private readonly waiting = new Set<() => void>();
+  /** The server is stopping: a long poll answers with what there is rather than wait. */
+  private stopping = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -70,8 +72,17 @@ export class Feed {
     this.access = new LoaderAccess(ctx, pending);
   }
 
-  close(): void {
+  /**
+   * Answers every long poll now, and any that starts later at once: the server is stopping, and
+   * its listener waits for requests in flight (a poll's 25 s would outlast SHUTDOWN_TIMEOUT_MS).
+   */
+  endWaits(): void {
+    this.stopping = true;
     for (const finish of [...this.waiting]) finish();
+  }
+
+  close(): void {
+    this.endWaits();
     this.access.close();
   }
 
@@ -112,7 +123,7 @@ export class Feed {
   ): Promise<FeedResponse> {
     const stream = this.stream();
     const first = () => (since === 'now' ? this.livePage(stream, tier) : this.page(stream, since, tier));
-    if (waitMs <= 0) return this.stamped(await first());
+    if (waitMs <= 0 || this.stopping) return this.stamped(await first());
 
     // Subscribed before reading, so a find accepted between the read and the wait is not missed.
     const arrived: PetDiscovery[] = [];

@@ -49,8 +49,8 @@ describe(`sqlite: ${BOTS} simulated bots behind one address`, () => {
     // Generous waits: a loaded CI machine is slow, and what matters is that every bot gets in.
     await until(() => simulator?.connectedBots === BOTS, `${BOTS} bots to connect`, 30_000);
 
-    // What a restart does to every socket: 1001, going away.
-    for (const socket of t.app.websocketServer.clients) socket.close(1001, 'Server shutting down');
+    // What a restart does to every socket: 1012, service restart (app.ts, preClose).
+    for (const socket of t.app.websocketServer.clients) socket.close(1012, 'Server restarting');
     await until(() => simulator?.connectedBots === 0, 'the bots to see the drop', 5_000).catch(() => {});
     await until(() => simulator?.connectedBots === BOTS, `${BOTS} bots to reconnect`, 30_000);
     expect(t.ctx.services.fleet.state.scanners.size).toBe(BOTS);

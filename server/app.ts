@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { AppBase, AppContext } from './context.ts';
 import { BatchWriter } from './db/batch-writer.ts';
@@ -45,6 +45,9 @@ import { securityRoutes } from './features/security/security.routes.ts';
 import { serverPoolRoutes } from './features/server-pool/server-pool.routes.ts';
 import { releaseServersOf } from './features/server-pool/server-pool.store.ts';
 import { systemRoutes } from './features/system/system.routes.ts';
+import { documentedFeature } from './operations/feature-tags.ts';
+import { registerApiDocs } from './operations/openapi.ts';
+import { responseSerializerCompiler, strictResponses } from './operations/response-serializer.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
 import { serializeRequest } from './plugins/request-log.ts';
@@ -84,7 +87,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ strict: strictResponses(), log: app.log }));
   registerErrorHandling(app);
   acceptEmptyJsonBodies(app);
   app.decorate('routeTable', []);
@@ -141,6 +144,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   };
   registerFleet(app, ctx);
   registerRateLimits(app, ctx);
+  await registerApiDocs(app);
 
   for (const feature of [
     authRoutes,
@@ -165,7 +169,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     serverPoolRoutes,
     configurationRoutes,
   ]) {
-    await app.register(feature, { ctx });
+    await app.register(documentedFeature(feature), { ctx });
   }
   // Tried in this order on /ws: an admin session cookie first, then a bot token.
   transport.registerProtocol(adminProtocol(ctx));

@@ -56,10 +56,8 @@ export type ChallengeResponse = z.infer<typeof ChallengeResponseSchema>;
  * GET /api/script/loader answers Lua for `loadstring(game:HttpGet(url))()`: the script, a bootstrap
  * that reads the device id and calls again, or (for an executor) a refusal that prints its reason.
  */
-export const LoaderLuaSchema = z
-  .string()
-  .meta({
-    description: 'Lua source (text/plain): the script, a bootstrap, or a refusal that prints its reason',
-  });
+export const LoaderLuaSchema = z.string().meta({
+  description: 'Lua source (text/plain): the script, a bootstrap, or a refusal that prints its reason',
+});
 
 export const CHALLENGE_TTL_MS = 60_000;

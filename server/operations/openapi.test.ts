@@ -123,8 +123,17 @@ describe('the API document', () => {
     expect(operation('post', '/api/admin/login')?.security).toBeUndefined();
     expect(operation('get', '/api/public/purchase-info')).toMatchObject({ tags: ['public'] });
     expect(operation('get', '/api/public/purchase-info')?.security).toBeUndefined();
-    // The loader answers Lua to executors and JSON {error} to a caller asking for JSON.
-    const loader = operation('get', '/api/script/loader');
+    // The loader answers Lua to executors and JSON {error} to a caller asking for JSON; its query,
+    // checked in the handler, is described all the same (`key` through the scriptKey scheme).
+    const loader = operation('get', '/api/script/loader') as Operation & {
+      parameters?: { name: string; in: string; required?: boolean }[];
+    };
+    expect(loader.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'script', in: 'query', required: true }),
+        expect.objectContaining({ name: 'x-hardware-id', in: 'header' }),
+      ]),
+    );
     expect(Object.keys(loader?.responses?.['200']?.content ?? {})).toEqual(['text/plain']);
     expect(Object.keys(loader?.responses?.['4XX']?.content ?? {}).sort()).toEqual([
       'application/json',

@@ -1,5 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
+import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ApiErrorSchema } from '../../../common/api-error.ts';
 import { LoaderLuaSchema } from '../../../common/script-access.ts';
 import type { FeatureOptions } from '../../context.ts';
@@ -22,6 +23,20 @@ const loaderResponses = {
   '4xx': refusal,
   '5xx': refusal,
 };
+
+/**
+ * The query and X-Hardware-Id are checked in the handler (a refusal must be Lua, not the schema's JSON
+ * 400), so the API document is told about them here, for the document only.
+ */
+const documentLoaderRequest: NonNullable<FastifyContextConfig['swaggerTransform']> = (document) =>
+  jsonSchemaTransform({
+    ...document,
+    schema: {
+      ...document.schema,
+      querystring: LoaderQuerySchema,
+      headers: z.object({ 'x-hardware-id': z.string().max(200).optional() }),
+    },
+  });
 
 const UNAVAILABLE_TEXT = 'The loader is unavailable right now: try again in a moment';
 
@@ -117,7 +132,11 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
 
   app.get(
     '/api/script/loader',
-    { schema: { response: loaderResponses }, preHandler: rateLimit, config: { refuseUnsafeText } },
+    {
+      schema: { response: loaderResponses },
+      preHandler: rateLimit,
+      config: { refuseUnsafeText, swaggerTransform: documentLoaderRequest },
+    },
     (request, reply) => {
       reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store');
       // Validated here rather than by the route schema, whose refusal would be JSON.

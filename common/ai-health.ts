@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /*
  * AI System Debugging (admin-back-office spec 2.10, sections 3, 4, 7 "AI health", 9): a health
  * report measured from the running system, findings from detectors over the system's own data,
@@ -31,76 +33,78 @@ export const SYSTEM_STATUSES = ['healthy', 'degraded', 'critical'] as const;
 export type SystemStatus = (typeof SYSTEM_STATUSES)[number];
 
 /** One weighted part of the health score (the formula is documented in the server and README). */
-export interface ScoreComponent {
-  name: 'database' | 'performance' | 'security' | 'fleet';
+export const ScoreComponentSchema = z.object({
+  name: z.enum(['database', 'performance', 'security', 'fleet']),
   /** 0–100. */
-  score: number;
+  score: z.number(),
   /** Share of the total, 0–1; the weights add up to 1. */
-  weight: number;
+  weight: z.number(),
   /** What lowered it, in words ('p95 request time 840 ms'); empty when nothing did. */
-  notes: string[];
-}
+  notes: z.array(z.string()),
+});
+export type ScoreComponent = z.infer<typeof ScoreComponentSchema>;
 
 /** The optional language-model summary of a report. */
-export interface ReportSummary {
+export const ReportSummarySchema = z.object({
   /** 'disabled': no AI_BASE_URL/AI_MODEL set, the analysis is rule-based only. */
-  status: 'ok' | 'failed' | 'disabled';
-  text: string | null;
-  model: string | null;
+  status: z.enum(['ok', 'failed', 'disabled']),
+  text: z.string().nullable(),
+  model: z.string().nullable(),
   /** Why it failed ('timed out after 20 s', 'HTTP 502'), when it did. */
-  error: string | null;
-}
+  error: z.string().nullable(),
+});
+export type ReportSummary = z.infer<typeof ReportSummarySchema>;
 
 /** Spec section 3 "Health report", every field measured; plus the score's parts and the fleet. */
-export interface HealthReport {
-  id: string;
+export const HealthReportSchema = z.object({
+  id: z.string(),
   /** 0–100, the weighted sum of `components`. */
-  healthScore: number;
-  systemStatus: SystemStatus;
-  generatedAt: string;
+  healthScore: z.number(),
+  systemStatus: z.enum(SYSTEM_STATUSES),
+  generatedAt: z.string(),
   /** ms the report took to produce (the language model's time not included). */
-  analysisTime: number;
-  databaseHealth: {
+  analysisTime: z.number(),
+  databaseHealth: z.object({
     /** ms a timed query took. */
-    responseTime: number;
-    connectionStatus: 'connected' | 'slow' | 'disconnected';
-  };
-  securityHealth: {
+    responseTime: z.number(),
+    connectionStatus: z.enum(['connected', 'slow', 'disconnected']),
+  }),
+  securityHealth: z.object({
     /** 0–100, higher is worse: from the setup's weaknesses and the last hour's threats. */
-    vulnerabilityScore: number;
+    vulnerabilityScore: z.number(),
     /** Failed logins, rate-limit hits, refused loader calls and binding refusals in the last hour. */
-    activeThreats: number;
+    activeThreats: z.number(),
     /** The setup's weaknesses found ('the admin secret is the default'). */
-    weaknesses: string[];
-  };
-  performanceHealth: {
+    weaknesses: z.array(z.string()),
+  }),
+  performanceHealth: z.object({
     /** Mean ms over the server's rolling window of request timings. */
-    averageRequestTime: number;
-    p50RequestTime: number;
-    p95RequestTime: number;
+    averageRequestTime: z.number(),
+    p50RequestTime: z.number(),
+    p95RequestTime: z.number(),
     /** Requests in the window. */
-    requestCount: number;
+    requestCount: z.number(),
     /** % of this process's heap (used over limit). */
-    memoryUsage: number;
+    memoryUsage: z.number(),
     /** % of one CPU this process used since the previous sample. */
-    cpuUsage: number;
-  };
-  fleetHealth: {
-    totalBots: number;
-    errorBots: number;
+    cpuUsage: z.number(),
+  }),
+  fleetHealth: z.object({
+    totalBots: z.number(),
+    errorBots: z.number(),
     /** % of the last hour's hops that failed; null with no hops. */
-    hopFailureRate: number | null;
+    hopFailureRate: z.number().nullable(),
     /** % of pool servers available; null with an empty pool. */
-    poolAvailability: number | null;
-  };
-  components: ScoreComponent[];
-  summary: ReportSummary;
-}
+    poolAvailability: z.number().nullable(),
+  }),
+  components: z.array(ScoreComponentSchema),
+  summary: ReportSummarySchema,
+});
+export type HealthReport = z.infer<typeof HealthReportSchema>;
 
 /** GET /api/admin/system-health → { healthReport: HealthReport | null } (null before the first). */
-export interface HealthReportResponse {
-  healthReport: HealthReport | null;
-}
+export const HealthReportResponseSchema = z.object({ healthReport: HealthReportSchema.nullable() });
+export type HealthReportResponse = z.infer<typeof HealthReportResponseSchema>;
 
 export const FINDING_SEVERITIES = ['CRITICAL', 'ERROR', 'WARNING', 'INFO'] as const;
 export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
@@ -119,57 +123,61 @@ export const ANALYSIS_TYPES = [
 ] as const;
 export type AnalysisType = (typeof ANALYSIS_TYPES)[number];
 
+const flag = z.union([z.literal(0), z.literal(1)]);
+
 /** Spec section 3 "Analysis result". */
-export interface AnalysisResult {
-  id: string;
-  severity: FindingSeverity;
-  analysisType: AnalysisType;
+export const AnalysisResultSchema = z.object({
+  id: z.string(),
+  severity: z.enum(FINDING_SEVERITIES),
+  analysisType: z.enum(ANALYSIS_TYPES),
   /** What the finding is about (a bot id, an IP, a key, a message): one open finding per subject. */
-  subject: string;
-  title: string;
-  description: string;
-  suggestedAction: string;
+  subject: z.string(),
+  title: z.string(),
+  description: z.string(),
+  suggestedAction: z.string(),
   /** How many times the cause was seen while the finding was open. */
-  frequency: number;
-  createdAt: string;
+  frequency: z.number(),
+  createdAt: z.string(),
   /** ISO time the cause was last seen. */
-  lastSeenAt: string;
-  isResolved: 0 | 1;
-}
+  lastSeenAt: z.string(),
+  isResolved: flag,
+});
+export type AnalysisResult = z.infer<typeof AnalysisResultSchema>;
 /** GET /api/admin/ai-analysis → { analysisResults } (unresolved first, then newest). */
-export interface AnalysisResponse {
-  analysisResults: AnalysisResult[];
-}
+export const AnalysisResponseSchema = z.object({ analysisResults: z.array(AnalysisResultSchema) });
+export type AnalysisResponse = z.infer<typeof AnalysisResponseSchema>;
 
 export const RECOMMENDATION_PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 export type RecommendationPriority = (typeof RECOMMENDATION_PRIORITIES)[number];
 
 /** What Implement does, when it does something exact and safe (audited); 'none' only marks it. */
-export type RecommendationAction =
-  | { kind: 'revoke_script_key'; scriptKeyId: string }
-  | { kind: 'apply_profile'; profileId: string; botIds: string[] }
-  | { kind: 'none' };
+export const RecommendationActionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('revoke_script_key'), scriptKeyId: z.string() }),
+  z.object({ kind: z.literal('apply_profile'), profileId: z.string(), botIds: z.array(z.string()) }),
+  z.object({ kind: z.literal('none') }),
+]);
+export type RecommendationAction = z.infer<typeof RecommendationActionSchema>;
 
 /** Spec section 3 "Recommendation". */
-export interface Recommendation {
-  id: string;
-  priority: RecommendationPriority;
-  category: string;
-  title: string;
-  description: string;
-  reasoning: string;
-  estimatedImpact: string;
-  implementationNotes: string;
-  createdAt: string;
-  validUntil: string;
-  isImplemented: 0 | 1;
+export const RecommendationSchema = z.object({
+  id: z.string(),
+  priority: z.enum(RECOMMENDATION_PRIORITIES),
+  category: z.string(),
+  title: z.string(),
+  description: z.string(),
+  reasoning: z.string(),
+  estimatedImpact: z.string(),
+  implementationNotes: z.string(),
+  createdAt: z.string(),
+  validUntil: z.string(),
+  isImplemented: flag,
   /** The finding it came from, if any. */
-  analysisId: string | null;
-  action: RecommendationAction;
+  analysisId: z.string().nullable(),
+  action: RecommendationActionSchema,
   /** What Implement will do, in words ('Revokes key SK-1234…abcd'), or that it only marks it done; once implemented, what it did. */
-  actionLabel: string;
-}
+  actionLabel: z.string(),
+});
+export type Recommendation = z.infer<typeof RecommendationSchema>;
 /** GET /api/admin/ai-recommendations → { recommendations } (unimplemented and valid first). */
-export interface RecommendationsResponse {
-  recommendations: Recommendation[];
-}
+export const RecommendationsResponseSchema = z.object({ recommendations: z.array(RecommendationSchema) });
+export type RecommendationsResponse = z.infer<typeof RecommendationsResponseSchema>;

@@ -5,6 +5,9 @@ export const LoginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
+/** POST /api/admin/login: signed in; the session cookie lasts `expiresIn` seconds. */
+export const LoginResponseSchema = z.object({ success: z.literal(true), expiresIn: z.number() });
+
 /** The admin session cookie's name (HttpOnly: only the server reads it; the socket and plugins check it). */
 export const SESSION_COOKIE = 'scanline_session';
 

@@ -48,7 +48,5 @@ export const ErrorReportSchema = z.object(
 export type ErrorReport = z.infer<typeof ErrorReportSchema>;
 
 /** POST /api/admin/error-report (201). */
-export interface ErrorReportResponse {
-  success: true;
-  id: number;
-}
+export const ErrorReportResponseSchema = z.object({ success: z.literal(true), id: z.number() });
+export type ErrorReportResponse = z.infer<typeof ErrorReportResponseSchema>;

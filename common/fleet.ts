@@ -115,6 +115,21 @@ export const BotEventsRequestSchema = z.strictObject({
     .max(MAX_BOT_EVENTS_PER_BATCH, `events must hold at most ${MAX_BOT_EVENTS_PER_BATCH} events`),
 });
 
+/** POST /api/bot/events: every event applied, its rows committed; `seq` is its stream position. */
+export const BotEventsResponseSchema = z.object({
+  accepted: z.number(),
+  results: z.array(
+    z.object({
+      index: z.number(),
+      /** The event's own id, when it had one. */
+      id: z.string().optional(),
+      seq: z.number().optional(),
+      /** Already applied before (an event id seen again): nothing was written twice. */
+      duplicate: z.literal(true).optional(),
+    }),
+  ),
+});
+
 /*
  * ---------- server -> dashboards and feed clients ----------
  * Each payload is a schema and its type is inferred from it: the server builds its frames from the
@@ -290,14 +305,15 @@ export const FleetBackfillPayloadSchema = z.object({
 export type FleetBackfillPayload = z.infer<typeof FleetBackfillPayloadSchema>;
 
 /** GET /api/script/feed: discoveries after the cursor, oldest first; pass `cursor` as the next `since`. */
-export interface FeedResponse {
-  discoveries: PetDiscovery[];
-  cursor: number;
+export const FeedResponseSchema = z.object({
+  discoveries: z.array(PetDiscoverySchema),
+  cursor: z.number(),
   /** The caller's tier as the server applied it. */
-  tier: 'FREE' | 'PREMIUM';
+  tier: z.enum(['FREE', 'PREMIUM']),
   /** The server's time when it answered (ISO): a find's age is serverTime - its timestamp. */
-  serverTime: string;
-}
+  serverTime: z.string(),
+});
+export type FeedResponse = z.infer<typeof FeedResponseSchema>;
 
 /** What `/ws/feed` sends an executor (README, "Live feed"), checked in development and tests. */
 export const FeedSocketSendsSchemas = {
@@ -322,9 +338,10 @@ export const removeBotUrl = (ghostId: string) => `/api/admin/fleet/bots/${encode
 
 export const RemoveBotParamsSchema = z.object({ ghostId: GhostIdSchema });
 
-export interface RemoveBotResponse {
-  success: true;
-  ghostId: string;
+export const RemoveBotResponseSchema = z.object({
+  success: z.literal(true),
+  ghostId: z.string(),
   /** Pool servers it held, now available again. */
-  releasedServers: number;
-}
+  releasedServers: z.number(),
+});
+export type RemoveBotResponse = z.infer<typeof RemoveBotResponseSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idField } from './ids.ts';
-import type { LicenseKeyType } from './licensing.ts';
-import type { ScriptKeyType } from './script-keys.ts';
+import { LICENSE_KEY_TYPES } from './licensing.ts';
+import { SCRIPT_KEY_TYPES } from './script-keys.ts';
 
 export const BINDING_STATUSES = ['ACTIVE', 'REVOKED'] as const;
 export type BindingStatus = (typeof BINDING_STATUSES)[number];
@@ -17,23 +17,38 @@ export const DeviceInfoSchema = z.object({
 export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 
 /** A binding as the admin API returns it (times as ISO strings). */
-export interface HardwareBinding {
-  id: number;
-  hardwareId: string;
-  status: BindingStatus;
-  firstBindDate: string;
-  lastUsedDate: string | null;
-  deviceInfo: DeviceInfo | null;
+export const HardwareBindingSchema = z.object({
+  id: z.number(),
+  hardwareId: z.string(),
+  status: z.enum(BINDING_STATUSES),
+  firstBindDate: z.string(),
+  lastUsedDate: z.string().nullable(),
+  // As stored: what the executor sent, within DeviceInfoSchema's bounds when it came in.
+  deviceInfo: z
+    .object({
+      deviceName: z.string().optional(),
+      os: z.string().optional(),
+      architecture: z.string().optional(),
+      deviceType: z.string().optional(),
+    })
+    .nullable(),
   /** The key the device is bound to: a license key or a script key; null when it is gone. */
-  licenseKey: { licenseKey: string; keyType: LicenseKeyType | ScriptKeyType } | null;
-}
+  licenseKey: z
+    .object({
+      licenseKey: z.string(),
+      keyType: z.union([z.enum(LICENSE_KEY_TYPES), z.enum(SCRIPT_KEY_TYPES)]),
+    })
+    .nullable(),
+});
+export type HardwareBinding = z.infer<typeof HardwareBindingSchema>;
 
 /** GET /api/admin/hardware/bindings: newest first. */
-export interface HardwareBindingListResponse {
-  bindings: HardwareBinding[];
-  count: number;
-  timestamp: string;
-}
+export const HardwareBindingListResponseSchema = z.object({
+  bindings: z.array(HardwareBindingSchema),
+  count: z.number(),
+  timestamp: z.string(),
+});
+export type HardwareBindingListResponse = z.infer<typeof HardwareBindingListResponseSchema>;
 
 /** POST /api/admin/license/revoke-binding */
 export const RevokeBindingSchema = z.object(
@@ -43,10 +58,11 @@ export const RevokeBindingSchema = z.object(
   { error: 'Request body must be a JSON object with bindingId' },
 );
 
-export interface RevokeBindingResponse {
-  success: true;
-  binding: HardwareBinding;
-}
+export const RevokeBindingResponseSchema = z.object({
+  success: z.literal(true),
+  binding: HardwareBindingSchema,
+});
+export type RevokeBindingResponse = z.infer<typeof RevokeBindingResponseSchema>;
 
 export const BINDING_TEXTS = {
   notFound: 'Hardware binding not found',

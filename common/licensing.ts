@@ -42,32 +42,33 @@ export const LICENSE_KEY_TEXTS = {
 } as const;
 
 /** A license key as the API returns it (times as ISO strings). */
-export interface LicenseKey {
-  id: number;
-  licenseKey: string;
-  keyType: LicenseKeyType;
-  status: LicenseKeyStatus;
-  maxBindings: number;
-  activeBindings: number;
-  usageCount: number;
-  lastUsed: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-  revokedAt: string | null;
-  notes: string | null;
-}
+export const LicenseKeySchema = z.object({
+  id: z.number(),
+  licenseKey: z.string(),
+  keyType: z.enum(LICENSE_KEY_TYPES),
+  status: z.enum(LICENSE_KEY_STATUSES),
+  maxBindings: z.number(),
+  activeBindings: z.number(),
+  usageCount: z.number(),
+  lastUsed: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+  notes: z.string().nullable(),
+});
+export type LicenseKey = z.infer<typeof LicenseKeySchema>;
 
 /** POST /api/admin/license-keys (201) and POST /api/admin/license-keys/:id/revoke. */
-export interface LicenseKeyResponse {
-  licenseKey: LicenseKey;
-}
+export const LicenseKeyResponseSchema = z.object({ licenseKey: LicenseKeySchema });
+export type LicenseKeyResponse = z.infer<typeof LicenseKeyResponseSchema>;
 
 /** GET /api/admin/license-keys: newest first. */
-export interface LicenseKeyListResponse {
-  licenseKeys: LicenseKey[];
-  count: number;
-  timestamp: string;
-}
+export const LicenseKeyListResponseSchema = z.object({
+  licenseKeys: z.array(LicenseKeySchema),
+  count: z.number(),
+  timestamp: z.string(),
+});
+export type LicenseKeyListResponse = z.infer<typeof LicenseKeyListResponseSchema>;
 
 /** EXPIRED is derived: a revoked key stays REVOKED, an active one past its expiry reads EXPIRED. */
 export function licenseKeyStatus(stored: string, expiresAt: number | null, now: number): LicenseKeyStatus {

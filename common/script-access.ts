@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DeviceInfoSchema } from './hardware-bindings.ts';
-import type { ScriptKeyType } from './script-keys.ts';
+import { SCRIPT_KEY_TYPES } from './script-keys.ts';
 
 /*
  * The calls script users' executors make (no session): redeem a code, ask for a challenge nonce.
@@ -26,13 +26,14 @@ export const RedeemRequestSchema = z.object(
 export type RedeemRequest = z.infer<typeof RedeemRequestSchema>;
 
 /** 200: the new script key, already bound to the redeeming device. */
-export interface RedeemResponse {
-  success: true;
-  scriptKey: string;
-  scriptType: ScriptKeyType;
-  expiresAt: string | null;
-  maxHardwareBindings: number;
-}
+export const RedeemResponseSchema = z.object({
+  success: z.literal(true),
+  scriptKey: z.string(),
+  scriptType: z.enum(SCRIPT_KEY_TYPES),
+  expiresAt: z.string().nullable(),
+  maxHardwareBindings: z.number(),
+});
+export type RedeemResponse = z.infer<typeof RedeemResponseSchema>;
 
 /** POST /api/script/challenge */
 export const ChallengeRequestSchema = z.object(
@@ -44,10 +45,19 @@ export const ChallengeRequestSchema = z.object(
 );
 
 /** A single-use nonce; the loader then takes &nonce=…&sig=hex(HMAC-SHA256(key, nonce + hwid + script)). */
-export interface ChallengeResponse {
-  nonce: string;
-  expiresAt: string;
-  expiresIn: number;
-}
+export const ChallengeResponseSchema = z.object({
+  nonce: z.string(),
+  expiresAt: z.string(),
+  expiresIn: z.number(),
+});
+export type ChallengeResponse = z.infer<typeof ChallengeResponseSchema>;
+
+/**
+ * GET /api/script/loader answers Lua for `loadstring(game:HttpGet(url))()`: the script, a bootstrap
+ * that reads the device id and calls again, or (for an executor) a refusal that prints its reason.
+ */
+export const LoaderLuaSchema = z.string().meta({
+  description: 'Lua source (text/plain): the script, a bootstrap, or a refusal that prints its reason',
+});
 
 export const CHALLENGE_TTL_MS = 60_000;

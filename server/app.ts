@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { AppBase, AppContext } from './context.ts';
 import { BatchWriter } from './db/batch-writer.ts';
@@ -49,6 +49,9 @@ import { registerHttpMetrics } from './operations/http-metrics.ts';
 import { metricsRoutes } from './operations/metrics.routes.ts';
 import { createMetrics } from './operations/metrics.ts';
 import { probesRoutes } from './operations/probes.routes.ts';
+import { documentedFeature } from './operations/feature-tags.ts';
+import { registerApiDocs } from './operations/openapi.ts';
+import { responseSerializerCompiler, strictResponses } from './operations/response-serializer.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
 import { serializeRequest } from './plugins/request-log.ts';
@@ -88,7 +91,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ strict: strictResponses(), log: app.log }));
   registerErrorHandling(app);
   acceptEmptyJsonBodies(app);
   app.decorate('routeTable', []);
@@ -159,6 +162,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     analysisRuns: new Turns(),
   };
   registerFleet(app, ctx);
+  await registerApiDocs(app);
 
   for (const feature of [
     probesRoutes,
@@ -185,7 +189,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     configurationRoutes,
     metricsRoutes,
   ]) {
-    await app.register(feature, { ctx });
+    await app.register(documentedFeature(feature), { ctx });
   }
   // Tried in this order on /ws: an admin session cookie first, then a bot token.
   transport.registerProtocol(adminProtocol(ctx));

@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_SESSION_TTL_MS, LoginRequestSchema, SESSION_COOKIE } from '../../../common/auth.ts';
+import { SuccessSchema } from '../../../common/api-error.ts';
+import {
+  ADMIN_SESSION_TTL_MS,
+  LoginRequestSchema,
+  LoginResponseSchema,
+  SESSION_COOKIE,
+} from '../../../common/auth.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { responses } from '../../plugins/responses.ts';
 import { login, logout } from './auth.service.ts';
 import { sha256 } from './secret.ts';
 
@@ -15,28 +22,35 @@ export const authRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
 
   app.post(
     '/api/admin/login',
-    { schema: { body: LoginRequestSchema }, preHandler: app.rateLimitHooks('login') },
+    {
+      schema: { body: LoginRequestSchema, response: responses({ 200: LoginResponseSchema }) },
+      preHandler: app.rateLimitHooks('login'),
+    },
     async (request, reply) => {
       const { token } = await login(ctx, request.body.adminSecret, {
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
       });
       reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: ADMIN_SESSION_TTL_MS / 1000 });
-      return { success: true, expiresIn: ADMIN_SESSION_TTL_MS / 1000 };
+      return { success: true as const, expiresIn: ADMIN_SESSION_TTL_MS / 1000 };
     },
   );
 
-  app.post('/api/admin/logout', { schema: { body: z.unknown().optional() } }, async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    await logout(ctx, token);
-    if (token) {
-      // Its dashboards close now. Should the bus fail, the session is gone all the same and the
-      // sockets' next liveness sweep closes them.
-      await ctx.services.publisher
-        .endSession(sha256(token))
-        .catch((err: unknown) => request.log.warn({ err }, 'could not announce the logout to the sockets'));
-    }
-    reply.clearCookie(SESSION_COOKIE, cookieOptions);
-    return { success: true };
-  });
+  app.post(
+    '/api/admin/logout',
+    { schema: { body: z.unknown().optional(), response: responses({ 200: SuccessSchema }) } },
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      await logout(ctx, token);
+      if (token) {
+        // Its dashboards close now. Should the bus fail, the session is gone all the same and the
+        // sockets' next liveness sweep closes them.
+        await ctx.services.publisher
+          .endSession(sha256(token))
+          .catch((err: unknown) => request.log.warn({ err }, 'could not announce the logout to the sockets'));
+      }
+      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      return { success: true as const };
+    },
+  );
 };

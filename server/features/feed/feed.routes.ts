@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { FeedResponse } from '../../../common/fleet.ts';
+import { type FeedResponse, FeedResponseSchema } from '../../../common/fleet.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { responses } from '../../plugins/responses.ts';
 import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { feedProtocol } from './feed.protocol.ts';
@@ -89,7 +90,11 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
   app.get(
     '/api/script/feed',
     // A long poll waits up to `wait` seconds by design: kept out of the health report's request timings.
-    { schema: { querystring: FeedQuerySchema }, preHandler: rateLimit, config: { skipRequestTiming: true } },
+    {
+      schema: { querystring: FeedQuerySchema, response: responses({ 200: FeedResponseSchema }) },
+      preHandler: rateLimit,
+      config: { skipRequestTiming: true },
+    },
     async (request, reply): Promise<FeedResponse | undefined> => {
       reply.header('cache-control', 'no-store');
       const { since, key, wait } = request.query;

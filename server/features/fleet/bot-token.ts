@@ -2,6 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { guardedBy } from '../../plugins/route-guards.ts';
 import { randomToken, secretsEqual, sha256 } from '../auth/secret.ts';
 import { limitedClientOf } from '../security/client-address.ts';
 import { RATE_LIMIT_HIT } from '../security/rate-limit-hits.store.ts';
@@ -150,10 +151,10 @@ async function judge(ctx: AppContext, request: FastifyRequest): Promise<BotAuthV
  *     app.post('/api/bot/events', { onRequest: requireBotToken(ctx) }, …)
  */
 export function requireBotToken(ctx: AppContext) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return guardedBy('botToken', async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const verdict = await judgeBotToken(ctx, request);
     if (verdict.ok) return;
     if (verdict.status === 429) reply.header('retry-after', verdict.retryAfter);
     return void reply.status(verdict.status).send({ error: verdict.error });
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { RemoveBotParamsSchema } from '../../../common/fleet.ts';
+import { RemoveBotParamsSchema, RemoveBotResponseSchema } from '../../../common/fleet.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { responses } from '../../plugins/responses.ts';
 import { removeBot } from './fleet-removal.service.ts';
 
 /** The administrator's fleet calls (admin session and Origin check: every /api/admin/* route has them). */
@@ -8,7 +9,7 @@ export const fleetAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
   // Removes a bot with its configuration and pool leases, on every instance; its history stays.
   app.delete(
     '/api/admin/fleet/bots/:ghostId',
-    { schema: { params: RemoveBotParamsSchema } },
+    { schema: { params: RemoveBotParamsSchema, response: responses({ 200: RemoveBotResponseSchema }) } },
     async (request) => removeBot(ctx, request.params.ghostId, { by: 'admin', ip: request.ip }),
   );
 };

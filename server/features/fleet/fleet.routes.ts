@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { BotEventsRequestSchema, BotMessageSchemas, type BotMessageType } from '../../../common/fleet.ts';
+import {
+  BotEventsRequestSchema,
+  BotEventsResponseSchema,
+  BotMessageSchemas,
+  type BotMessageType,
+} from '../../../common/fleet.ts';
 import type { AppContext, FeatureOptions } from '../../context.ts';
 import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
+import { responses } from '../../plugins/responses.ts';
 import { describeIssue } from '../../realtime/frames.ts';
 import { refuseOverBudget } from './bot-event-budget.ts';
 import { requireBotToken } from './bot-token.ts';
@@ -71,7 +77,7 @@ export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
     {
       // onRequest, before the body is validated: a caller without the token learns nothing else.
       onRequest: requireBotToken(ctx),
-      schema: { body: BotEventsRequestSchema },
+      schema: { body: BotEventsRequestSchema, response: responses({ 200: BotEventsResponseSchema }) },
     },
     async (request, reply) => {
       const { ghostId } = request.body;

@@ -1,11 +1,42 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
+import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiErrorSchema } from '../../../common/api-error.ts';
+import { LoaderLuaSchema } from '../../../common/script-access.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { LoaderQuerySchema } from '../scripts/script-params.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { Loader, type LoaderAnswer } from './loader.service.ts';
 import { loaderRefusalChunk, loaderStopChunk, refusalCode, scanlinePreamble } from './loader-response.ts';
 import { loaderBootstrapChunk } from './lua-bootstrap.ts';
+
+/**
+ * Lua for an executor (every plain GET, refusals included: 200), JSON `{error}` with the real status
+ * for a caller whose Accept names application/json, Lua with the real status for HEAD.
+ */
+const refusal = {
+  description: 'Refused: JSON `{error}` when Accept names application/json, else Lua that prints the reason',
+  content: { 'application/json': { schema: ApiErrorSchema }, 'text/plain': { schema: LoaderLuaSchema } },
+};
+const loaderResponses = {
+  200: { description: 'Lua to run', content: { 'text/plain': { schema: LoaderLuaSchema } } },
+  '4xx': refusal,
+  '5xx': refusal,
+};
+
+/**
+ * The query and X-Hardware-Id are checked in the handler (a refusal must be Lua, not the schema's JSON
+ * 400), so the API document is told about them here, for the document only.
+ */
+const documentLoaderRequest: NonNullable<FastifyContextConfig['swaggerTransform']> = (document) =>
+  jsonSchemaTransform({
+    ...document,
+    schema: {
+      ...document.schema,
+      querystring: LoaderQuerySchema,
+      headers: z.object({ 'x-hardware-id': z.string().max(200).optional() }),
+    },
+  });
 
 const UNAVAILABLE_TEXT = 'The loader is unavailable right now: try again in a moment';
 
@@ -99,43 +130,51 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
   const refuseUnsafeText = (request: FastifyRequest, reply: FastifyReply, message: string) =>
     sendRefusal(request, reply, 400, `Bad loader request: ${message}`);
 
-  app.get('/api/script/loader', { preHandler: rateLimit, config: { refuseUnsafeText } }, (request, reply) => {
-    reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store');
-    // Validated here rather than by the route schema, whose refusal would be JSON.
-    const query = LoaderQuerySchema.safeParse(request.query);
-    if (!query.success) {
-      const issue = query.error.issues[0];
-      const field = String(issue?.path[0] ?? 'script');
-      const given = (request.query as Record<string, unknown> | undefined)?.[field];
-      const problem =
-        given === undefined
-          ? `${field} is required`
-          : Array.isArray(given)
-            ? `${field} must be given once`
-            : `${field}: ${issue?.message ?? 'is invalid'}`;
-      sendRefusal(request, reply, 400, `Bad loader request: ${problem}`);
-      return;
-    }
-    let hwid = query.data.hwid;
-    if (hwid === undefined) {
-      const header = headerHardwareId(request);
-      if (header.problem !== undefined) {
-        sendRefusal(request, reply, 400, `Bad loader request: ${header.problem}`);
+  app.get(
+    '/api/script/loader',
+    {
+      schema: { response: loaderResponses },
+      preHandler: rateLimit,
+      config: { refuseUnsafeText, swaggerTransform: documentLoaderRequest },
+    },
+    (request, reply) => {
+      reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store');
+      // Validated here rather than by the route schema, whose refusal would be JSON.
+      const query = LoaderQuerySchema.safeParse(request.query);
+      if (!query.success) {
+        const issue = query.error.issues[0];
+        const field = String(issue?.path[0] ?? 'script');
+        const given = (request.query as Record<string, unknown> | undefined)?.[field];
+        const problem =
+          given === undefined
+            ? `${field} is required`
+            : Array.isArray(given)
+              ? `${field} must be given once`
+              : `${field}: ${issue?.message ?? 'is invalid'}`;
+        sendRefusal(request, reply, 400, `Bad loader request: ${problem}`);
         return;
       }
-      hwid = header.hwid;
-    }
-    const answer = loader.load({ ...query.data, hwid, ip: request.ip });
-    if (!(answer instanceof Promise)) {
-      sendAnswer(request, reply, answer, autoJoinMaxAgeS);
-      return;
-    }
-    return answer.then(
-      (settled) => sendAnswer(request, reply, settled, autoJoinMaxAgeS),
-      (error: unknown) => {
-        request.log.error({ err: error }, 'loader failed');
-        sendRefusal(request, reply, 503, UNAVAILABLE_TEXT);
-      },
-    );
-  });
+      let hwid = query.data.hwid;
+      if (hwid === undefined) {
+        const header = headerHardwareId(request);
+        if (header.problem !== undefined) {
+          sendRefusal(request, reply, 400, `Bad loader request: ${header.problem}`);
+          return;
+        }
+        hwid = header.hwid;
+      }
+      const answer = loader.load({ ...query.data, hwid, ip: request.ip });
+      if (!(answer instanceof Promise)) {
+        sendAnswer(request, reply, answer, autoJoinMaxAgeS);
+        return;
+      }
+      return answer.then(
+        (settled) => sendAnswer(request, reply, settled, autoJoinMaxAgeS),
+        (error: unknown) => {
+          request.log.error({ err: error }, 'loader failed');
+          sendRefusal(request, reply, 503, UNAVAILABLE_TEXT);
+        },
+      );
+    },
+  );
 };

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ChallengeRequestSchema, RedeemRequestSchema } from '../../../common/script-access.ts';
+import {
+  ChallengeRequestSchema,
+  ChallengeResponseSchema,
+  RedeemRequestSchema,
+  RedeemResponseSchema,
+} from '../../../common/script-access.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { responses } from '../../plugins/responses.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { issueChallenge } from './challenge.service.ts';
 import { redeemCode } from './redeem.service.ts';
@@ -13,7 +19,7 @@ export const scriptAccessRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
   app.post(
     '/api/script/redeem',
     {
-      schema: { body: RedeemRequestSchema },
+      schema: { body: RedeemRequestSchema, response: responses({ 200: RedeemResponseSchema }) },
       preHandler: app.rateLimitHooks('redeem', {
         // Redemption upper-cases the code, so 'abc' and 'ABC' are one code and share one count.
         keyOf: (request) => textField(request.body, 'code')?.toUpperCase(),
@@ -25,7 +31,7 @@ export const scriptAccessRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
   app.post(
     '/api/script/challenge',
     {
-      schema: { body: ChallengeRequestSchema },
+      schema: { body: ChallengeRequestSchema, response: responses({ 200: ChallengeResponseSchema }) },
       preHandler: app.rateLimitHooks('challenge', { keyOf: (request) => textField(request.body, 'key') }),
     },
     async (request) => issueChallenge(ctx, app.pendingWrites, request.body, { ip: request.ip }),

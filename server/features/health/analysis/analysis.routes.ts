@@ -1,8 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AnalysisResponse, RecommendationsResponse } from '../../../../common/ai-health.ts';
+import {
+  type AnalysisResponse,
+  AnalysisResponseSchema,
+  AnalysisResultSchema,
+  RecommendationSchema,
+  type RecommendationsResponse,
+  RecommendationsResponseSchema,
+} from '../../../../common/ai-health.ts';
 import type { FeatureOptions } from '../../../context.ts';
 import { IdParamsSchema } from '../../../plugins/id-params.ts';
 import { schedulePeriodicSweep } from '../../../plugins/periodic-sweep.ts';
+import { responses } from '../../../plugins/responses.ts';
 import {
   ANALYSIS_EVERY_MS,
   listAnalysis,
@@ -21,17 +29,21 @@ import { implementRecommendation } from './implement.service.ts';
 export const analysisRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   app.get(
     '/api/admin/ai-analysis',
+    { schema: { response: responses({ 200: AnalysisResponseSchema }) } },
     async (): Promise<AnalysisResponse> => ({
       analysisResults: await listAnalysis(ctx),
     }),
   );
 
-  app.post('/api/admin/ai-analysis/resolve/:id', { schema: { params: IdParamsSchema } }, async (request) =>
-    resolveFinding(ctx, request.params.id),
+  app.post(
+    '/api/admin/ai-analysis/resolve/:id',
+    { schema: { params: IdParamsSchema, response: responses({ 200: AnalysisResultSchema }) } },
+    async (request) => resolveFinding(ctx, request.params.id),
   );
 
   app.get(
     '/api/admin/ai-recommendations',
+    { schema: { response: responses({ 200: RecommendationsResponseSchema }) } },
     async (): Promise<RecommendationsResponse> => ({
       recommendations: await listRecommendationsForAdmin(ctx),
     }),
@@ -39,7 +51,7 @@ export const analysisRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
 
   app.post(
     '/api/admin/ai-recommendations/implement/:id',
-    { schema: { params: IdParamsSchema } },
+    { schema: { params: IdParamsSchema, response: responses({ 200: RecommendationSchema }) } },
     async (request) => implementRecommendation(ctx, request.params.id, { ip: request.ip }),
   );
 

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { HealthReportResponse } from '../../../../common/ai-health.ts';
+import { type HealthReportResponse, HealthReportResponseSchema } from '../../../../common/ai-health.ts';
 import type { FeatureOptions } from '../../../context.ts';
+import { responses } from '../../../plugins/responses.ts';
 import { runAnalysis } from '../analysis/analysis.service.ts';
 import { HealthReports } from './report.service.ts';
 
@@ -22,14 +23,17 @@ export const healthReportRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
 
   app.get(
     '/api/admin/system-health',
-    { config: notTimed },
+    { config: notTimed, schema: { response: responses({ 200: HealthReportResponseSchema }) } },
     async (): Promise<HealthReportResponse> => ({ healthReport: await reports.latest() }),
   );
 
   app.post(
     '/api/admin/system-health/generate',
     // Spec: no payload; whatever a client sends along is ignored.
-    { config: notTimed, schema: { body: z.unknown().optional() } },
+    {
+      config: notTimed,
+      schema: { body: z.unknown().optional(), response: responses({ 200: HealthReportResponseSchema }) },
+    },
     async (request): Promise<HealthReportResponse> => ({
       healthReport: await reports.generate({
         protocol: request.protocol,

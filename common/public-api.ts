@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { ScriptsPageConfigSchema } from './scripts-page.ts';
+import type { PurchaseInfo } from './system.ts';
+
+/*
+ * The public site's two calls (no session), as they answer. Kept apart from public-defaults.ts,
+ * which the landing page's bundle imports and must stay free of zod.
+ */
+
+/** GET /api/public/purchase-info: free slots out of the total, and where to pay. */
+export const PurchaseInfoSchema = z.object({
+  slots: z.object({ available: z.number(), total: z.number(), utilizationPercentage: z.number() }),
+  /** Currency code → wallet address. */
+  paymentWallets: z.record(z.string(), z.string()),
+}) satisfies z.ZodType<PurchaseInfo>;
+
+/** GET /api/public/scripts-page-config: the content of the public /scripts page. */
+export const PublicScriptsPageConfigResponseSchema = z.object({ config: ScriptsPageConfigSchema });

@@ -1,0 +1,78 @@
+import type { FastifyPluginAsync, FastifyPluginOptions } from 'fastify';
+
+/**
+ * Each feature's tag in the API document (its folder under server/features), by the name of the
+ * plugin app.ts registers. A feature missing here stops the app at start, so none goes untagged.
+ */
+const FEATURE_TAGS: Record<string, string> = {
+  authRoutes: 'auth',
+  publicRoutes: 'public',
+  dashboardRoutes: 'dashboard',
+  systemRoutes: 'system',
+  licensingRoutes: 'licensing',
+  fleetRoutes: 'fleet',
+  fleetAdminRoutes: 'fleet',
+  bindingsRoutes: 'bindings',
+  redemptionRoutes: 'redemption',
+  scriptKeysRoutes: 'script-keys',
+  scriptAccessRoutes: 'loader',
+  securityRoutes: 'security',
+  rateLimitsRoutes: 'security',
+  scriptsRoutes: 'scripts',
+  loaderRoutes: 'loader',
+  feedRoutes: 'feed',
+  healthRoutes: 'health',
+  healthReportRoutes: 'health',
+  analysisRoutes: 'health',
+  serverPoolRoutes: 'server-pool',
+  configurationRoutes: 'configuration',
+  probesRoutes: 'operations',
+  metricsRoutes: 'operations',
+};
+
+/** The document's tags, in the order the reference lists them. */
+export const API_TAGS = [
+  { name: 'auth', description: 'Admin sign-in and sign-out (the session cookie)' },
+  { name: 'public', description: 'What the public pages read: slots, wallets, the scripts page' },
+  { name: 'dashboard', description: "The admin dashboard's figures" },
+  { name: 'system', description: 'Slots and payment wallets' },
+  { name: 'licensing', description: 'License keys' },
+  { name: 'bindings', description: 'Hardware bindings of keys to devices' },
+  { name: 'redemption', description: 'Redemption codes' },
+  { name: 'script-keys', description: 'Script keys' },
+  { name: 'loader', description: 'What executors call: the loader, redeem, challenge' },
+  { name: 'feed', description: 'The discovery feed script users poll (the socket is /ws/feed)' },
+  { name: 'fleet', description: 'Scanner bots: batched events and removal (the socket is /ws)' },
+  { name: 'server-pool', description: 'Game servers handed out to bots' },
+  { name: 'configuration', description: 'Bot configurations, profiles, emergency control' },
+  { name: 'scripts', description: 'Script store, versions, files, the scripts page' },
+  { name: 'security', description: 'Audit log and rate-limit status' },
+  { name: 'health', description: 'AI health: report, findings, recommendations, error reports' },
+  { name: 'operations', description: 'Health and readiness probes, Prometheus metrics' },
+  { name: 'realtime', description: 'The sockets /ws and /ws/feed: upgrade and frames' },
+];
+
+/**
+ * `feature`, with its routes tagged in the API document: an onRoute hook in the feature's own
+ * context sets `schema.tags`, so route files need not repeat it. The feature runs in that context
+ * itself (not one level down), so its encapsulation is what it was.
+ */
+export function documentedFeature<Options extends FastifyPluginOptions>(
+  feature: FastifyPluginAsync<Options>,
+): FastifyPluginAsync<Options> {
+  const tag = FEATURE_TAGS[feature.name];
+  if (tag === undefined) {
+    throw new Error(
+      `No API tag for the feature ${feature.name}: add it to server/operations/feature-tags.ts`,
+    );
+  }
+  const documented: FastifyPluginAsync<Options> = async (instance, options) => {
+    instance.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, tags: route.schema?.tags ?? [tag] };
+    });
+    await feature(instance, options);
+  };
+  // Fastify names the feature's context (and its errors) after the plugin function.
+  Object.defineProperty(documented, 'name', { value: feature.name });
+  return documented;
+}

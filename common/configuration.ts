@@ -105,76 +105,126 @@ export const NO_ACKNOWLEDGEMENT = 'no acknowledgement';
 export const TARGET_STATES = ['pending', 'applied', 'failed'] as const;
 export type TargetState = (typeof TARGET_STATES)[number];
 
+/**
+ * The parameters as the API answers them: their types without the request's range checks, so an
+ * answer describes what is stored rather than re-validating it.
+ */
+const parameterValueShape = {
+  hopFrequencyMs: z.number().int(),
+  hopDelayMs: z.number().int(),
+  hopCooldownMs: z.number().int(),
+  minPetValue: z.number().int(),
+  /** 0 means unlimited. */
+  maxPetValue: z.number().int(),
+  targetPetValue: z.number().int(),
+  stealthMode: z.boolean(),
+  maxRetryAttempts: z.number().int(),
+  errorThreshold: z.number().int(),
+  batchSize: z.number().int(),
+  connectionLimit: z.number().int(),
+  rateLimit: z.number().int(),
+} satisfies Record<BotParameterName, z.ZodType>;
+
+const TargetStateSchema = z.enum(TARGET_STATES);
+
 /** Spec section 3 "Bot configuration", plus where its latest push stands. */
-export interface BotConfiguration extends BotParameters {
-  id: string;
-  botId: string;
-  /** The bot is online (the fleet heard from it recently) and not stopped by an emergency stop. */
-  isActive: boolean;
-  /** The version of these values; each change to this bot's values adds one. */
-  version: number;
-  /** The profile these values came from, while no later change overrode it. */
-  profileId: string | null;
-  profileName: string | null;
-  /** ISO time the bot acknowledged its latest version; null before any acknowledgement. */
-  lastDeployed: string | null;
-  /** Where the latest version stands on this bot. */
-  deployState: TargetState;
-  deployError: string | null;
-}
+export const BotConfigurationSchema = z
+  .object({
+    ...parameterValueShape,
+    id: z.string(),
+    botId: z.string(),
+    /** The bot is online (the fleet heard from it recently) and not stopped by an emergency stop. */
+    isActive: z.boolean(),
+    /** The version of these values; each change to this bot's values adds one. */
+    version: z.number().int(),
+    /** The profile these values came from, while no later change overrode it. */
+    profileId: z.string().nullable(),
+    profileName: z.string().nullable(),
+    /** ISO time the bot acknowledged its latest version; null before any acknowledgement. */
+    lastDeployed: z.string().nullable(),
+    /** Where the latest version stands on this bot. */
+    deployState: TargetStateSchema,
+    deployError: z.string().nullable(),
+  })
+  .meta({ id: 'BotConfiguration' });
+export type BotConfiguration = z.infer<typeof BotConfigurationSchema>;
+
+/** GET /api/admin/configurations: every bot's configuration, in natural bot order. */
+export const BotConfigurationListSchema = z
+  .object({ configurations: z.array(BotConfigurationSchema) })
+  .meta({ id: 'BotConfigurationList' });
 
 /** Spec section 3 "Configuration profile". Applying one sets its four parameters. */
-export interface ConfigurationProfile {
-  id: string;
-  name: string;
-  profileType: string;
-  isBuiltIn: boolean;
-  usageCount: number;
-  description: string;
-  hopFrequencyMs: number;
-  minPetValue: number;
-  stealthMode: boolean;
-  batchSize: number;
-}
+export const ConfigurationProfileSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    profileType: z.string(),
+    isBuiltIn: z.boolean(),
+    usageCount: z.number().int(),
+    description: z.string(),
+    hopFrequencyMs: z.number().int(),
+    minPetValue: z.number().int(),
+    stealthMode: z.boolean(),
+    batchSize: z.number().int(),
+  })
+  .meta({ id: 'ConfigurationProfile' });
+export type ConfigurationProfile = z.infer<typeof ConfigurationProfileSchema>;
+
+/** GET /api/admin/configuration-profiles */
+export const ConfigurationProfileListSchema = z
+  .object({ profiles: z.array(ConfigurationProfileSchema) })
+  .meta({ id: 'ConfigurationProfileList' });
+
 /** The parameters a profile sets. */
 export const PROFILE_PARAMETERS = ['hopFrequencyMs', 'minPetValue', 'stealthMode', 'batchSize'] as const;
 
-export interface EmergencyState {
-  stopped: boolean;
-  /** The reason given for the latest stop or resume; null before any. */
-  reason: string | null;
-  /** ISO time of the latest stop or resume; null before any. */
-  changedAt: string | null;
-  /** Who made the latest stop or resume (`admin (IP)`, as in the change history); null before any. */
-  changedBy: string | null;
-}
+export const EmergencyStateSchema = z
+  .object({
+    stopped: z.boolean(),
+    /** The reason given for the latest stop or resume; null before any. */
+    reason: z.string().nullable(),
+    /** ISO time of the latest stop or resume; null before any. */
+    changedAt: z.string().nullable(),
+    /** Who made the latest stop or resume (`admin (IP)`, as in the change history); null before any. */
+    changedBy: z.string().nullable(),
+  })
+  .meta({ id: 'EmergencyState' });
+export type EmergencyState = z.infer<typeof EmergencyStateSchema>;
 
 /** GET /api/admin/configurations/dashboard-stats (spec section 3, plus the emergency state). */
-export interface ConfigurationDashboard {
-  dashboardStats: {
-    totalConfigurations: number;
-    activeConfigurations: number;
-    /** Change records of the last 24 hours. */
-    recentChanges24h: number;
-    topUsedProfiles: Array<{ profileName: string; usageCount: number }>;
-  };
-  configHealth: {
-    onlineBots: number;
-    totalBots: number;
-    /** Bots whose current values came from each profile. */
-    activeProfiles: Array<{ profileId: string; profileName: string; botCount: number }>;
-    /** The newest failed targets (spec: the screen shows the first 5). */
-    recentFailures: Array<{ botId: string; errorMessage: string; timestamp: string }>;
-  };
-  deploymentStats: {
-    /** Targets applied, of all targets that ended (applied or failed). */
-    successfulDeployments: number;
-    totalDeployments: number;
-    /** Mean ms from sending a `config` frame to its acknowledgement, over applied targets; 0 with none. */
-    averageResponseTime: number;
-  };
-  emergency: EmergencyState;
-}
+export const ConfigurationDashboardSchema = z
+  .object({
+    dashboardStats: z.object({
+      totalConfigurations: z.number().int(),
+      activeConfigurations: z.number().int(),
+      /** Change records of the last 24 hours. */
+      recentChanges24h: z.number().int(),
+      topUsedProfiles: z.array(z.object({ profileName: z.string(), usageCount: z.number().int() })),
+    }),
+    configHealth: z.object({
+      onlineBots: z.number().int(),
+      totalBots: z.number().int(),
+      /** Bots whose current values came from each profile. */
+      activeProfiles: z.array(
+        z.object({ profileId: z.string(), profileName: z.string(), botCount: z.number().int() }),
+      ),
+      /** The newest failed targets (spec: the screen shows the first 5). */
+      recentFailures: z.array(
+        z.object({ botId: z.string(), errorMessage: z.string(), timestamp: z.string() }),
+      ),
+    }),
+    deploymentStats: z.object({
+      /** Targets applied, of all targets that ended (applied or failed). */
+      successfulDeployments: z.number().int(),
+      totalDeployments: z.number().int(),
+      /** Mean ms from sending a `config` frame to its acknowledgement, over applied targets; 0 with none. */
+      averageResponseTime: z.number(),
+    }),
+    emergency: EmergencyStateSchema,
+  })
+  .meta({ id: 'ConfigurationDashboard' });
+export type ConfigurationDashboard = z.infer<typeof ConfigurationDashboardSchema>;
 
 export const CHANGE_KINDS = [
   'bulk_update',
@@ -186,38 +236,49 @@ export const CHANGE_KINDS = [
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** One bot of a change: its values before and after (the fields the change touched) and the outcome. */
-export interface ChangeTarget {
-  botId: string;
-  /** The bot's configuration version this change produced (null for emergency changes). */
-  version: number | null;
-  before: Partial<BotParameters>;
-  after: Partial<BotParameters>;
-  state: TargetState;
-  /** The bot's error, or 'no acknowledgement' past the deadline. */
-  error: string | null;
-  /** ISO time the bot answered (or was counted failed); null while pending. */
-  respondedAt: string | null;
-  /** ms from sending the frame to the answer; null while pending or when it never answered. */
-  responseTimeMs: number | null;
-}
+export const ChangeTargetSchema = z
+  .object({
+    botId: z.string(),
+    /** The bot's configuration version this change produced (null for emergency changes). */
+    version: z.number().int().nullable(),
+    before: z.object(parameterValueShape).partial(),
+    after: z.object(parameterValueShape).partial(),
+    state: TargetStateSchema,
+    /** The bot's error, or 'no acknowledgement' past the deadline. */
+    error: z.string().nullable(),
+    /** ISO time the bot answered (or was counted failed); null while pending. */
+    respondedAt: z.string().nullable(),
+    /** ms from sending the frame to the answer; null while pending or when it never answered. */
+    responseTimeMs: z.number().nullable(),
+  })
+  .meta({ id: 'ConfigurationChangeTarget' });
+export type ChangeTarget = z.infer<typeof ChangeTargetSchema>;
 
 /** A change record: who, when, which bots, before and after, why, whether an emergency. */
-export interface ConfigurationChange {
-  id: string;
-  kind: ChangeKind;
-  createdAt: string;
-  /** Who made it: 'admin' and the client address. */
-  actor: string;
-  reason: string;
-  isEmergency: boolean;
-  profileName: string | null;
-  /** The change this one rolled back. */
-  rollbackOf: string | null;
-  targets: ChangeTarget[];
-  counts: Record<TargetState, number>;
-  /** Parameter changes can be rolled back; emergency stop/resume cannot (the toggle undoes them). */
-  canRollback: boolean;
-}
+export const ConfigurationChangeSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(CHANGE_KINDS),
+    createdAt: z.string(),
+    /** Who made it: 'admin' and the client address. */
+    actor: z.string(),
+    reason: z.string(),
+    isEmergency: z.boolean(),
+    profileName: z.string().nullable(),
+    /** The change this one rolled back. */
+    rollbackOf: z.string().nullable(),
+    targets: z.array(ChangeTargetSchema),
+    counts: z.record(TargetStateSchema, z.number().int()),
+    /** Parameter changes can be rolled back; emergency stop/resume cannot (the toggle undoes them). */
+    canRollback: z.boolean(),
+  })
+  .meta({ id: 'ConfigurationChange' });
+export type ConfigurationChange = z.infer<typeof ConfigurationChangeSchema>;
+
+/** GET /api/admin/configurations/history: newest first. */
+export const ConfigurationHistorySchema = z
+  .object({ changes: z.array(ConfigurationChangeSchema) })
+  .meta({ id: 'ConfigurationHistory' });
 
 /* ---------- calls (spec section 7, "Live bot configuration") ---------- */
 
@@ -261,19 +322,30 @@ export const RollbackRequestSchema = z.strictObject({
 export type RollbackRequest = z.input<typeof RollbackRequestSchema>;
 
 /** What a bulk update, profile application or rollback answers. */
-export interface ChangeResult {
-  /** Configurations updated (the toast's 'Updated N configurations'). */
-  successful: number;
-  changeId: string;
-  /** Targets online now, sent their `config` frame at once; the rest get it when they reconnect. */
-  sent: number;
-}
+export const ChangeResultSchema = z
+  .object({
+    /** Configurations updated (the toast's 'Updated N configurations'). */
+    successful: z.number().int(),
+    changeId: z.string(),
+    /** Targets online now, sent their `config` frame at once; the rest get it when they reconnect. */
+    sent: z.number().int(),
+  })
+  .meta({ id: 'ConfigurationChangeResult' });
+export type ChangeResult = z.infer<typeof ChangeResultSchema>;
 
-export interface EmergencyResult {
-  /** Connected bots the stop or resume reached. */
-  affectedBots: number;
-  emergency: EmergencyState;
-}
+/** POST bulk-update, profile apply and rollback: `{ result }`. */
+export const ChangeResultResponseSchema = z
+  .object({ result: ChangeResultSchema })
+  .meta({ id: 'ConfigurationChangeResponse' });
+
+export const EmergencyResultSchema = z
+  .object({
+    /** Connected bots the stop or resume reached. */
+    affectedBots: z.number().int(),
+    emergency: EmergencyStateSchema,
+  })
+  .meta({ id: 'EmergencyResult' });
+export type EmergencyResult = z.infer<typeof EmergencyResultSchema>;
 
 /** GET /api/admin/configurations/history?limit=N (default 50, at most 200), newest first. */
 export const HISTORY_DEFAULT_LIMIT = 50;

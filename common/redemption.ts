@@ -44,32 +44,35 @@ export const CreateRedemptionKeySchema = z.object(
 export type CreateRedemptionKeyRequest = z.input<typeof CreateRedemptionKeySchema>;
 
 /** A redemption code as the admin API returns it (times as ISO strings). */
-export interface RedemptionKey {
-  id: number;
-  redemptionCode: string;
-  keyType: RedemptionKeyType;
-  isRedeemed: 0 | 1;
-  redeemedAt: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-  maxHardwareBindings: number;
-  validityDuration: number;
-  notes: string | null;
-  /** The script key this code became, once redeemed. */
-  scriptKeyId: number | null;
-}
+export const RedemptionKeySchema = z
+  .object({
+    id: z.number().int(),
+    redemptionCode: z.string(),
+    keyType: z.enum(REDEMPTION_KEY_TYPES),
+    isRedeemed: z.union([z.literal(0), z.literal(1)]),
+    redeemedAt: z.string().nullable(),
+    expiresAt: z.string().nullable(),
+    createdAt: z.string(),
+    maxHardwareBindings: z.number().int(),
+    validityDuration: z.number().int(),
+    notes: z.string().nullable(),
+    /** The script key this code became, once redeemed. */
+    scriptKeyId: z.number().int().nullable(),
+  })
+  .meta({ id: 'RedemptionKey' });
+export type RedemptionKey = z.infer<typeof RedemptionKeySchema>;
 
 /** GET /api/admin/redemption-keys: newest first. */
-export interface RedemptionKeyListResponse {
-  redemptionKeys: RedemptionKey[];
-  count: number;
-  timestamp: string;
-}
+export const RedemptionKeyListResponseSchema = z
+  .object({ redemptionKeys: z.array(RedemptionKeySchema), count: z.number().int(), timestamp: z.string() })
+  .meta({ id: 'RedemptionKeyList' });
+export type RedemptionKeyListResponse = z.infer<typeof RedemptionKeyListResponseSchema>;
 
 /** POST /api/admin/create-redemption-key (201). */
-export interface RedemptionKeyResponse {
-  redemptionKey: RedemptionKey;
-}
+export const RedemptionKeyResponseSchema = z
+  .object({ redemptionKey: RedemptionKeySchema })
+  .meta({ id: 'RedemptionKeyCreated' });
+export type RedemptionKeyResponse = z.infer<typeof RedemptionKeyResponseSchema>;
 
 export type RedemptionStatus = 'Redeemed' | 'Expired' | 'Available';
 

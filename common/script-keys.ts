@@ -53,39 +53,47 @@ export const ScriptKeyIdBodySchema = z.object(
 );
 
 /** A script key as the admin API returns it (times as ISO strings). */
-export interface ScriptKey {
-  id: number;
-  scriptKey: string;
-  scriptType: ScriptKeyType;
-  isActive: 0 | 1;
-  usageCount: number;
-  lastUsed: string | null;
-  createdAt: string;
-  expiresAt: string | null;
-  licenseKeyId: number | null;
-  redemptionKeyId: number | null;
-  notes: string | null;
-  maxHardwareBindings: number;
-  activeBindings: number;
-}
+export const ScriptKeySchema = z
+  .object({
+    id: z.number().int(),
+    scriptKey: z.string(),
+    scriptType: z.enum(SCRIPT_KEY_TYPES),
+    isActive: z.union([z.literal(0), z.literal(1)]),
+    usageCount: z.number().int(),
+    lastUsed: z.string().nullable(),
+    createdAt: z.string(),
+    expiresAt: z.string().nullable(),
+    licenseKeyId: z.number().int().nullable(),
+    redemptionKeyId: z.number().int().nullable(),
+    notes: z.string().nullable(),
+    maxHardwareBindings: z.number().int(),
+    activeBindings: z.number().int(),
+  })
+  .meta({ id: 'ScriptKey' });
+export type ScriptKey = z.infer<typeof ScriptKeySchema>;
 
 /** GET /api/admin/script-keys/list: newest first. */
-export interface ScriptKeyListResponse {
-  scriptKeys: ScriptKey[];
-  count: number;
-  timestamp: string;
-}
+export const ScriptKeyListResponseSchema = z
+  .object({ scriptKeys: z.array(ScriptKeySchema), count: z.number().int(), timestamp: z.string() })
+  .meta({ id: 'ScriptKeyList' });
+export type ScriptKeyListResponse = z.infer<typeof ScriptKeyListResponseSchema>;
 
 /** POST /api/admin/script-keys/create (201). */
-export interface ScriptKeyResponse {
-  scriptKey: ScriptKey;
-}
+export const ScriptKeyResponseSchema = z
+  .object({ scriptKey: ScriptKeySchema })
+  .meta({ id: 'ScriptKeyCreated' });
+export type ScriptKeyResponse = z.infer<typeof ScriptKeyResponseSchema>;
 
 /** POST /api/admin/script-keys/toggle-status */
-export interface ScriptKeyToggleResponse {
-  message: string;
-  scriptKey: ScriptKey;
-}
+export const ScriptKeyToggleResponseSchema = z
+  .object({ message: z.string(), scriptKey: ScriptKeySchema })
+  .meta({ id: 'ScriptKeyToggled' });
+export type ScriptKeyToggleResponse = z.infer<typeof ScriptKeyToggleResponseSchema>;
+
+/** DELETE /api/admin/script-keys/delete */
+export const ScriptKeyDeletedSchema = z
+  .object({ success: z.literal(true), message: z.string() })
+  .meta({ id: 'ScriptKeyDeleted' });
 
 export type ScriptKeyDisplayStatus = 'Expired' | 'Active' | 'Inactive';
 

@@ -51,21 +51,24 @@ export const ScriptsPageSectionSchema = z.object({
     .optional(),
 });
 
-export const ScriptsPageConfigSchema = z.object({
-  key: z.string().min(1).max(50).default('default'),
-  headerTitle: z.string().max(200),
-  headerSubtitle: z.string().max(1000),
-  securityBadge: z.string().max(100),
-  /** 1 shows the Back to Home button. */
-  showBackButton: z.union([z.literal(0), z.literal(1)]),
-  sections: z.array(ScriptsPageSectionSchema).max(50),
-});
+export const ScriptsPageConfigSchema = z
+  .object({
+    key: z.string().min(1).max(50).default('default'),
+    headerTitle: z.string().max(200),
+    headerSubtitle: z.string().max(1000),
+    securityBadge: z.string().max(100),
+    /** 1 shows the Back to Home button. */
+    showBackButton: z.union([z.literal(0), z.literal(1)]),
+    sections: z.array(ScriptsPageSectionSchema).max(50),
+  })
+  .meta({ id: 'ScriptsPageConfig' });
 
 export type ScriptsPageButton = z.infer<typeof ScriptsPageButtonSchema>;
 export type ScriptsPageSection = z.infer<typeof ScriptsPageSectionSchema>;
 export type ScriptsPageConfig = z.infer<typeof ScriptsPageConfigSchema>;
 
-/** GET /api/public/scripts-page-config. */
-export interface ScriptsPageConfigResponse {
-  config: ScriptsPageConfig;
-}
+/** GET /api/public/scripts-page-config, and the admin editor's reads and saves. */
+export const ScriptsPageConfigResponseSchema = z
+  .object({ config: ScriptsPageConfigSchema })
+  .meta({ id: 'ScriptsPageConfigResponse' });
+export type ScriptsPageConfigResponse = z.infer<typeof ScriptsPageConfigResponseSchema>;

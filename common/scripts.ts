@@ -109,9 +109,6 @@ export const CheckSyntaxSchema = z.object(
   { error: 'Request body must be a JSON object with content' },
 );
 
-/** Its answer, 200 either way: a syntax error is what the check found, not a bad request. */
-export type CheckSyntaxResponse = { ok: true } | { ok: false; error: string; syntaxError: LuaSyntaxError };
-
 /** POST /api/admin/scripts/deploy (the spec keeps this call; a save already deploys). */
 export const DeployScriptSchema = z.object(
   { filename: FilenameSchema },
@@ -126,99 +123,134 @@ export const AccessTypeSchema = z.object(
   { error: 'Request body must be a JSON object with accessType' },
 );
 
+const ScriptAccessTypeSchema = z.enum(SCRIPT_ACCESS_TYPES);
+const ScriptLocationSchema = z.enum(SCRIPT_LOCATIONS);
+
 /** One script as the management screen lists it. */
-export interface ScriptSummary {
-  name: string;
-  accessType: ScriptAccessType;
-  location: ScriptLocation;
-  /** Downloadable by anyone from /api/hosted-scripts/{name} (FREE scripts only). */
-  isPublic: boolean;
-  /** UTF-8 bytes of the current version. */
-  size: number;
-  lines: number;
-  /** Current version number (1 for a new script). */
-  version: number;
-  lastModified: string;
-}
+export const ScriptSummarySchema = z
+  .object({
+    name: z.string(),
+    accessType: ScriptAccessTypeSchema,
+    location: ScriptLocationSchema,
+    /** Downloadable by anyone from /api/hosted-scripts/{name} (FREE scripts only). */
+    isPublic: z.boolean(),
+    /** UTF-8 bytes of the current version. */
+    size: z.number().int(),
+    lines: z.number().int(),
+    /** Current version number (1 for a new script). */
+    version: z.number().int(),
+    lastModified: z.string(),
+  })
+  .meta({ id: 'ScriptSummary' });
+export type ScriptSummary = z.infer<typeof ScriptSummarySchema>;
 
 /** A script with its current content. */
-export interface Script extends ScriptSummary {
-  content: string;
-}
+export const ScriptSchema = z
+  .object({ ...ScriptSummarySchema.shape, content: z.string() })
+  .meta({ id: 'Script' });
+export type Script = z.infer<typeof ScriptSchema>;
 
-export interface ScriptVersion {
-  id: number;
-  version: number;
-  content: string;
-  notes: string | null;
-  createdAt: string;
-}
+export const ScriptVersionSchema = z
+  .object({
+    id: z.number().int(),
+    version: z.number().int(),
+    content: z.string(),
+    notes: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'ScriptVersion' });
+export type ScriptVersion = z.infer<typeof ScriptVersionSchema>;
 
 /** A file as the file manager lists it. */
-export interface ScriptFileRecord {
-  id: number;
-  filename: string;
-  /** Where the file lives: `scripts/{name}` (shipped) or `hosted-scripts/{name}` (database). */
-  storedFilename: string;
-  fileSize: number;
-  location: ScriptLocation;
-  /** Unix seconds of the current version. */
-  uploadedAt: number;
-  /** Download path on this server: /api/hosted-scripts/{filename}. */
-  url: string;
-  isPublic: boolean;
-  accessType: ScriptAccessType;
-}
+export const ScriptFileRecordSchema = z
+  .object({
+    id: z.number().int(),
+    filename: z.string(),
+    /** Where the file lives: `scripts/{name}` (shipped) or `hosted-scripts/{name}` (database). */
+    storedFilename: z.string(),
+    fileSize: z.number().int(),
+    location: ScriptLocationSchema,
+    /** Unix seconds of the current version. */
+    uploadedAt: z.number(),
+    /** Download path on this server: /api/hosted-scripts/{filename}. */
+    url: z.string(),
+    isPublic: z.boolean(),
+    accessType: ScriptAccessTypeSchema,
+  })
+  .meta({ id: 'ScriptFile' });
+export type ScriptFileRecord = z.infer<typeof ScriptFileRecordSchema>;
 
 /** Where a refused Lua source breaks: 1-based line and column, and the parser's message. */
-export interface LuaSyntaxError {
-  line: number;
-  column: number;
-  message: string;
-}
+export const LuaSyntaxErrorSchema = z
+  .object({ line: z.number().int(), column: z.number().int(), message: z.string() })
+  .meta({ id: 'LuaSyntaxError' });
+export type LuaSyntaxError = z.infer<typeof LuaSyntaxErrorSchema>;
+
+/** POST /api/admin/scripts/check-syntax: 200 either way, a syntax error is what the check found. */
+export const CheckSyntaxResponseSchema = z
+  .discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true) }),
+    z.object({ ok: z.literal(false), error: z.string(), syntaxError: LuaSyntaxErrorSchema }),
+  ])
+  .meta({ id: 'LuaSyntaxCheck' });
+export type CheckSyntaxResponse = z.infer<typeof CheckSyntaxResponseSchema>;
 
 /** GET /api/admin/scripts */
-export interface ScriptListResponse {
-  scripts: ScriptSummary[];
-}
+export const ScriptListResponseSchema = z
+  .object({ scripts: z.array(ScriptSummarySchema) })
+  .meta({ id: 'ScriptList' });
+export type ScriptListResponse = z.infer<typeof ScriptListResponseSchema>;
 /** GET /api/admin/scripts/{filename} */
-export interface ScriptResponse {
-  script: Script;
-}
+export const ScriptResponseSchema = z.object({ script: ScriptSchema }).meta({ id: 'ScriptResponse' });
+export type ScriptResponse = z.infer<typeof ScriptResponseSchema>;
 /** GET /api/admin/scripts/{filename}/versions[?limit=N]: newest first (every version is kept). */
-export interface ScriptVersionsResponse {
-  versions: ScriptVersion[];
-}
+export const ScriptVersionsResponseSchema = z
+  .object({ versions: z.array(ScriptVersionSchema) })
+  .meta({ id: 'ScriptVersions' });
+export type ScriptVersionsResponse = z.infer<typeof ScriptVersionsResponseSchema>;
 /** POST /api/admin/scripts/save (201 when the script is new, else 200). */
-export interface SaveScriptResponse {
-  success: true;
-  created: boolean;
-  script: ScriptSummary;
-  version: ScriptVersion;
-}
+export const SaveScriptResponseSchema = z
+  .object({
+    success: z.literal(true),
+    created: z.boolean(),
+    script: ScriptSummarySchema,
+    version: ScriptVersionSchema,
+  })
+  .meta({ id: 'ScriptSaved' });
+export type SaveScriptResponse = z.infer<typeof SaveScriptResponseSchema>;
+/** POST /api/admin/scripts/deploy */
+export const DeployScriptResponseSchema = z
+  .object({ success: z.literal(true), filename: z.string(), version: z.number().int() })
+  .meta({ id: 'ScriptDeployed' });
+export type DeployScriptResponse = z.infer<typeof DeployScriptResponseSchema>;
 /** PUT /api/admin/scripts/{filename}/access-type */
-export interface AccessTypeResponse {
-  success: true;
-  script: ScriptSummary;
-}
+export const AccessTypeResponseSchema = z
+  .object({ success: z.literal(true), script: ScriptSummarySchema })
+  .meta({ id: 'ScriptAccessTypeChanged' });
+export type AccessTypeResponse = z.infer<typeof AccessTypeResponseSchema>;
 /** DELETE /api/admin/scripts/{filename} and DELETE /api/admin/hosted-scripts/{id} */
-export interface DeleteScriptResponse {
-  success: true;
-  filename: string;
-}
+export const DeleteScriptResponseSchema = z
+  .object({ success: z.literal(true), filename: z.string() })
+  .meta({ id: 'ScriptDeleted' });
+export type DeleteScriptResponse = z.infer<typeof DeleteScriptResponseSchema>;
 /** GET /api/admin/hosted-scripts/list (hosted-scripts location only). */
-export interface HostedScriptListResponse {
-  files: ScriptFileRecord[];
-}
+export const HostedScriptListResponseSchema = z
+  .object({ files: z.array(ScriptFileRecordSchema) })
+  .meta({ id: 'HostedScriptFileList' });
+export type HostedScriptListResponse = z.infer<typeof HostedScriptListResponseSchema>;
 /** GET /api/admin/all-scripts/list answers a bare ScriptFileRecord[] (project and hosted). */
-export type AllScriptsListResponse = ScriptFileRecord[];
+export const AllScriptsListResponseSchema = z.array(ScriptFileRecordSchema).meta({ id: 'ScriptFileList' });
+export type AllScriptsListResponse = z.infer<typeof AllScriptsListResponseSchema>;
 /** POST /api/admin/scripts/upload (201 for a new file, 200 for a new version of an existing one). */
-export interface UploadScriptResponse {
-  success: true;
-  created: boolean;
-  file: ScriptFileRecord;
-  version: number;
-}
+export const UploadScriptResponseSchema = z
+  .object({
+    success: z.literal(true),
+    created: z.boolean(),
+    file: ScriptFileRecordSchema,
+    version: z.number().int(),
+  })
+  .meta({ id: 'ScriptUploaded' });
+export type UploadScriptResponse = z.infer<typeof UploadScriptResponseSchema>;
 /**
  * A save or upload refused for its Lua syntax answers 400 with this body: `error` reads
  * "Lua syntax error on line {line}: {message}".

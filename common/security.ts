@@ -35,46 +35,59 @@ export const AuditLogQuerySchema = z.object({
     .optional(),
 });
 
-export interface AuditLog {
-  id: number;
-  eventType: string;
-  success: 0 | 1;
-  licenseKey: string | null;
-  ipAddress: string | null;
-  hardwareId: string | null;
-  timestamp: string;
-  details: Record<string, unknown>;
-}
+/** One audit event (times as ISO strings). */
+export const AuditLogSchema = z
+  .object({
+    id: z.number().int(),
+    eventType: z.string(),
+    success: z.union([z.literal(0), z.literal(1)]),
+    licenseKey: z.string().nullable(),
+    ipAddress: z.string().nullable(),
+    hardwareId: z.string().nullable(),
+    timestamp: z.string(),
+    /** What the event records beyond the columns; its fields depend on the event type. */
+    details: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'AuditLog' });
+export type AuditLog = z.infer<typeof AuditLogSchema>;
 
 /** Newest first, from the last 24 hours. */
-export interface AuditLogListResponse {
-  logs: AuditLog[];
-  /** Rows in `logs`. */
-  count: number;
-  /** Events matching the filter in the last 24 hours (for paging). */
-  total: number;
-  /** Every event in the last 24 hours, whatever the filter: the 'Security Events (24h)' card. */
-  last24h: number;
-  timestamp: string;
-}
+export const AuditLogListResponseSchema = z
+  .object({
+    logs: z.array(AuditLogSchema),
+    /** Rows in `logs`. */
+    count: z.number().int(),
+    /** Events matching the filter in the last 24 hours (for paging). */
+    total: z.number().int(),
+    /** Every event in the last 24 hours, whatever the filter: the 'Security Events (24h)' card. */
+    last24h: z.number().int(),
+    timestamp: z.string(),
+  })
+  .meta({ id: 'AuditLogList' });
+export type AuditLogListResponse = z.infer<typeof AuditLogListResponseSchema>;
 
 /** Which limited call a limit guards. */
 export const RATE_LIMITED_CALLS = ['login', 'redeem', 'challenge', 'loader', 'feed'] as const;
 export type RateLimitedCall = (typeof RATE_LIMITED_CALLS)[number];
 
-export interface RateLimitStatus {
-  /** Identifiers (IP or key, per call) currently refused until their window ends. */
-  activeLimits: number;
-  /** Identifiers with a live window (requests counted right now). */
-  totalLimits: number;
-  /** rate_limit_hit events in the last 24 hours. */
-  hitCount24h: number;
-  /** The most limited identifiers in the last 24 hours, most hits first (at most 5). */
-  topLimitedIPs: { identifier: string; limitType: string; count: number }[];
-}
+export const RateLimitStatusSchema = z
+  .object({
+    /** Identifiers (IP or key, per call) currently refused until their window ends. */
+    activeLimits: z.number().int(),
+    /** Identifiers with a live window (requests counted right now). */
+    totalLimits: z.number().int(),
+    /** rate_limit_hit events in the last 24 hours. */
+    hitCount24h: z.number().int(),
+    /** The most limited identifiers in the last 24 hours, most hits first (at most 5). */
+    topLimitedIPs: z.array(
+      z.object({ identifier: z.string(), limitType: z.string(), count: z.number().int() }),
+    ),
+  })
+  .meta({ id: 'RateLimitStatus' });
+export type RateLimitStatus = z.infer<typeof RateLimitStatusSchema>;
 
 /** GET /api/admin/security/rate-limits */
-export interface RateLimitStatusResponse {
-  rateLimits: RateLimitStatus;
-  timestamp: string;
-}
+export const RateLimitStatusResponseSchema = z
+  .object({ rateLimits: RateLimitStatusSchema, timestamp: z.string() })
+  .meta({ id: 'RateLimitStatusResponse' });
+export type RateLimitStatusResponse = z.infer<typeof RateLimitStatusResponseSchema>;

@@ -44,12 +44,16 @@ export const AddPoolServersRequestSchema = z.strictObject(
   { error: 'Request body must be a JSON object' },
 );
 
-export interface AddPoolServersResponse {
-  /** Servers now available thanks to this call: new ones, and ones deleted earlier (full, error) offered again. */
-  added: number;
-  /** Already in the pool (available or assigned), repeated in the call, or quarantined. */
-  ignored: number;
-}
+/** POST /api/server-pool/servers */
+export const AddPoolServersResponseSchema = z
+  .object({
+    /** Servers now available thanks to this call: new ones, and ones deleted earlier (full, error) offered again. */
+    added: z.number().int(),
+    /** Already in the pool (available or assigned), repeated in the call, or quarantined. */
+    ignored: z.number().int(),
+  })
+  .meta({ id: 'PoolServersAdded' });
+export type AddPoolServersResponse = z.infer<typeof AddPoolServersResponseSchema>;
 
 /** POST /api/server-pool/claim */
 export const ClaimServerRequestSchema = z.strictObject(
@@ -68,61 +72,79 @@ export const ReleaseServerRequestSchema = z.strictObject(
 );
 
 /** A game server as the pool hands it out (claim, release). */
-export interface PoolServer {
-  jobId: string;
-  placeId: string;
-  playing: number | null;
-  maxPlayers: number | null;
-  status: PoolServerStatus;
-  /** The bot holding it (status assigned). */
-  assignedTo: string | null;
-  assignedAt: string | null;
-  /** Why it was deleted (status deleted). */
-  deletedReason: string | null;
-}
+export const PoolServerSchema = z
+  .object({
+    jobId: z.string(),
+    placeId: z.string(),
+    playing: z.number().int().nullable(),
+    maxPlayers: z.number().int().nullable(),
+    status: z.enum(POOL_SERVER_STATUSES),
+    /** The bot holding it (status assigned). */
+    assignedTo: z.string().nullable(),
+    assignedAt: z.string().nullable(),
+    /** Why it was deleted (status deleted). */
+    deletedReason: z.string().nullable(),
+  })
+  .meta({ id: 'PoolServer' });
+export type PoolServer = z.infer<typeof PoolServerSchema>;
 
-export interface ClaimServerResponse {
-  server: PoolServer;
-  /** Release or heartbeat within this many seconds, or the server goes back to the pool. */
-  leaseSeconds: number;
-}
+/** POST /api/server-pool/claim */
+export const ClaimServerResponseSchema = z
+  .object({
+    server: PoolServerSchema,
+    /** Release or heartbeat within this many seconds, or the server goes back to the pool. */
+    leaseSeconds: z.number(),
+  })
+  .meta({ id: 'PoolServerClaimed' });
+export type ClaimServerResponse = z.infer<typeof ClaimServerResponseSchema>;
 
-export interface ReleaseServerResponse {
-  server: PoolServer;
-}
+/** POST /api/server-pool/release */
+export const ReleaseServerResponseSchema = z
+  .object({ server: PoolServerSchema })
+  .meta({ id: 'PoolServerReleased' });
+export type ReleaseServerResponse = z.infer<typeof ReleaseServerResponseSchema>;
 
-export interface QuarantinedServer {
-  jobId: string;
-  placeId: string;
-  reason: string;
-  quarantinedAt: string;
-}
+export const QuarantinedServerSchema = z
+  .object({ jobId: z.string(), placeId: z.string(), reason: z.string(), quarantinedAt: z.string() })
+  .meta({ id: 'PoolQuarantinedServer' });
+export type QuarantinedServer = z.infer<typeof QuarantinedServerSchema>;
 
-export interface FlaggedBot {
-  ghostId: string;
-  /** Different servers it failed on since its last good release. */
-  failedServers: number;
-  flaggedAt: string;
-}
+export const FlaggedBotSchema = z
+  .object({
+    ghostId: z.string(),
+    /** Different servers it failed on since its last good release. */
+    failedServers: z.number().int(),
+    flaggedAt: z.string(),
+  })
+  .meta({ id: 'PoolFlaggedBot' });
+export type FlaggedBot = z.infer<typeof FlaggedBotSchema>;
 
 /**
  * GET /api/server-pool/stats. `total`, `byStatus` and `activeBots` are the spec's, all numbers (the
  * spec's numeric strings were PostgreSQL's bigint leaking through: counts are numbers in every API);
  * the quarantined servers and flagged bots are for the operator (newest first, at most 100 each).
  */
-export interface ServerPoolStats {
-  /** Servers in the pool now (available + assigned); deleted ones are history, not capacity. */
-  total: number;
-  byStatus: { available: number; assigned: number; deleted: number };
-  /** Unique ghost ids holding an assigned server. */
-  activeBots: number;
-  quarantined: QuarantinedServer[];
-  flaggedBots: FlaggedBot[];
-}
+export const ServerPoolStatsSchema = z
+  .object({
+    /** Servers in the pool now (available + assigned); deleted ones are history, not capacity. */
+    total: z.number().int(),
+    byStatus: z.object({
+      available: z.number().int(),
+      assigned: z.number().int(),
+      deleted: z.number().int(),
+    }),
+    /** Unique ghost ids holding an assigned server. */
+    activeBots: z.number().int(),
+    quarantined: z.array(QuarantinedServerSchema),
+    flaggedBots: z.array(FlaggedBotSchema),
+  })
+  .meta({ id: 'ServerPoolStats' });
+export type ServerPoolStats = z.infer<typeof ServerPoolStatsSchema>;
 
-export interface ServerPoolStatsResponse {
-  stats: ServerPoolStats;
-}
+export const ServerPoolStatsResponseSchema = z
+  .object({ stats: ServerPoolStatsSchema })
+  .meta({ id: 'ServerPoolStatsResponse' });
+export type ServerPoolStatsResponse = z.infer<typeof ServerPoolStatsResponseSchema>;
 
 export const SERVER_POOL_TEXTS = {
   noneAvailable: 'No available server in the pool',

@@ -59,22 +59,36 @@ export const SystemConfigurationSchema = z.object(
 );
 export type SystemConfiguration = z.infer<typeof SystemConfigurationSchema>;
 
-/** GET and PUT /api/admin/system-configuration. */
-export interface SystemConfigurationResponse {
-  configuration: SystemConfiguration;
-}
+/** The saved configuration as the admin reads it back (currencies already upper-cased). */
+export const SystemConfigurationViewSchema = z
+  .object({
+    totalSlots: z.number().int(),
+    /** Currency code -> wallet address. */
+    paymentWallets: z.record(z.string(), z.string()),
+  })
+  .meta({ id: 'SystemConfiguration' });
 
-export interface SlotUsage {
-  usedSlots: number;
-  availableSlots: number;
-  totalSlots: number;
-  utilizationPercentage: number;
-}
+/** GET and PUT /api/admin/system-configuration. */
+export const SystemConfigurationResponseSchema = z
+  .object({ configuration: SystemConfigurationViewSchema })
+  .meta({ id: 'SystemConfigurationResponse' });
+export type SystemConfigurationResponse = z.infer<typeof SystemConfigurationResponseSchema>;
+
+export const SlotUsageSchema = z
+  .object({
+    usedSlots: z.number().int(),
+    availableSlots: z.number().int(),
+    totalSlots: z.number().int(),
+    utilizationPercentage: z.number(),
+  })
+  .meta({ id: 'SlotUsage' });
+export type SlotUsage = z.infer<typeof SlotUsageSchema>;
 
 /** GET /api/admin/system-configuration/slot-usage. */
-export interface SlotUsageResponse {
-  slotUsage: SlotUsage;
-}
+export const SlotUsageResponseSchema = z
+  .object({ slotUsage: SlotUsageSchema })
+  .meta({ id: 'SlotUsageResponse' });
+export type SlotUsageResponse = z.infer<typeof SlotUsageResponseSchema>;
 
 /** GET /api/public/purchase-info. */
 export interface PurchaseInfo {

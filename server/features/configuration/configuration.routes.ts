@@ -2,8 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ApplyProfileRequestSchema,
+  BotConfigurationListSchema,
   BulkUpdateRequestSchema,
+  ChangeResultResponseSchema,
+  ConfigurationDashboardSchema,
+  ConfigurationHistorySchema,
+  ConfigurationProfileListSchema,
   EmergencyRequestSchema,
+  EmergencyResultSchema,
   HISTORY_DEFAULT_LIMIT,
   HISTORY_MAX_LIMIT,
   RollbackRequestSchema,
@@ -11,6 +17,7 @@ import {
 import type { FeatureOptions } from '../../context.ts';
 import { IdParamsSchema } from '../../plugins/id-params.ts';
 import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
+import { responses } from '../../plugins/responses.ts';
 import {
   applyProfile,
   bulkUpdate,
@@ -45,21 +52,62 @@ const ProfileParamsSchema = z.object({
  * emergency toggle. Under /api/admin, so the admin guard and the origin check cover every call.
  */
 export const configurationRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
-  app.get('/api/admin/configurations/dashboard-stats', async () => getDashboardStats(ctx));
+  app.get(
+    '/api/admin/configurations/dashboard-stats',
+    {
+      schema: {
+        summary:
+          'Configuration dashboard: counts, profile use, recent failures, deployments, emergency state',
+        response: responses({ 200: ConfigurationDashboardSchema }),
+      },
+    },
+    async () => getDashboardStats(ctx),
+  );
 
-  app.get('/api/admin/configurations', async () => ({ configurations: await listConfigurations(ctx) }));
+  app.get(
+    '/api/admin/configurations',
+    {
+      schema: {
+        summary: "Every bot's configuration and where its latest push stands, in natural bot order",
+        response: responses({ 200: BotConfigurationListSchema }),
+      },
+    },
+    async () => ({ configurations: await listConfigurations(ctx) }),
+  );
 
-  app.get('/api/admin/configuration-profiles', async () => ({ profiles: await listProfiles(ctx) }));
+  app.get(
+    '/api/admin/configuration-profiles',
+    {
+      schema: {
+        summary: 'List the configuration profiles with how often each was applied',
+        response: responses({ 200: ConfigurationProfileListSchema }),
+      },
+    },
+    async () => ({ profiles: await listProfiles(ctx) }),
+  );
 
   app.post(
     '/api/admin/configurations/bulk-update',
-    { schema: { body: BulkUpdateRequestSchema } },
+    {
+      schema: {
+        summary: 'Change parameters on some bots and push them their new configuration',
+        body: BulkUpdateRequestSchema,
+        response: responses({ 200: ChangeResultResponseSchema }),
+      },
+    },
     async (request) => ({ result: await bulkUpdate(ctx, request.body, { ip: request.ip }) }),
   );
 
   app.post(
     '/api/admin/configuration-profiles/:profileId/apply',
-    { schema: { params: ProfileParamsSchema, body: ApplyProfileRequestSchema } },
+    {
+      schema: {
+        summary: "Apply a profile's parameters to some bots and push them their new configuration",
+        params: ProfileParamsSchema,
+        body: ApplyProfileRequestSchema,
+        response: responses({ 200: ChangeResultResponseSchema }),
+      },
+    },
     async (request) => ({
       result: await applyProfile(ctx, request.params.profileId, request.body, { ip: request.ip }),
     }),
@@ -72,20 +120,41 @@ export const configurationRoutes: FastifyPluginAsyncZod<FeatureOptions> = async 
   ] as const) {
     app.post(
       `/api/admin/configurations/${path}`,
-      { schema: { body: EmergencyRequestSchema } },
+      {
+        schema: {
+          summary: stop
+            ? 'Emergency stop: tell every bot to stop at once'
+            : 'Emergency resume: tell every bot to carry on',
+          body: EmergencyRequestSchema,
+          response: responses({ 200: EmergencyResultSchema }),
+        },
+      },
       async (request) => switchNetwork(ctx, stop, request.body, { ip: request.ip }),
     );
   }
 
   app.get(
     '/api/admin/configurations/history',
-    { schema: { querystring: HistoryQuerySchema } },
+    {
+      schema: {
+        summary: "The newest configuration changes with each bot's outcome, newest first",
+        querystring: HistoryQuerySchema,
+        response: responses({ 200: ConfigurationHistorySchema }),
+      },
+    },
     async (request) => ({ changes: await listHistory(ctx, request.query.limit) }),
   );
 
   app.post(
     '/api/admin/configurations/history/:id/rollback',
-    { schema: { params: IdParamsSchema, body: RollbackRequestSchema } },
+    {
+      schema: {
+        summary: 'Roll a parameter change back: each bot gets its values from before it',
+        params: IdParamsSchema,
+        body: RollbackRequestSchema,
+        response: responses({ 200: ChangeResultResponseSchema }),
+      },
+    },
     async (request) => ({
       result: await rollbackChange(ctx, request.params.id, request.body, { ip: request.ip }),
     }),

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  BOT_PARAMETER_NAMES,
   BOT_PARAMETER_RANGES,
   type BotConfiguration,
   BotParameterUpdatesSchema,
@@ -692,6 +693,65 @@ for (const dialect of DIALECTS) {
         'configuration_profile_applied',
         'configuration_bulk_update',
         'configuration_bulk_update',
+      ]);
+    });
+
+    it('answers exactly the fields the screen reads (the response schemas strip the rest)', async () => {
+      await httpBot('k');
+      const [configuration] = await configurations();
+      expect(Object.keys(configuration ?? {}).sort()).toEqual(
+        [
+          ...BOT_PARAMETER_NAMES,
+          'botId',
+          'deployError',
+          'deployState',
+          'id',
+          'isActive',
+          'lastDeployed',
+          'profileId',
+          'profileName',
+          'version',
+        ].sort(),
+      );
+      const pushed = await bulkUpdate({ targetBotIds: ['k'], updates: { batchSize: 20 } });
+      expect(Object.keys(pushed.json().result).sort()).toEqual(['changeId', 'sent', 'successful']);
+      const [change] = await history();
+      expect(Object.keys(change ?? {}).sort()).toEqual([
+        'actor',
+        'canRollback',
+        'counts',
+        'createdAt',
+        'id',
+        'isEmergency',
+        'kind',
+        'profileName',
+        'reason',
+        'rollbackOf',
+        'targets',
+      ]);
+      expect(change?.targets[0]).toMatchObject({ before: { batchSize: 50 }, after: { batchSize: 20 } });
+      expect(Object.keys(change?.targets[0] ?? {}).sort()).toEqual([
+        'after',
+        'before',
+        'botId',
+        'error',
+        'respondedAt',
+        'responseTimeMs',
+        'state',
+        'version',
+      ]);
+      const profiles = (await admin('GET', '/api/admin/configuration-profiles')).json().profiles;
+      expect(Object.keys(profiles[0]).sort()).toEqual([
+        'batchSize',
+        'description',
+        'hopFrequencyMs',
+        'id',
+        'isBuiltIn',
+        'minPetValue',
+        'name',
+        'profileType',
+        'stealthMode',
+        'usageCount',
       ]);
     });
 

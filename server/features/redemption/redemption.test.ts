@@ -203,6 +203,25 @@ for (const dialect of DIALECTS) {
         expect(body.timestamp).toBe(new Date(t.clock.now()).toISOString());
       });
 
+      it('answers exactly the fields the screen reads (the response schemas strip the rest)', async () => {
+        await createCode();
+        const body = (await list()).json();
+        expect(Object.keys(body).sort()).toEqual(['count', 'redemptionKeys', 'timestamp']);
+        expect(Object.keys(body.redemptionKeys[0]).sort()).toEqual([
+          'createdAt',
+          'expiresAt',
+          'id',
+          'isRedeemed',
+          'keyType',
+          'maxHardwareBindings',
+          'notes',
+          'redeemedAt',
+          'redemptionCode',
+          'scriptKeyId',
+          'validityDuration',
+        ]);
+      });
+
       it('answers an empty list when there are no codes', async () => {
         expect((await list()).json()).toMatchObject({ redemptionKeys: [], count: 0 });
       });

@@ -234,6 +234,27 @@ for (const dialect of DIALECTS) {
         expect(body.timestamp).toBe(new Date(t.clock.now()).toISOString());
       });
 
+      it('answers exactly the fields the screen reads (the response schemas strip the rest)', async () => {
+        await createKey();
+        const body = (await list()).json();
+        expect(Object.keys(body).sort()).toEqual(['count', 'scriptKeys', 'timestamp']);
+        expect(Object.keys(body.scriptKeys[0]).sort()).toEqual([
+          'activeBindings',
+          'createdAt',
+          'expiresAt',
+          'id',
+          'isActive',
+          'lastUsed',
+          'licenseKeyId',
+          'maxHardwareBindings',
+          'notes',
+          'redemptionKeyId',
+          'scriptKey',
+          'scriptType',
+          'usageCount',
+        ]);
+      });
+
       it('answers an empty list when there are no keys', async () => {
         expect((await list()).json()).toMatchObject({ scriptKeys: [], count: 0 });
       });

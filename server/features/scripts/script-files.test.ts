@@ -92,6 +92,25 @@ for (const dialect of DIALECTS) {
         expect((await hostedFiles()).map((f) => f.filename)).toEqual(['Alpha.lua', 'zeta.lua']);
       });
 
+      it('answers exactly the fields the file manager reads (the response schemas strip the rest)', async () => {
+        const uploaded = (await upload('keys.lua', 'return 1')).json();
+        expect(Object.keys(uploaded).sort()).toEqual(['created', 'file', 'success', 'version']);
+        const fileKeys = [
+          'accessType',
+          'fileSize',
+          'filename',
+          'id',
+          'isPublic',
+          'location',
+          'storedFilename',
+          'uploadedAt',
+          'url',
+        ];
+        expect(Object.keys(uploaded.file).sort()).toEqual(fileKeys);
+        expect(Object.keys((await hostedFiles())[0] ?? {}).sort()).toEqual(fileKeys);
+        expect(Object.keys((await allFiles())[0] ?? {}).sort()).toEqual(fileKeys);
+      });
+
       it('gives every file a download URL that works, names with spaces included', async () => {
         await upload('my script.lua', 'return "spaced"');
         const record = (await allFiles()).find((f) => f.filename === 'my script.lua');

@@ -111,6 +111,24 @@ for (const dialect of DIALECTS) {
       expect(JSON.parse(audit.details)).toMatchObject({ filename: 'Alpha.lua', version: 1, created: true });
     });
 
+    it('answers exactly the fields the screen reads (the response schemas strip the rest)', async () => {
+      const saved = (await calls.save({ filename: 'Keys.lua', content: 'print(1)\n' })).json();
+      expect(Object.keys(saved).sort()).toEqual(['created', 'script', 'success', 'version']);
+      expect(Object.keys(saved.version).sort()).toEqual(['content', 'createdAt', 'id', 'notes', 'version']);
+      const { script } = (await calls.get('Keys.lua')).json();
+      expect(Object.keys(script).sort()).toEqual([
+        'accessType',
+        'content',
+        'isPublic',
+        'lastModified',
+        'lines',
+        'location',
+        'name',
+        'size',
+        'version',
+      ]);
+    });
+
     it('keeps every version with its notes and content, newest first', async () => {
       for (const [i, notes] of ['one', 'two', 'three'].entries()) {
         t.clock.advance(60_000);

@@ -39,6 +39,21 @@ for (const dialect of DIALECTS) {
       expect((await adminGet()).json()).toEqual({ config: DEFAULT_SCRIPTS_PAGE_CONFIG });
     });
 
+    it('answers exactly the fields the editor reads (the response schema strips the rest)', async () => {
+      const { config } = (await adminGet()).json();
+      expect(Object.keys(config).sort()).toEqual([
+        'headerSubtitle',
+        'headerTitle',
+        'key',
+        'sections',
+        'securityBadge',
+        'showBackButton',
+      ]);
+      expect(Object.keys(config.sections[0]).sort()).toEqual(
+        Object.keys(DEFAULT_SCRIPTS_PAGE_CONFIG.sections[0]).sort(),
+      );
+    });
+
     it('keeps what the admin saved when the defaults are seeded again on the next start', async () => {
       expect((await put({ ...DEFAULT_SCRIPTS_PAGE_CONFIG, securityBadge: 'Audited' })).statusCode).toBe(200);
       await seedScriptsPageConfig(t.ctx);

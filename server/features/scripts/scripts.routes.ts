@@ -1,7 +1,19 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AccessTypeSchema, DeployScriptSchema, SaveScriptSchema } from '../../../common/scripts.ts';
+import {
+  AccessTypeResponseSchema,
+  AccessTypeSchema,
+  DeleteScriptResponseSchema,
+  DeployScriptResponseSchema,
+  DeployScriptSchema,
+  SaveScriptResponseSchema,
+  SaveScriptSchema,
+  ScriptListResponseSchema,
+  ScriptResponseSchema,
+  ScriptVersionsResponseSchema,
+} from '../../../common/scripts.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { responses } from '../../plugins/responses.ts';
 import { downloadRoutes } from './download.routes.ts';
 import { LuaSyntaxRefusal } from './script-content.ts';
 import { scriptFilesRoutes } from './script-files.routes.ts';
@@ -36,15 +48,39 @@ export const scriptsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
     throw error;
   });
 
-  app.get('/api/admin/scripts', async () => ({ scripts: await listScripts(ctx) }));
+  app.get(
+    '/api/admin/scripts',
+    {
+      schema: {
+        summary: 'List the scripts (shipped and hosted) with their access type and current version',
+        response: responses({ 200: ScriptListResponseSchema }),
+      },
+    },
+    async () => ({ scripts: await listScripts(ctx) }),
+  );
 
-  app.get('/api/admin/scripts/:filename', { schema: { params: FilenameParamsSchema } }, async (request) => ({
-    script: await getScript(ctx, request.params.filename),
-  }));
+  app.get(
+    '/api/admin/scripts/:filename',
+    {
+      schema: {
+        summary: 'Read a script with its current content',
+        params: FilenameParamsSchema,
+        response: responses({ 200: ScriptResponseSchema }),
+      },
+    },
+    async (request) => ({ script: await getScript(ctx, request.params.filename) }),
+  );
 
   app.get(
     '/api/admin/scripts/:filename/versions',
-    { schema: { params: FilenameParamsSchema, querystring: ScriptVersionsQuerySchema } },
+    {
+      schema: {
+        summary: "A script's versions, newest first",
+        params: FilenameParamsSchema,
+        querystring: ScriptVersionsQuerySchema,
+        response: responses({ 200: ScriptVersionsResponseSchema }),
+      },
+    },
     async (request) => ({
       versions: await getScriptVersions(ctx, request.params.filename, request.query.limit),
     }),
@@ -52,26 +88,57 @@ export const scriptsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
 
   app.post(
     '/api/admin/scripts/save',
-    { bodyLimit: SAVE_BODY_LIMIT, schema: { body: SaveScriptSchema } },
+    {
+      bodyLimit: SAVE_BODY_LIMIT,
+      schema: {
+        summary:
+          'Save a script: creates it (201) or adds a version (200); Lua that does not parse is refused',
+        body: SaveScriptSchema,
+        response: responses({ 200: SaveScriptResponseSchema, 201: SaveScriptResponseSchema }),
+      },
+    },
     async (request, reply) => {
       const saved = await saveScript(ctx, request.body, { ip: request.ip });
       return reply.status(saved.created ? 201 : 200).send(saved);
     },
   );
 
-  app.post('/api/admin/scripts/deploy', { schema: { body: DeployScriptSchema } }, async (request) =>
-    deployScript(ctx, request.body.filename, { ip: request.ip }),
+  app.post(
+    '/api/admin/scripts/deploy',
+    {
+      schema: {
+        summary: "Deploy a script's current version to the loaders (a save already does)",
+        body: DeployScriptSchema,
+        response: responses({ 200: DeployScriptResponseSchema }),
+      },
+    },
+    async (request) => deployScript(ctx, request.body.filename, { ip: request.ip }),
   );
 
-  app.delete('/api/admin/scripts/:filename', { schema: { params: FilenameParamsSchema } }, async (request) =>
-    deleteScript(ctx, request.params.filename, { ip: request.ip }),
+  app.delete(
+    '/api/admin/scripts/:filename',
+    {
+      schema: {
+        summary: 'Delete a hosted script with its versions (shipped scripts cannot be deleted)',
+        params: FilenameParamsSchema,
+        response: responses({ 200: DeleteScriptResponseSchema }),
+      },
+    },
+    async (request) => deleteScript(ctx, request.params.filename, { ip: request.ip }),
   );
 
   app.put(
     '/api/admin/scripts/:filename/access-type',
-    { schema: { params: FilenameParamsSchema, body: AccessTypeSchema } },
+    {
+      schema: {
+        summary: 'Make a script FREE (keyless) or PREMIUM (script key required)',
+        params: FilenameParamsSchema,
+        body: AccessTypeSchema,
+        response: responses({ 200: AccessTypeResponseSchema }),
+      },
+    },
     async (request) => ({
-      success: true,
+      success: true as const,
       script: await setScriptAccessType(ctx, request.params.filename, request.body.accessType, {
         ip: request.ip,
       }),

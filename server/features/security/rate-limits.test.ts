@@ -277,6 +277,23 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    it('answers exactly the fields the screen reads (the response schema strips the rest)', async () => {
+      await login('10.0.3.1');
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/security/rate-limits',
+        headers: { cookie: await t.adminCookie() },
+      });
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['rateLimits', 'timestamp']);
+      expect(Object.keys(body.rateLimits).sort()).toEqual([
+        'activeLimits',
+        'hitCount24h',
+        'topLimitedIPs',
+        'totalLimits',
+      ]);
+    });
+
     it('lists a limited key under its key and an IP under its IP, with the call each hit', async () => {
       for (let i = 0; i < 4; i++) await load(`10.0.2.${i}`, 'SK-BUSY');
       for (let i = 0; i < 5; i++) await login('10.0.2.9');

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AuditLogQuerySchema } from '../../../common/security.ts';
+import { AuditLogListResponseSchema, AuditLogQuerySchema } from '../../../common/security.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { responses } from '../../plugins/responses.ts';
 import { scheduleAuditRetention } from './audit-retention.ts';
 import { listAuditLogsForAdmin } from './security.service.ts';
 
@@ -9,7 +10,13 @@ export const securityRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
 
   app.get(
     '/api/admin/security/audit-logs',
-    { schema: { querystring: AuditLogQuerySchema } },
+    {
+      schema: {
+        summary: "Page through the last 24 hours' audit log, newest first, optionally of one event type",
+        querystring: AuditLogQuerySchema,
+        response: responses({ 200: AuditLogListResponseSchema }),
+      },
+    },
     async (request) => listAuditLogsForAdmin(ctx, app.pendingWrites, request.query),
   );
 };

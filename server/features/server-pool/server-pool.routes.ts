@@ -3,10 +3,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE } from '../../../common/auth.ts';
 import {
   AddPoolServersRequestSchema,
+  AddPoolServersResponseSchema,
   ClaimServerRequestSchema,
+  ClaimServerResponseSchema,
   ReleaseServerRequestSchema,
+  ReleaseServerResponseSchema,
+  ServerPoolStatsResponseSchema,
 } from '../../../common/server-pool.ts';
 import type { AppContext, FeatureOptions } from '../../context.ts';
+import { responses } from '../../plugins/responses.ts';
 import { isSessionValid } from '../auth/auth.service.ts';
 import { requireBotToken } from '../fleet/bot-token.ts';
 import { lastActivityOf, markBotError } from '../fleet/fleet.service.ts';
@@ -31,26 +36,57 @@ export const serverPoolRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
   const botOnly = { onRequest: requireBotToken(ctx) };
 
   // The spec's path is outside /api/admin, where the admin guard does not look: guarded here.
-  app.get('/api/server-pool/stats', { onRequest: requireAdminSession(ctx) }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return getServerPoolStats(ctx);
-  });
+  app.get(
+    '/api/server-pool/stats',
+    {
+      onRequest: requireAdminSession(ctx),
+      schema: {
+        summary: 'Pool servers by status, the bots holding them, quarantined servers and flagged bots',
+        response: responses({ 200: ServerPoolStatsResponseSchema }),
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return getServerPoolStats(ctx);
+    },
+  );
 
   app.post(
     '/api/server-pool/servers',
-    { ...botOnly, schema: { body: AddPoolServersRequestSchema } },
+    {
+      ...botOnly,
+      schema: {
+        summary: 'Offer game servers to the pool (known or quarantined ones are ignored)',
+        body: AddPoolServersRequestSchema,
+        response: responses({ 200: AddPoolServersResponseSchema }),
+      },
+    },
     async (request) => addPoolServers(ctx, request.body.servers),
   );
 
   app.post(
     '/api/server-pool/claim',
-    { ...botOnly, schema: { body: ClaimServerRequestSchema } },
+    {
+      ...botOnly,
+      schema: {
+        summary: 'Lease an available server to a bot, optionally of one place',
+        body: ClaimServerRequestSchema,
+        response: responses({ 200: ClaimServerResponseSchema }),
+      },
+    },
     async (request) => claimServer(ctx, request.body, fleet),
   );
 
   app.post(
     '/api/server-pool/release',
-    { ...botOnly, schema: { body: ReleaseServerRequestSchema } },
+    {
+      ...botOnly,
+      schema: {
+        summary: "Give a leased server back, saying how it went ('ok', 'full' or 'error')",
+        body: ReleaseServerRequestSchema,
+        response: responses({ 200: ReleaseServerResponseSchema }),
+      },
+    },
     async (request) => releaseServer(ctx, request.body, { ip: request.ip }, fleet),
   );
 

@@ -323,6 +323,29 @@ for (const dialect of DIALECTS) {
       expect(pool.quarantined.map((q: { jobId: string }) => q.jobId)).toEqual(['bad-job']);
     });
 
+    it('answers exactly the fields bots and the screen read (the response schemas strip the rest)', async () => {
+      await addServers(t, ['job-keys']);
+      const claimed = (await claim(t, 'ghost-keys')).json();
+      expect(Object.keys(claimed).sort()).toEqual(['leaseSeconds', 'server']);
+      expect(Object.keys(claimed.server).sort()).toEqual([
+        'assignedAt',
+        'assignedTo',
+        'deletedReason',
+        'jobId',
+        'maxPlayers',
+        'placeId',
+        'playing',
+        'status',
+      ]);
+      expect(Object.keys(await stats(t, t.cookie)).sort()).toEqual([
+        'activeBots',
+        'byStatus',
+        'flaggedBots',
+        'quarantined',
+        'total',
+      ]);
+    });
+
     it('claims within a place when asked', async () => {
       await addServers(t, ['other-1'], '1');
       await addServers(t, ['mine-1'], '2');

@@ -39,6 +39,20 @@ for (const dialect of DIALECTS) {
       expect(res.json()).toEqual({ configuration: { totalSlots: 30, paymentWallets: {} } });
     });
 
+    it('answers exactly the fields the screen reads (the response schemas strip the rest)', async () => {
+      const configuration = (await getConfiguration()).json();
+      expect(Object.keys(configuration)).toEqual(['configuration']);
+      expect(Object.keys(configuration.configuration).sort()).toEqual(['paymentWallets', 'totalSlots']);
+      const usage = (await getSlotUsage()).json();
+      expect(Object.keys(usage)).toEqual(['slotUsage']);
+      expect(Object.keys(usage.slotUsage).sort()).toEqual([
+        'availableSlots',
+        'totalSlots',
+        'usedSlots',
+        'utilizationPercentage',
+      ]);
+    });
+
     it('keeps the saved configuration when the defaults are seeded again on the next start', async () => {
       await putConfiguration({ totalSlots: 12, paymentWallets: { BTC: 'bc1qexample' } });
       const { seedSystemConfiguration } = await import('./system.service.ts');

@@ -111,6 +111,12 @@ describe('the API document', () => {
       tags: ['dashboard'],
       security: [{ adminSession: [] }],
     });
+    // An admin read outside /api/admin, guarded by a hook of its own.
+    expect(operation('get', '/api/server-pool/stats')).toMatchObject({
+      tags: ['server-pool'],
+      security: [{ adminSession: [] }],
+    });
+    expect(operation('get', '/readyz')).toMatchObject({ tags: ['operations'] });
     expect(operation('post', '/api/bot/events')).toMatchObject({
       tags: ['fleet'],
       security: [{ botToken: [] }],

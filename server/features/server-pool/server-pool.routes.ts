@@ -12,6 +12,7 @@ import {
 } from '../../../common/server-pool.ts';
 import type { AppContext, FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
+import { guardedBy } from '../../plugins/route-guards.ts';
 import { isSessionValid } from '../auth/auth.service.ts';
 import { requireBotToken } from '../fleet/bot-token.ts';
 import { lastActivityOf, markBotError } from '../fleet/fleet.service.ts';
@@ -95,10 +96,10 @@ export const serverPoolRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
 
 /** onRequest hook: 401 without a live admin session, as the admin guard answers under /api/admin. */
 function requireAdminSession(ctx: AppContext) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return guardedBy('adminSession', async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (await isSessionValid(ctx, request.cookies[SESSION_COOKIE])) return;
     return void reply.status(401).send({ error: 'Authentication required' });
-  };
+  });
 }
 
 /**

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ScriptsPageConfigSchema } from './scripts-page.ts';
-import type { PurchaseInfo } from './system.ts';
 
 /*
  * The public site's two calls (no session), as they answer. Kept apart from public-defaults.ts,
@@ -12,7 +11,8 @@ export const PurchaseInfoSchema = z.object({
   slots: z.object({ available: z.number(), total: z.number(), utilizationPercentage: z.number() }),
   /** Currency code → wallet address. */
   paymentWallets: z.record(z.string(), z.string()),
-}) satisfies z.ZodType<PurchaseInfo>;
+});
+export type PurchaseInfo = z.infer<typeof PurchaseInfoSchema>;
 
 /** GET /api/public/scripts-page-config: the content of the public /scripts page. */
 export const PublicScriptsPageConfigResponseSchema = z.object({ config: ScriptsPageConfigSchema });

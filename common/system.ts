@@ -90,12 +90,6 @@ export const SlotUsageResponseSchema = z
   .meta({ id: 'SlotUsageResponse' });
 export type SlotUsageResponse = z.infer<typeof SlotUsageResponseSchema>;
 
-/** GET /api/public/purchase-info. */
-export interface PurchaseInfo {
-  slots: { available: number; total: number; utilizationPercentage: number };
-  paymentWallets: Record<string, string>;
-}
-
 /** Used slots are active, unexpired PREMIUM and VIP licenses; available never drops below 0. */
 export function computeSlotUsage(totalSlots: number, usedSlots: number): SlotUsage {
   const availableSlots = Math.max(0, totalSlots - usedSlots);

@@ -1,5 +1,5 @@
+import type { PurchaseInfo } from '../../../common/public-api.ts';
 import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
-import type { PurchaseInfo } from '../../../common/system.ts';
 import type { AppContext } from '../../context.ts';
 import { getScriptsPageConfig } from '../scripts/scripts.service.ts';
 import { getSlotUsage, getSystemConfiguration } from '../system/system.service.ts';

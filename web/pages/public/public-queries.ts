@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
+import type { PurchaseInfo } from '../../../common/public-api.ts';
 import { PUBLIC_SCRIPTS_PAGE_CONFIG_URL } from '../../../common/public-defaults.ts';
 import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
-import type { PurchaseInfo } from '../../../common/system.ts';
 
 /** The error a failed purchase-info load carries (the pages show their own texts over it). */
 export const PURCHASE_INFO_FETCH_ERROR = 'Failed to fetch purchase info';

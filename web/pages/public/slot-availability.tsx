@@ -2,8 +2,8 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { cn } from '@/lib/cn.ts';
+import type { PurchaseInfo } from '../../../common/public-api.ts';
 import { DEFAULT_TOTAL_SLOTS } from '../../../common/public-defaults.ts';
-import type { PurchaseInfo } from '../../../common/system.ts';
 
 export const AVAILABILITY_FAILED_TEXT = 'Failed to load availability';
 const SLOTS_AVAILABLE_TEXT = '{available}/{total} slots available';

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { TooltipProvider } from '@/components/ui/tooltip.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
@@ -30,12 +31,15 @@ export default function AdminLayout() {
   const session = useAdminSession();
   if (session.state === 'unknown') return <CheckingAuthentication offline={session.offline} />;
   if (session.state === 'unauthenticated') return <AdminLoginScreen />;
+  // Tooltips are the console's alone: the public pages do not load Radix's tooltip and positioning code.
   return (
-    <RealtimeProvider>
-      <UnsavedWorkProvider>
-        <AdminShell offline={session.offline} />
-      </UnsavedWorkProvider>
-    </RealtimeProvider>
+    <TooltipProvider>
+      <RealtimeProvider>
+        <UnsavedWorkProvider>
+          <AdminShell offline={session.offline} />
+        </UnsavedWorkProvider>
+      </RealtimeProvider>
+    </TooltipProvider>
   );
 }
 

@@ -32,12 +32,15 @@ export const ADMIN_SCREEN_SEGMENTS = {
 
 export type AdminScreenName = keyof typeof ADMIN_SCREEN_SEGMENTS;
 
-const knownPaths = new Set<string>([
+/** Every path the client router shows a page of its own at. */
+export const WEB_PAGE_PATHS: readonly string[] = [
   ...PUBLIC_PAGE_PATHS,
   ADMIN_LOGIN_PATH,
   ADMIN_ROOT_PATH,
   ...Object.values(ADMIN_SCREEN_SEGMENTS).map((segment) => `${ADMIN_ROOT_PATH}/${segment}`),
-]);
+];
+
+const knownPaths = new Set(WEB_PAGE_PATHS);
 
 /**
  * Whether the client router shows a page of its own at `pathname` (no query string), matching as

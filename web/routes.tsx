@@ -19,8 +19,9 @@ import {
 // its own, fetched on demand and again after a failed fetch (see lazyScreen).
 const adminLayout = lazyScreen(() => import('@/pages/admin/shell/admin-layout.tsx'));
 const adminLogin = lazyScreen(() => import('@/pages/admin/shell/login.tsx'));
+// In the shell's chunk: whenever the console is in, its not-found page is too.
 const adminNotFound = lazyScreen(() =>
-  import('@/pages/admin/shell/admin-not-found.tsx').then((m) => ({ default: m.AdminNotFound })),
+  import('@/pages/admin/shell/admin-layout.tsx').then((m) => ({ default: m.AdminNotFound })),
 );
 /** Every screen common/web-routes.ts names (the server answers 404 for any other path under /admin). */
 const adminScreens: Record<AdminScreenName, LazyScreen> = {
@@ -48,7 +49,7 @@ const adminScreens: Record<AdminScreenName, LazyScreen> = {
  */
 function AdminConsole() {
   useEffect(() => {
-    for (const screen of [...Object.values(adminScreens), adminNotFound]) void screen.preload();
+    for (const screen of Object.values(adminScreens)) void screen.preload();
     void preloadToaster();
   }, []);
   return <adminLayout.Screen />;

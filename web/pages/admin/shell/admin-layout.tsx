@@ -18,6 +18,9 @@ import { NetworkStoppedBadge, useNetworkStopped } from './network-stopped-badge.
 import { ServerUnreachableBanner, useRefetchFailedAfterOutage } from './server-unreachable-banner.tsx';
 import { useRealtimeInvalidation } from './use-realtime-invalidation.ts';
 
+// The console's not-found page travels in the shell's chunk (web/routes.tsx).
+export { AdminNotFound } from './admin-not-found.tsx';
+
 /** The id of the console's <main>, where the skip link goes. */
 export const ADMIN_MAIN_ID = 'admin-main';
 

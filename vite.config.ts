@@ -2,12 +2,14 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 const serverPort = Number(process.env.PORT ?? 5000);
 
 export default defineConfig({
   root: 'web',
-  plugins: [react(), tailwindcss()],
+  // precompress: .br and .gz copies of the text files, which the server sends as they are.
+  plugins: [react(), tailwindcss(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./web', import.meta.url)) } },
   // 'hidden': maps are written (to read a reported stack on the server) but not linked from the
   // bundles, and the server never serves a .map (server/app.ts).

@@ -1,8 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, useTestApp } from './test/helper.ts';
+import { DIALECTS, useTestApp } from './test/helper.ts';
 
 /** Routes under /api/admin that must answer without a session. */
 const OPEN_ADMIN_ROUTES = new Set(['POST /api/admin/login']);
@@ -118,35 +115,6 @@ for (const dialect of DIALECTS) {
         expect(res.headers['x-content-type-options']).toBe('nosniff');
         expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
         expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
-      }
-    });
-
-    it('serves the built web app but never its source maps', async () => {
-      const web = mkdtempSync(join(tmpdir(), 'scanline-web-'));
-      mkdirSync(join(web, 'assets'));
-      writeFileSync(join(web, 'index.html'), '<!doctype html><title>Scanline</title>');
-      writeFileSync(join(web, 'assets', 'index-abc123.js'), 'console.log("app")\n');
-      writeFileSync(join(web, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["web/main.tsx"]}');
-      const withWeb = await buildTestApp(dialect, { WEB_DIST: web });
-      try {
-        const script = await withWeb.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
-        expect(script.statusCode).toBe(200);
-        for (const url of [
-          '/assets/index-abc123.js.map',
-          '/assets/INDEX-abc123.js.MAP',
-          '/assets/missing.js.map',
-        ]) {
-          const map = await withWeb.app.inject({ method: 'GET', url });
-          expect(map.statusCode, url).toBe(404);
-          expect(map.body, url).not.toContain('sources');
-          expect(map.json(), url).toEqual({ error: `Not found: GET ${url}` });
-        }
-        const page = await withWeb.app.inject({ method: 'GET', url: '/admin/dashboard' });
-        expect(page.statusCode).toBe(200);
-        expect(page.body).toContain('<title>Scanline</title>');
-      } finally {
-        await withWeb.close();
-        rmSync(web, { recursive: true, force: true });
       }
     });
 

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -58,6 +55,7 @@ import { serializeRequest } from './plugins/request-log.ts';
 import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextCheck } from './plugins/text-check.ts';
+import { registerWebApp } from './plugins/web-app.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 import { handleSocketError, MAX_SOCKET_MESSAGE_BYTES } from './realtime/socket-errors.ts';
 import { Transport } from './realtime/transport.ts';
@@ -203,38 +201,8 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   );
   await app.register(realtimeRoutes, { transport });
 
-  await registerWebApp(app, ctx);
+  await registerWebApp(app, ctx.config.WEB_DIST);
   return app;
-}
-
-/** Serves the built React app; unknown non-API paths get index.html so the client router shows them. */
-async function registerWebApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const root = resolve(ctx.config.WEB_DIST);
-  const hasWeb = existsSync(resolve(root, 'index.html'));
-  // Source maps stay private (they hold the whole web source): a `.map` is never served, even from a
-  // build that made them, and is answered with a 404 rather than the app's page.
-  const isSourceMap = (path: string) => path.toLowerCase().endsWith('.map');
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root,
-      wildcard: false,
-      index: false,
-      allowedPath: (path) => !isSourceMap(path),
-    });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (
-      path.startsWith('/api/') ||
-      path === '/api' ||
-      !hasWeb ||
-      request.method !== 'GET' ||
-      isSourceMap(path)
-    ) {
-      return reply.status(404).send({ error: `Not found: ${request.method} ${path}` });
-    }
-    return reply.type('text/html').sendFile('index.html');
-  });
 }
 
 /**

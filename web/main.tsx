@@ -5,7 +5,6 @@ import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { Toaster } from '@/components/toaster.tsx';
-import { TooltipProvider } from '@/components/ui/tooltip.tsx';
 import { createQueryClient } from '@/lib/api.ts';
 import { appRoutes } from './routes.tsx';
 import './styles.css';
@@ -17,10 +16,8 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ErrorBoundary level="critical">
       <QueryClientProvider client={queryClient}>
-        <TooltipProvider>
-          <RouterProvider router={router} />
-          <Toaster />
-        </TooltipProvider>
+        <RouterProvider router={router} />
+        <Toaster />
       </QueryClientProvider>
     </ErrorBoundary>
   </StrictMode>,

@@ -1,10 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/api.ts';
 import { EMPTY_DASHBOARD_STATS, json, mockFetch } from '@/test/render.tsx';
+import { WEB_PAGE_PATHS } from '../common/web-routes.ts';
 import { appRoutes } from './routes.tsx';
 
 // The shell's socket is another suite's business.
@@ -35,7 +36,8 @@ describe('appRoutes', () => {
   it('shows an unknown admin path as not found inside the console, with a way back to the dashboard', async () => {
     mockFetch({ '/api/admin/dashboard/stats': () => json(STATS) });
     renderApp('/admin/no-such-screen');
-    const main = await screen.findByRole('main');
+    // The console's code is transformed on first import here: slow on a busy machine.
+    const main = await screen.findByRole('main', {}, { timeout: 15_000 });
     expect(await within(main).findByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
     expect(screen.getByRole('navigation', { name: 'Admin' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
@@ -43,7 +45,8 @@ describe('appRoutes', () => {
       '/admin/dashboard',
     );
     expect(within(main).queryByRole('link', { name: 'Go to Home' })).toBeNull();
-  });
+    // The console fetches (here: transforms) every screen's code once it is in.
+  }, 30_000);
 
   it('shows an unknown public path as the public not-found page, whose button goes home', async () => {
     mockFetch({});
@@ -51,5 +54,30 @@ describe('appRoutes', () => {
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to Home' }).getAttribute('href')).toBe('/');
     expect(screen.queryByRole('navigation', { name: 'Admin' })).toBeNull();
+  });
+
+  it('has a page at exactly the paths the server serves the app on (any other answers 404)', () => {
+    const pagePaths = (routes: RouteObject[], parent: string): string[] =>
+      routes.flatMap((route) => {
+        if (route.path === '*') return [];
+        const path = route.index
+          ? parent
+          : route.path === undefined
+            ? parent
+            : route.path.startsWith('/')
+              ? route.path
+              : `${parent === '/' ? '' : parent}/${route.path}`;
+        const own = route.index || (route.path !== undefined && route.element) ? [path] : [];
+        return [...own, ...pagePaths(route.children ?? [], path)];
+      });
+    expect(new Set(pagePaths(appRoutes, '/'))).toEqual(new Set(WEB_PAGE_PATHS));
+  });
+
+  it('shows the buyer page, whose code is a chunk of its own', async () => {
+    mockFetch({ '/api/public/purchase-info': () => json({ error: 'down' }, 500) });
+    renderApp('/buyer');
+    expect(
+      await screen.findByRole('heading', { name: 'Premium Access - Purchase' }, { timeout: 15_000 }),
+    ).toBeTruthy();
   });
 });

@@ -1,19 +1,30 @@
 import { Suspense, useEffect } from 'react';
 import { createRoutesFromElements, Outlet, Route, useRouteError } from 'react-router';
 import { ErrorBoundary } from '@/components/error-boundary.tsx';
-import { lazyScreen } from '@/components/lazy-screen.tsx';
+import { type LazyScreen, lazyScreen } from '@/components/lazy-screen.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
-import { AdminNotFound } from '@/pages/admin/shell/admin-not-found.tsx';
-import { BuyerPage } from '@/pages/public/buyer.tsx';
+import { preloadToaster } from '@/components/toaster.tsx';
 import { LandingPage } from '@/pages/public/landing.tsx';
 import { NotFoundPage } from '@/pages/public/not-found.tsx';
-import { ScriptsPage } from '@/pages/public/scripts.tsx';
+import {
+  ADMIN_LOGIN_PATH,
+  ADMIN_ROOT_PATH,
+  ADMIN_SCREEN_SEGMENTS,
+  type AdminScreenName,
+  PUBLIC_PAGE_PATHS,
+} from '../common/web-routes.ts';
 
-// The admin console is split away from the public bundle: visitors never download it. Each screen
-// is a chunk of its own, fetched on demand and again after a failed fetch (see lazyScreen).
+// The admin console is split away from the public bundle: visitors never download it (nothing here
+// imports admin code statically; tests/e2e/public-bytes.e2e.ts checks). Each screen is a chunk of
+// its own, fetched on demand and again after a failed fetch (see lazyScreen).
 const adminLayout = lazyScreen(() => import('@/pages/admin/shell/admin-layout.tsx'));
 const adminLogin = lazyScreen(() => import('@/pages/admin/shell/login.tsx'));
-const adminScreens = {
+// In the shell's chunk: whenever the console is in, its not-found page is too.
+const adminNotFound = lazyScreen(() =>
+  import('@/pages/admin/shell/admin-layout.tsx').then((m) => ({ default: m.AdminNotFound })),
+);
+/** Every screen common/web-routes.ts names (the server answers 404 for any other path under /admin). */
+const adminScreens: Record<AdminScreenName, LazyScreen> = {
   dashboard: lazyScreen(() => import('@/pages/admin/dashboard/dashboard.tsx')),
   licenseKeys: lazyScreen(() => import('@/pages/admin/license-keys/license-keys.tsx')),
   systemConfiguration: lazyScreen(
@@ -33,15 +44,33 @@ const adminScreens = {
 };
 
 /**
- * The admin shell, which fetches every screen's code once it is in: a screen first opened during
+ * The admin shell, which fetches every screen's code (and the toasts') once it is in: a screen first opened during
  * an outage then opens anyway, and the outage banner stays the only sign of the outage.
  */
 function AdminConsole() {
   useEffect(() => {
     for (const screen of Object.values(adminScreens)) void screen.preload();
+    void preloadToaster();
   }, []);
   return <adminLayout.Screen />;
 }
+
+// The landing page is in the entry (the most visited page, shown without a second fetch); the other
+// public pages are chunks of their own, so each visit loads only its page's code.
+const buyerPage = lazyScreen(() =>
+  import('@/pages/public/buyer.tsx').then((m) => ({ default: m.BuyerPage })),
+);
+const scriptsPage = lazyScreen(() =>
+  import('@/pages/public/scripts.tsx').then((m) => ({ default: m.ScriptsPage })),
+);
+
+/** The public pages, one for each path common/web-routes.ts names. */
+const publicPages: Record<(typeof PUBLIC_PAGE_PATHS)[number], React.ReactNode> = {
+  '/': <LandingPage />,
+  '/buyer': <buyerPage.Screen />,
+  '/scripts': <scriptsPage.Screen />,
+  '/script': <scriptsPage.Screen />,
+};
 
 /** A page inside its own error boundary, so one broken screen never takes down the app. */
 function page(element: React.ReactNode) {
@@ -67,28 +96,17 @@ function RethrowRouteError(): never {
  */
 export const appRoutes = createRoutesFromElements(
   <Route element={<Outlet />} errorElement={<RethrowRouteError />}>
-    <Route path="/" element={page(<LandingPage />)} />
-    <Route path="/buyer" element={page(<BuyerPage />)} />
-    <Route path="/scripts" element={page(<ScriptsPage />)} />
-    <Route path="/script" element={page(<ScriptsPage />)} />
-    <Route path="/admin/login" element={page(<adminLogin.Screen />)} />
-    <Route path="/admin" element={page(<AdminConsole />)}>
+    {PUBLIC_PAGE_PATHS.map((path) => (
+      <Route key={path} path={path} element={page(publicPages[path])} />
+    ))}
+    <Route path={ADMIN_LOGIN_PATH} element={page(<adminLogin.Screen />)} />
+    <Route path={ADMIN_ROOT_PATH} element={page(<AdminConsole />)}>
       <Route index element={page(<adminScreens.dashboard.Screen />)} />
-      <Route path="dashboard" element={page(<adminScreens.dashboard.Screen />)} />
-      <Route path="license-keys" element={page(<adminScreens.licenseKeys.Screen />)} />
-      <Route path="system-configuration" element={page(<adminScreens.systemConfiguration.Screen />)} />
-      <Route path="script-management" element={page(<adminScreens.scriptManagement.Screen />)} />
-      <Route path="file-manager" element={page(<adminScreens.fileManager.Screen />)} />
-      <Route path="scripts-page-editor" element={page(<adminScreens.scriptsPageEditor.Screen />)} />
-      <Route path="redemption-keys" element={page(<adminScreens.redemptionKeys.Screen />)} />
-      <Route path="script-keys" element={page(<adminScreens.scriptKeys.Screen />)} />
-      <Route path="hardware-bindings" element={page(<adminScreens.hardwareBindings.Screen />)} />
-      <Route path="security" element={page(<adminScreens.security.Screen />)} />
-      <Route path="server-pool" element={page(<adminScreens.serverPool.Screen />)} />
-      <Route path="live-monitoring" element={page(<adminScreens.liveMonitoring.Screen />)} />
-      <Route path="configuration" element={page(<adminScreens.liveConfiguration.Screen />)} />
-      <Route path="ai-debugging" element={page(<adminScreens.aiDebugging.Screen />)} />
-      <Route path="*" element={<AdminNotFound />} />
+      {Object.entries(ADMIN_SCREEN_SEGMENTS).map(([name, segment]) => {
+        const screen = adminScreens[name as AdminScreenName];
+        return <Route key={segment} path={segment} element={page(<screen.Screen />)} />;
+      })}
+      <Route path="*" element={page(<adminNotFound.Screen />)} />
     </Route>
     <Route path="*" element={<NotFoundPage />} />
   </Route>,

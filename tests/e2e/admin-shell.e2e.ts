@@ -182,7 +182,8 @@ describe('admin shell in the browser', () => {
     await page.waitForURL('**/admin/license-keys');
     await page.getByRole('heading', { name: 'License Keys' }).waitFor();
 
-    await page.goto('/admin/no-such-screen');
+    const answer = await page.goto('/admin/no-such-screen');
+    expect(answer?.status()).toBe(404);
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Admin' }).isVisible()).toBe(true);
     await page.getByRole('link', { name: 'Go to Dashboard' }).click();

@@ -107,9 +107,10 @@ describe('public site in the browser', () => {
     expect(await page.getByRole('heading', { name: 'Scanline Scripts', level: 1 }).isVisible()).toBe(true);
   });
 
-  it('shows 404 Page Not Found on an unknown path', async () => {
+  it('shows 404 Page Not Found on an unknown path, under a 404 status', async () => {
     const { page } = suite;
-    await page.goto('/no-such-page');
+    const answer = await page.goto('/no-such-page');
+    expect(answer?.status()).toBe(404);
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     await page.getByRole('link', { name: 'Go to Home' }).click();
     await page.getByText('slots available').waitFor();
@@ -118,7 +119,8 @@ describe('public site in the browser', () => {
   it('shows 404 Page Not Found on an unknown admin path once signed in', async () => {
     const { page } = suite;
     await loginThroughApi(page);
-    await page.goto('/admin/no-such-screen');
+    const answer = await page.goto('/admin/no-such-screen');
+    expect(answer?.status()).toBe(404);
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
   });
 });

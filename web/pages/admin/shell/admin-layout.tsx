@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { TooltipProvider } from '@/components/ui/tooltip.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
@@ -17,6 +18,9 @@ import { NetworkStoppedBadge, useNetworkStopped } from './network-stopped-badge.
 import { ServerUnreachableBanner, useRefetchFailedAfterOutage } from './server-unreachable-banner.tsx';
 import { useRealtimeInvalidation } from './use-realtime-invalidation.ts';
 
+// The console's not-found page travels in the shell's chunk (web/routes.tsx).
+export { AdminNotFound } from './admin-not-found.tsx';
+
 /** The id of the console's <main>, where the skip link goes. */
 export const ADMIN_MAIN_ID = 'admin-main';
 
@@ -30,12 +34,15 @@ export default function AdminLayout() {
   const session = useAdminSession();
   if (session.state === 'unknown') return <CheckingAuthentication offline={session.offline} />;
   if (session.state === 'unauthenticated') return <AdminLoginScreen />;
+  // Tooltips are the console's alone: the public pages do not load Radix's tooltip and positioning code.
   return (
-    <RealtimeProvider>
-      <UnsavedWorkProvider>
-        <AdminShell offline={session.offline} />
-      </UnsavedWorkProvider>
-    </RealtimeProvider>
+    <TooltipProvider>
+      <RealtimeProvider>
+        <UnsavedWorkProvider>
+          <AdminShell offline={session.offline} />
+        </UnsavedWorkProvider>
+      </RealtimeProvider>
+    </TooltipProvider>
   );
 }
 

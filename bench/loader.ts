@@ -3,7 +3,7 @@
  * script) against a baseline route of the same server that answers the same 20 KiB from memory
  * with no checks, measured in one run with autocannon over loopback. The loader is measured twice
  * more, on a server with metrics (the default) and one with METRICS_ENABLED=false (no metric
- * recorded at all), alternating, so the cost of the metrics is a ratio from the same run.
+ * recorded at all), both fresh, alternating, so the cost of the metrics is a ratio from the same run.
  *
  * The server runs in a child process (bench/loader-server.ts) on a temporary SQLite file, with
  * rate limits too high to refuse anything (their counting still runs on every call). It is seeded
@@ -28,7 +28,7 @@ const GOAL_P99_MS = 20;
 /** The metrics may cost at most 5% of the loader's throughput (issue 22). */
 const GOAL_METRICS_RATIO = 0.95;
 /** Rounds of with/without measurements, alternating, so drift in the machine's load hits both alike. */
-const METRICS_ROUNDS = 2;
+const METRICS_ROUNDS = 4;
 const BENCH_HWID = 'bench-device-0001';
 /** High enough that no limit refuses a benchmark request. */
 const UNLIMITED = '1000000000';
@@ -222,10 +222,12 @@ function mean(rows: Measurement[], name: string): Measurement {
 async function measureMetricsCost(withMetrics: string, withoutMetrics: string): Promise<void> {
   const rows: Measurement[] = [];
   for (let round = 1; round <= METRICS_ROUNDS; round++) {
-    for (const [name, url] of [
+    const pair = [
       ['with', withMetrics],
       ['without', withoutMetrics],
-    ] as const) {
+    ] as const;
+    // Each goes first in every other round, so whatever drifts during a round hits both alike.
+    for (const [name, url] of round % 2 === 1 ? pair : [...pair].reverse()) {
       console.log(`measuring the loader ${name} metrics (round ${round}/${METRICS_ROUNDS}) …`);
       rows.push(await measure(name, url, MEASURE_SECONDS));
     }
@@ -297,12 +299,17 @@ async function main(): Promise<number> {
         `${met ? 'met' : 'NOT met'}`,
     );
 
-    // The same loader on a second server that records no metrics at all.
+    // The metrics' cost: two fresh servers alike but for metrics (the first one's database has grown
+    // by every call measured above), seeded and warmed up the same way.
+    await server.stop();
+    server = await startServer(serverEnv(dir, 'with-metrics', adminSecret, true));
     bare = await startServer(serverEnv(dir, 'bare', adminSecret, false));
+    const withPath = await seedPremiumLoader(server, adminSecret);
     const barePath = await seedPremiumLoader(bare, adminSecret);
-    console.log('\nwarming up the loader without metrics …');
+    console.log('\nwarming up the loader with and without metrics …');
+    await measure('with', server.url + withPath, WARM_UP_SECONDS);
     await measure('without', bare.url + barePath, WARM_UP_SECONDS);
-    await measureMetricsCost(server.url + (loaderPath ?? ''), bare.url + barePath);
+    await measureMetricsCost(server.url + withPath, bare.url + barePath);
     return 0;
   } finally {
     await Promise.all([server?.stop(), bare?.stop()]);

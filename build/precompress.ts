@@ -35,7 +35,12 @@ async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
  * that would not be smaller is not written (the server then sends the file itself).
  */
 export async function precompressDirectory(dir: string): Promise<CompressedFile[]> {
-  const files = (await filesUnder(dir)).filter((file) => COMPRESSIBLE.test(file));
+  return precompressFiles(dir, await filesUnder(dir));
+}
+
+/** precompressDirectory for the given files under `dir` only (paths inside it, '/'-separated). */
+export async function precompressFiles(dir: string, paths: string[]): Promise<CompressedFile[]> {
+  const files = paths.filter((file) => COMPRESSIBLE.test(file));
   return Promise.all(
     files.map(async (file) => {
       const path = join(dir, file);
@@ -67,12 +72,14 @@ export function precompress(): Plugin {
       outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
-      const files = await precompressDirectory(outDir);
-      const total = (pick: (f: CompressedFile) => number) =>
-        Math.round(files.reduce((sum, f) => sum + pick(f), 0) / 1024);
-      this.info(
-        `compressed ${files.length} files: ${total((f) => f.bytes)} KB, gzip ${total((f) => f.gzipBytes)} KB, brotli ${total((f) => f.brotliBytes)} KB`,
-      );
+      this.info(compressionSummary(await precompressDirectory(outDir)));
     },
   };
+}
+
+/** One line on what was compressed: how many files, and their sizes as they are, gzipped and brotli'd. */
+export function compressionSummary(files: CompressedFile[]): string {
+  const total = (pick: (f: CompressedFile) => number) =>
+    Math.round(files.reduce((sum, f) => sum + pick(f), 0) / 1024);
+  return `compressed ${files.length} files: ${total((f) => f.bytes)} KB, gzip ${total((f) => f.gzipBytes)} KB, brotli ${total((f) => f.brotliBytes)} KB`;
 }

@@ -4,8 +4,26 @@
  * so a page the router shows is never a 404 on the server, and a path it does not know never a 200.
  */
 
+/**
+ * The public pages by name, each with its paths. They are a light entry of their own (web/public-main.tsx),
+ * prerendered at build time to `prerendered/<name>.html`, which the server sends for those paths.
+ */
+export const PUBLIC_PAGES = {
+  landing: ['/'],
+  buyer: ['/buyer'],
+  scripts: ['/scripts', '/script'],
+} as const;
+
+export type PublicPageName = keyof typeof PUBLIC_PAGES;
+
+/** The public site's page for any path that is no page (prerendered too; the server sends it with a 404). */
+export const PUBLIC_NOT_FOUND_PAGE = 'not-found';
+
+/** The name of each prerendered public page: the server finds it at `prerendered/<name>.html`. */
+export type PrerenderedPageName = PublicPageName | typeof PUBLIC_NOT_FOUND_PAGE;
+
 /** The public pages, each an exact path. */
-export const PUBLIC_PAGE_PATHS = ['/', '/buyer', '/scripts', '/script'] as const;
+export const PUBLIC_PAGE_PATHS = Object.values(PUBLIC_PAGES).flat();
 
 export const ADMIN_LOGIN_PATH = '/admin/login';
 
@@ -42,11 +60,17 @@ export const WEB_PAGE_PATHS: readonly string[] = [
 
 const knownPaths = new Set(WEB_PAGE_PATHS);
 
+const publicPageByPath = new Map<string, PublicPageName>(
+  Object.entries(PUBLIC_PAGES).flatMap(([name, paths]) =>
+    paths.map((path): [string, PublicPageName] => [path, name as PublicPageName]),
+  ),
+);
+
 /**
- * Whether the client router shows a page of its own at `pathname` (no query string), matching as
- * React Router does: case-insensitively, percent-decoded, with or without a trailing slash.
+ * `pathname` (no query string) as the router matches it: case-insensitively, percent-decoded, with or
+ * without a trailing slash; null when it cannot be decoded.
  */
-export function isWebPagePath(pathname: string): boolean {
+function normalizedPath(pathname: string): string | null {
   let decoded: string;
   try {
     // Segment by segment, an encoded slash staying one, as the router decodes (so /admin%2Fdashboard is no page).
@@ -55,8 +79,20 @@ export function isWebPagePath(pathname: string): boolean {
       .map((segment) => decodeURIComponent(segment).replaceAll('/', '%2F'))
       .join('/');
   } catch {
-    return false;
+    return null;
   }
-  const normalized = decoded.length > 1 ? decoded.replace(/\/+$/, '') : decoded;
-  return knownPaths.has((normalized || '/').toLowerCase());
+  const trimmed = decoded.length > 1 ? decoded.replace(/\/+$/, '') : decoded;
+  return (trimmed || '/').toLowerCase();
+}
+
+/** Whether the web app shows a page of its own at `pathname` (no query string). */
+export function isWebPagePath(pathname: string): boolean {
+  const path = normalizedPath(pathname);
+  return path !== null && knownPaths.has(path);
+}
+
+/** The public page shown at `pathname` (no query string), or null for the console's paths and unknown ones. */
+export function publicPageAt(pathname: string): PublicPageName | null {
+  const path = normalizedPath(pathname);
+  return path === null ? null : (publicPageByPath.get(path) ?? null);
 }

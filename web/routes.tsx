@@ -4,19 +4,17 @@ import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { type LazyScreen, lazyScreen } from '@/components/lazy-screen.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { preloadToaster } from '@/components/toaster.tsx';
-import { LandingPage } from '@/pages/public/landing.tsx';
 import { NotFoundPage } from '@/pages/public/not-found.tsx';
 import {
   ADMIN_LOGIN_PATH,
   ADMIN_ROOT_PATH,
   ADMIN_SCREEN_SEGMENTS,
   type AdminScreenName,
-  PUBLIC_PAGE_PATHS,
 } from '../common/web-routes.ts';
 
-// The admin console is split away from the public bundle: visitors never download it (nothing here
-// imports admin code statically; tests/e2e/public-bytes.e2e.ts checks). Each screen is a chunk of
-// its own, fetched on demand and again after a failed fetch (see lazyScreen).
+// The console's routes (web/index.html). The public pages are an entry of their own (web/public-main.tsx),
+// which the server sends for their paths; links from here to them are plain links (a page load).
+// Each screen is a chunk of its own, fetched on demand and again after a failed fetch (see lazyScreen).
 const adminLayout = lazyScreen(() => import('@/pages/admin/shell/admin-layout.tsx'));
 const adminLogin = lazyScreen(() => import('@/pages/admin/shell/login.tsx'));
 // In the shell's chunk: whenever the console is in, its not-found page is too.
@@ -55,23 +53,6 @@ function AdminConsole() {
   return <adminLayout.Screen />;
 }
 
-// The landing page is in the entry (the most visited page, shown without a second fetch); the other
-// public pages are chunks of their own, so each visit loads only its page's code.
-const buyerPage = lazyScreen(() =>
-  import('@/pages/public/buyer.tsx').then((m) => ({ default: m.BuyerPage })),
-);
-const scriptsPage = lazyScreen(() =>
-  import('@/pages/public/scripts.tsx').then((m) => ({ default: m.ScriptsPage })),
-);
-
-/** The public pages, one for each path common/web-routes.ts names. */
-const publicPages: Record<(typeof PUBLIC_PAGE_PATHS)[number], React.ReactNode> = {
-  '/': <LandingPage />,
-  '/buyer': <buyerPage.Screen />,
-  '/scripts': <scriptsPage.Screen />,
-  '/script': <scriptsPage.Screen />,
-};
-
 /** A page inside its own error boundary, so one broken screen never takes down the app. */
 function page(element: React.ReactNode) {
   return (
@@ -90,15 +71,12 @@ function RethrowRouteError(): never {
 }
 
 /**
- * The spec's route table, for a data router (createBrowserRouter in main.tsx): screens block
- * navigation away from unsaved edits with useBlocker, which needs one. Screens that later work
- * builds fall through to the not-found page until then; under /admin that page stays in the console.
+ * The console's route table, for a data router (createBrowserRouter in main.tsx): screens block
+ * navigation away from unsaved edits with useBlocker, which needs one. Any other path shows the
+ * not-found page; under /admin that page stays in the console.
  */
 export const appRoutes = createRoutesFromElements(
   <Route element={<Outlet />} errorElement={<RethrowRouteError />}>
-    {PUBLIC_PAGE_PATHS.map((path) => (
-      <Route key={path} path={path} element={page(publicPages[path])} />
-    ))}
     <Route path={ADMIN_LOGIN_PATH} element={page(<adminLogin.Screen />)} />
     <Route path={ADMIN_ROOT_PATH} element={page(<AdminConsole />)}>
       <Route index element={page(<adminScreens.dashboard.Screen />)} />

@@ -8,6 +8,12 @@ import { buildTestApp, type TestApp } from '../test/helper.ts';
 import { cacheControlFor, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './web-app.ts';
 
 const INDEX_HTML = `<!doctype html><html><head><title>Scanline</title><script type="module" src="/assets/index-Ab12_x-Y.js"></script></head><body><div id="root"></div>${'<!-- padding so compression pays -->'.repeat(20)}</body></html>`;
+/** A prerendered public page (build/prerender.ts), told apart by its name. */
+const pageHtml = (name: string) =>
+  INDEX_HTML.replace(
+    '<div id="root"></div>',
+    `<div id="root" data-page="${name}"><main>${name}</main></div>`,
+  );
 const SCRIPT = `export const app = ${JSON.stringify('console.log("app");'.repeat(200))};\n`;
 
 /** A built app as Vite writes it (hashed assets, a public file, a source map), compressed by the build step. */
@@ -17,6 +23,10 @@ async function writeBuild(dir: string): Promise<void> {
   writeFileSync(join(dir, 'assets', 'index-Ab12_x-Y.js'), SCRIPT);
   writeFileSync(join(dir, 'assets', 'index-Ab12_x-Y.js.map'), '{"version":3,"sources":["web/main.tsx"]}');
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\nAllow: /\n');
+  mkdirSync(join(dir, 'prerendered'));
+  for (const name of ['landing', 'buyer', 'scripts', 'not-found']) {
+    writeFileSync(join(dir, 'prerendered', `${name}.html`), pageHtml(name));
+  }
   await precompressDirectory(dir);
 }
 
@@ -68,29 +78,29 @@ describe('the built web app, served as a CDN would', () => {
     expect(cacheControlFor('index.html.gz')).toBe(REVALIDATE_CACHE);
   });
 
-  it("serves the app's page, compressed, on every client route", async () => {
-    for (const url of [
-      '/',
-      '/buyer',
-      '/scripts',
-      '/script',
-      '/admin',
-      '/admin/',
-      '/admin/login',
-      '/admin/dashboard',
-      '/admin/configuration',
-      '/admin/ai-debugging?tab=reports',
-      '/BUYER/',
+  it('serves each public page prerendered and the console its page, compressed, on every client route', async () => {
+    for (const [url, html] of [
+      ['/', pageHtml('landing')],
+      ['/buyer', pageHtml('buyer')],
+      ['/scripts', pageHtml('scripts')],
+      ['/script', pageHtml('scripts')],
+      ['/BUYER/', pageHtml('buyer')],
+      ['/admin', INDEX_HTML],
+      ['/admin/', INDEX_HTML],
+      ['/admin/login', INDEX_HTML],
+      ['/admin/dashboard', INDEX_HTML],
+      ['/admin/configuration', INDEX_HTML],
+      ['/admin/ai-debugging?tab=reports', INDEX_HTML],
     ]) {
       const res = await get(url, { accept: 'text/html', 'accept-encoding': 'br' });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type'], url).toMatch(/^text\/html/);
       expect(res.headers['content-encoding'], url).toBe('br');
-      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(INDEX_HTML);
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(html);
     }
   });
 
-  it("answers a path outside the client's routes with 404: the app's page for a browser, JSON otherwise", async () => {
+  it("answers a path outside the client's routes with 404: a not-found page for a browser, JSON otherwise", async () => {
     for (const url of [
       '/no-such-page',
       '/admin/no-such-screen',
@@ -99,7 +109,10 @@ describe('the built web app, served as a CDN would', () => {
       '/admin%2Fdashboard',
       '/pricing',
       '/assets/missing-Zz99.js',
+      '/prerendered/landing.html',
     ]) {
+      // Under /admin the console shows its own not-found screen, inside its shell.
+      const html = url.startsWith('/admin/') ? INDEX_HTML : pageHtml('not-found');
       const page = await get(url, {
         accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
         'accept-encoding': 'gzip, br',
@@ -107,7 +120,7 @@ describe('the built web app, served as a CDN would', () => {
       expect(page.statusCode, url).toBe(404);
       expect(page.headers['content-type'], url).toMatch(/^text\/html/);
       expect(page.headers['content-encoding'], url).toBe('br');
-      expect(brotliDecompressSync(page.rawPayload).toString(), url).toBe(INDEX_HTML);
+      expect(brotliDecompressSync(page.rawPayload).toString(), url).toBe(html);
 
       for (const accept of ['application/json', '*/*', undefined]) {
         const data = await get(url, accept ? { accept } : {});
@@ -126,7 +139,7 @@ describe('the built web app, served as a CDN would', () => {
       range: 'bytes=0-9',
     });
     expect(res.statusCode).toBe(404);
-    expect(res.body).toBe(INDEX_HTML);
+    expect(res.body).toBe(pageHtml('not-found'));
   });
 
   it('answers HEAD as GET without a body, for pages, assets and unknown paths alike', async () => {

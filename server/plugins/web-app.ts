@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isWebPagePath } from '../../common/web-routes.ts';
+import { isWebPagePath, PUBLIC_NOT_FOUND_PAGE, publicPageAt } from '../../common/web-routes.ts';
 
 /** Vite names every file it writes under assets/ after its content: a new build gets new names. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
@@ -36,12 +36,16 @@ function notFound(request: FastifyRequest, reply: FastifyReply, path: string) {
   return reply.status(404).send({ error: `Not found: ${request.method} ${path}` });
 }
 
+/** A prerendered public page's file inside the build (build/prerender.ts writes them). */
+const prerenderedPage = (name: string) => `prerendered/${name}.html`;
+
 /**
  * Serves the built React app as a CDN would: each file in the best compressed copy the browser
  * accepts (the build writes .br and .gz beside it), with `Vary: Accept-Encoding`, content-hashed
- * assets cached for a year and the HTML revalidated. The client's pages (common/web-routes.ts) get
- * index.html; any other path is a 404: the app's page (whose router shows its not-found screen) for
- * a browser, `{error}` JSON otherwise. API paths, other methods and source maps are always JSON 404s.
+ * assets cached for a year and the HTML revalidated. The public pages (common/web-routes.ts) get
+ * their prerendered HTML, the console's index.html; any other path is a 404: the public not-found
+ * page for a browser, `{error}` JSON otherwise. API paths, other methods and source maps are always
+ * JSON 404s.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const root = resolve(webDist);
@@ -54,7 +58,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       index: false,
       preCompressed: true,
       // The compressed copies are chosen by Accept-Encoding, never asked for by name.
-      globIgnore: ['**/*.map', '**/*.br', '**/*.gz'],
+      // The prerendered pages are sent for their paths only (below), never at a URL of their own.
+      globIgnore: ['**/*.map', '**/*.br', '**/*.gz', 'prerendered/**'],
       allowedPath: (path) => !isSourceMap(path),
       cacheControl: false,
       setHeaders: (reply, path) => {
@@ -66,11 +71,15 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     const path = request.url.split('?')[0] ?? '';
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     if (!hasWeb || !isRead || isApiPath(path) || isSourceMap(path)) return notFound(request, reply, path);
+    const publicPage = publicPageAt(path);
+    if (publicPage) return reply.sendFile(prerenderedPage(publicPage));
     if (isWebPagePath(path)) return reply.sendFile('index.html');
     if (!acceptsHtml(request)) return notFound(request, reply, path);
-    // The app's page under a 404: no validators or ranges, which would turn it into a bodiless 304/206.
-    return reply
-      .status(404)
-      .sendFile('index.html', { etag: false, lastModified: false, acceptRanges: false });
+    // Under /admin the console shows its own not-found screen; elsewhere the public site's page. A page
+    // under a 404 has no validators or ranges, which would turn it into a bodiless 304/206.
+    const page = path.toLowerCase().startsWith('/admin/')
+      ? 'index.html'
+      : prerenderedPage(PUBLIC_NOT_FOUND_PAGE);
+    return reply.status(404).sendFile(page, { etag: false, lastModified: false, acceptRanges: false });
   });
 }

@@ -1,12 +1,12 @@
 import { ArrowLeft } from 'lucide-react';
-import { Link } from 'react-router';
 import { Button } from '@/components/ui/button.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 
 /**
- * The dark, gradient backdrop every public page sits on. The public site is always dark: the
- * wrapper carries `dark` for its own subtree, and <html> gets it too (useDarkDocument).
+ * The dark, gradient backdrop every public page sits on, its content the page's main landmark. The
+ * public site is always dark: the wrapper carries `dark` for its own subtree, and <html> gets it too
+ * (useDarkDocument; the prerendered pages have it from the start).
  */
 export function PublicShell({ children, className }: { children: React.ReactNode; className?: string }) {
   useDarkDocument();
@@ -14,9 +14,9 @@ export function PublicShell({ children, className }: { children: React.ReactNode
   return (
     <div className="dark relative isolate flex min-h-screen flex-col overflow-hidden bg-[#060814] text-foreground">
       <Backdrop />
-      <div className={cn('relative mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 lg:py-14', className)}>
+      <main className={cn('relative mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 lg:py-14', className)}>
         {children}
-      </div>
+      </main>
       <PublicFooter />
     </div>
   );
@@ -26,10 +26,10 @@ export function PublicShell({ children, className }: { children: React.ReactNode
 export function BackToHomeButton() {
   return (
     <Button asChild variant="ghost" size="sm" className="-ml-3 mb-6 text-slate-300 hover:bg-white/5">
-      <Link to="/">
+      <a href="/">
         <ArrowLeft aria-hidden="true" />
         Back to Home
-      </Link>
+      </a>
     </Button>
   );
 }
@@ -50,15 +50,15 @@ function PublicFooter() {
       <div className="mx-auto flex w-full max-w-6xl flex-col items-center justify-between gap-3 px-4 sm:flex-row sm:px-6">
         <p>© {new Date().getFullYear()} Scanline. Real-time pet scanner network.</p>
         <nav aria-label="Site" className="flex gap-5">
-          <Link className="hover:text-foreground" to="/">
+          <a className="hover:text-foreground" href="/">
             Home
-          </Link>
-          <Link className="hover:text-foreground" to="/buyer">
+          </a>
+          <a className="hover:text-foreground" href="/buyer">
             Premium
-          </Link>
-          <Link className="hover:text-foreground" to="/scripts">
+          </a>
+          <a className="hover:text-foreground" href="/scripts">
             Scripts
-          </Link>
+          </a>
         </nav>
       </div>
     </footer>

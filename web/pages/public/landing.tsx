@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, CheckCircle2, Code, Crown, ExternalLink, MessageCircle, Radar } from 'lucide-react';
-import { Link } from 'react-router';
 import { PremiumBenefits } from '@/components/premium-benefits.tsx';
 import { glassCard, PublicShell } from '@/components/public-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -145,9 +144,9 @@ function PremiumCard() {
       <CardContent className="grid gap-5">
         <SlotAvailability info={data} isPending={isPending} isError={isError} />
         <div>
-          <h4 className="mb-3 text-sm font-semibold uppercase tracking-wide text-amber-200/90">
+          <h3 className="mb-3 text-sm font-semibold uppercase tracking-wide text-amber-200/90">
             What You Get
-          </h4>
+          </h3>
           <PremiumBenefits compact />
         </div>
       </CardContent>
@@ -161,10 +160,10 @@ function PremiumCard() {
             asChild
             className="w-full bg-gradient-to-r from-yellow-500 to-orange-600 text-slate-950 shadow-lg shadow-orange-500/25 hover:from-yellow-400 hover:to-orange-500"
           >
-            <Link to="/buyer">
+            <a href="/buyer">
               Buy Premium Access
               <ArrowRight aria-hidden="true" />
-            </Link>
+            </a>
           </Button>
         ) : (
           <Button disabled className="w-full">
@@ -200,10 +199,10 @@ function ScriptsCard() {
       </CardContent>
       <CardFooter className="mt-auto">
         <Button asChild className="w-full bg-emerald-700 text-white hover:bg-emerald-800">
-          <Link to="/scripts">
+          <a href="/scripts">
             Get Scripts
             <ArrowRight aria-hidden="true" />
-          </Link>
+          </a>
         </Button>
       </CardFooter>
     </Card>

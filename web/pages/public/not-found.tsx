@@ -1,5 +1,4 @@
 import { Compass } from 'lucide-react';
-import { Link } from 'react-router';
 import { Button } from '@/components/ui/button.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
 
@@ -14,7 +13,7 @@ export function NotFoundPage() {
       <h1 className="text-3xl font-bold text-white">404 Page Not Found</h1>
       <p className="max-w-md text-slate-300">The page you are looking for does not exist or has moved.</p>
       <Button asChild>
-        <Link to="/">Go to Home</Link>
+        <a href="/">Go to Home</a>
       </Button>
     </main>
   );

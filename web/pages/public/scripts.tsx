@@ -114,11 +114,12 @@ function HowToUse() {
   );
 }
 
+/** The page while its content loads (as prerendered): its layout, with the steps that never change. */
 function ScriptsPageSkeleton() {
   return (
     <PublicShell>
       <div className="mb-10 flex flex-col items-center gap-4" aria-busy="true">
-        <span className="sr-only">Loading scripts...</span>
+        <h1 className="sr-only">Loading scripts...</h1>
         <Skeleton className="h-12 w-72 bg-white/10" />
         <Skeleton className="h-5 w-96 max-w-full bg-white/10" />
         <Skeleton className="h-6 w-32 rounded-full bg-white/10" />
@@ -127,6 +128,7 @@ function ScriptsPageSkeleton() {
         <Skeleton className="h-72 bg-white/[0.06]" />
         <Skeleton className="h-72 bg-white/[0.06]" />
       </div>
+      <HowToUse />
     </PublicShell>
   );
 }

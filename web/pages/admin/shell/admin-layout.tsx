@@ -280,7 +280,7 @@ function SidebarFooter() {
     <div className="flex shrink-0 flex-col gap-2 border-t p-3">
       <RealtimeStatus />
       <Button variant="outline" size="sm" asChild>
-        <Link to="/">
+        <Link to="/" reloadDocument>
           <ExternalLink />
           Back to public site
         </Link>

@@ -92,7 +92,7 @@ export function AdminLoginForm() {
       </form>
       <CardFooter className="flex-col gap-2 text-center text-xs text-muted-foreground">
         <p>Your admin session expires in 24 hours; sign in again after that.</p>
-        <Link to="/" className="text-primary underline-offset-4 hover:underline">
+        <Link to="/" reloadDocument className="text-primary underline-offset-4 hover:underline">
           Back to the public site
         </Link>
       </CardFooter>

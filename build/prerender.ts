@@ -1,0 +1,83 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type InlineConfig, type Plugin } from 'vite';
+import { PUBLIC_NOT_FOUND_PAGE, PUBLIC_PAGES, type PrerenderedPageName } from '../common/web-routes.ts';
+import { compressionSummary, precompressFiles } from './precompress.ts';
+
+/** Where the server finds each prerendered page, inside the web build. */
+export const PRERENDERED_DIR = 'prerendered';
+
+const PAGE_NAMES = [...Object.keys(PUBLIC_PAGES), PUBLIC_NOT_FOUND_PAGE] as PrerenderedPageName[];
+
+/** The template's empty root, which each page's HTML fills. */
+const ROOT_PLACEHOLDER = '<div id="root"><!--page--></div>';
+
+interface Options {
+  /** The built HTML template (in the output directory), removed once the pages are written. */
+  template: string;
+  /** The module exporting renderPublicPage(page), built for Node with `ssrConfig`. */
+  entry: string;
+  /** The config the page module is built with for Node (the same aliases as the browser build). */
+  ssrConfig: InlineConfig;
+}
+
+/**
+ * Vite plugin for the public entry: once the browser bundle is written, builds the page module for
+ * Node, renders every public page into a copy of the built template (so each carries its hashed
+ * script and style links) at `prerendered/<page>.html`, and compresses what this build wrote.
+ */
+export function prerender({ template, entry, ssrConfig }: Options): Plugin {
+  let outDir = '';
+  const written: string[] = [];
+  return {
+    name: 'scanline:prerender',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    writeBundle(_options, bundle) {
+      written.push(...Object.keys(bundle));
+    },
+    async closeBundle() {
+      const ssrOutDir = await mkdtemp(join(tmpdir(), 'scanline-prerender-'));
+      try {
+        await build({
+          ...ssrConfig,
+          configFile: false,
+          // Its warnings are the browser build's again ("use client" directives and the like).
+          logLevel: 'error',
+          // Bundled whole, so React's imports in every package resolve to Preact as in the browser.
+          ssr: { noExternal: true },
+          build: {
+            ssr: entry,
+            outDir: ssrOutDir,
+            emptyOutDir: true,
+            rollupOptions: { output: { entryFileNames: 'prerender.mjs' } },
+          },
+        });
+        const { renderPublicPage } = (await import(pathToFileURL(join(ssrOutDir, 'prerender.mjs')).href)) as {
+          renderPublicPage(page: PrerenderedPageName): string;
+        };
+        const html = await readFile(join(outDir, template), 'utf8');
+        if (!html.includes(ROOT_PLACEHOLDER)) throw new Error(`${template} has no ${ROOT_PLACEHOLDER}`);
+        await mkdir(join(outDir, PRERENDERED_DIR), { recursive: true });
+        const pages = await Promise.all(
+          PAGE_NAMES.map(async (page) => {
+            const root = `<div id="root" data-page="${page}">${renderPublicPage(page)}</div>`;
+            const file = `${PRERENDERED_DIR}/${page}.html`;
+            await writeFile(join(outDir, file), html.replace(ROOT_PLACEHOLDER, root));
+            return file;
+          }),
+        );
+        // The bare template is no page of the site.
+        await rm(join(outDir, template));
+        const kept = written.filter((file) => file !== template);
+        this.info(compressionSummary(await precompressFiles(outDir, [...kept, ...pages])));
+      } finally {
+        await rm(ssrOutDir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type InlineConfig, type Plugin } from 'vite';
-import { PUBLIC_NOT_FOUND_PAGE, PUBLIC_PAGES, type PrerenderedPageName } from '../common/web-routes.ts';
+import { type PrerenderedPageName, PUBLIC_NOT_FOUND_PAGE, PUBLIC_PAGES } from '../common/web-routes.ts';
 import { compressionSummary, precompressFiles } from './precompress.ts';
 
 /** Where the server finds each prerendered page, inside the web build. */

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { OutputBundle } from 'rolldown';
 import { build, type InlineConfig, type Plugin } from 'vite';
 import { type PrerenderedPageName, PUBLIC_NOT_FOUND_PAGE, PUBLIC_PAGES } from '../common/web-routes.ts';
 import { compressionSummary, precompressFiles } from './precompress.ts';
@@ -10,6 +11,31 @@ import { compressionSummary, precompressFiles } from './precompress.ts';
 export const PRERENDERED_DIR = 'prerendered';
 
 const PAGE_NAMES = [...Object.keys(PUBLIC_PAGES), PUBLIC_NOT_FOUND_PAGE] as PrerenderedPageName[];
+
+/**
+ * The chunks a page needs beyond the entry, for `<link rel="modulepreload">`: the chunk of its module
+ * (`pages/public/<page>.tsx`, see web/public-app.tsx) and the chunks that one imports, so they download
+ * beside the entry instead of after it has run.
+ */
+function pageChunks(bundle: OutputBundle, page: string): string[] {
+  const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+  const pageChunk = chunks.find((chunk) =>
+    chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(`/pages/public/${page}.tsx`),
+  );
+  if (!pageChunk) throw new Error(`no chunk holds pages/public/${page}.tsx`);
+  const entries = new Set(
+    chunks.filter((chunk) => chunk.isEntry).flatMap((chunk) => [chunk.fileName, ...chunk.imports]),
+  );
+  const needed = new Set<string>();
+  const visit = (fileName: string) => {
+    if (needed.has(fileName) || entries.has(fileName)) return;
+    needed.add(fileName);
+    for (const imported of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? [])
+      visit(imported);
+  };
+  visit(pageChunk.fileName);
+  return [...needed];
+}
 
 /** The template's empty root, which each page's HTML fills. */
 const ROOT_PLACEHOLDER = '<div id="root"><!--page--></div>';
@@ -30,15 +56,15 @@ interface Options {
  */
 export function prerender({ template, entry, ssrConfig }: Options): Plugin {
   let outDir = '';
-  const written: string[] = [];
+  let bundle: OutputBundle = {};
   return {
     name: 'scanline:prerender',
     apply: 'build',
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
     },
-    writeBundle(_options, bundle) {
-      written.push(...Object.keys(bundle));
+    writeBundle(_options, written) {
+      bundle = written;
     },
     async closeBundle() {
       const ssrOutDir = await mkdtemp(join(tmpdir(), 'scanline-prerender-'));
@@ -58,22 +84,30 @@ export function prerender({ template, entry, ssrConfig }: Options): Plugin {
           },
         });
         const { renderPublicPage } = (await import(pathToFileURL(join(ssrOutDir, 'prerender.mjs')).href)) as {
-          renderPublicPage(page: PrerenderedPageName): string;
+          renderPublicPage(page: PrerenderedPageName): Promise<string>;
         };
         const html = await readFile(join(outDir, template), 'utf8');
         if (!html.includes(ROOT_PLACEHOLDER)) throw new Error(`${template} has no ${ROOT_PLACEHOLDER}`);
         await mkdir(join(outDir, PRERENDERED_DIR), { recursive: true });
         const pages = await Promise.all(
           PAGE_NAMES.map(async (page) => {
-            const root = `<div id="root" data-page="${page}">${renderPublicPage(page)}</div>`;
+            const root = `<div id="root" data-page="${page}">${await renderPublicPage(page)}</div>`;
+            const preloads = pageChunks(bundle, page).map(
+              (chunk) => `<link rel="modulepreload" crossorigin href="/${chunk}">`,
+            );
             const file = `${PRERENDERED_DIR}/${page}.html`;
-            await writeFile(join(outDir, file), html.replace(ROOT_PLACEHOLDER, root));
+            await writeFile(
+              join(outDir, file),
+              html
+                .replace(ROOT_PLACEHOLDER, root)
+                .replace('</head>', `  ${preloads.join('\n    ')}\n  </head>`),
+            );
             return file;
           }),
         );
         // The bare template is no page of the site.
         await rm(join(outDir, template));
-        const kept = written.filter((file) => file !== template);
+        const kept = Object.keys(bundle).filter((file) => file !== template);
         this.info(compressionSummary(await precompressFiles(outDir, [...kept, ...pages])));
       } finally {
         await rm(ssrOutDir, { recursive: true, force: true });

@@ -1,25 +1,36 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { Toaster } from '@/components/toaster.tsx';
-import { BuyerPage } from '@/pages/public/buyer.tsx';
-import { LandingPage } from '@/pages/public/landing.tsx';
-import { NotFoundPage } from '@/pages/public/not-found.tsx';
-import { ScriptsPage } from '@/pages/public/scripts.tsx';
 import type { PrerenderedPageName } from '../common/web-routes.ts';
 
-const PAGES: Record<PrerenderedPageName, () => React.ReactNode> = {
-  landing: LandingPage,
-  buyer: BuyerPage,
-  scripts: ScriptsPage,
-  'not-found': NotFoundPage,
+export type PublicPage = () => React.ReactNode;
+
+/**
+ * Each prerendered page's code, a chunk of its own so a visit loads only its page. The build finds a
+ * page's chunk by its module, `pages/public/<name>.tsx` (build/prerender.ts), and links it from the
+ * page's HTML, so it downloads beside the entry rather than after it.
+ */
+const PAGES: Record<PrerenderedPageName, () => Promise<PublicPage>> = {
+  landing: () => import('@/pages/public/landing.tsx').then((m) => m.LandingPage),
+  buyer: () => import('@/pages/public/buyer.tsx').then((m) => m.BuyerPage),
+  scripts: () => import('@/pages/public/scripts.tsx').then((m) => m.ScriptsPage),
+  'not-found': () => import('@/pages/public/not-found.tsx').then((m) => m.NotFoundPage),
 };
+
+/** Whether `name` is a page PublicApp shows (the prerendered HTML names its page on #root). */
+export function isPrerenderedPage(name: string | undefined): name is PrerenderedPageName {
+  return name !== undefined && Object.hasOwn(PAGES, name);
+}
+
+export function loadPublicPage(name: PrerenderedPageName): Promise<PublicPage> {
+  return PAGES[name]();
+}
 
 /**
  * One public page, as the build prerenders it (web/public-prerender.tsx) and the browser hydrates it
  * (web/public-main.tsx). No router: each public page is a document of its own, linked by plain links.
  */
-export function PublicApp({ page, queryClient }: { page: PrerenderedPageName; queryClient: QueryClient }) {
-  const Page = PAGES[page];
+export function PublicApp({ Page, queryClient }: { Page: PublicPage; queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ErrorBoundary level="page">
@@ -28,9 +39,4 @@ export function PublicApp({ page, queryClient }: { page: PrerenderedPageName; qu
       <Toaster />
     </QueryClientProvider>
   );
-}
-
-/** Whether `name` is a page PublicApp shows (the prerendered HTML names its page on #root). */
-export function isPrerenderedPage(name: string | undefined): name is PrerenderedPageName {
-  return name !== undefined && Object.hasOwn(PAGES, name);
 }

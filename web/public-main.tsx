@@ -1,6 +1,6 @@
 import { hydrateRoot } from 'react-dom/client';
 import { createQueryClient } from '@/lib/api.ts';
-import { isPrerenderedPage, PublicApp } from './public-app.tsx';
+import { isPrerenderedPage, loadPublicPage, PublicApp } from './public-app.tsx';
 import './styles.css';
 
 // The public pages' entry (web/public.html). The build prerenders each page's HTML and names the page on
@@ -8,4 +8,8 @@ import './styles.css';
 // place (vite.public.config.ts), so a phone downloads a fraction of the console's code.
 const root = document.getElementById('root')!;
 const page = root.dataset.page;
-if (isPrerenderedPage(page)) hydrateRoot(root, <PublicApp page={page} queryClient={createQueryClient()} />);
+if (isPrerenderedPage(page)) {
+  void loadPublicPage(page).then((Page) =>
+    hydrateRoot(root, <PublicApp Page={Page} queryClient={createQueryClient()} />),
+  );
+}

@@ -10,7 +10,13 @@ export default defineConfig({
   root: 'web',
   // precompress: .br and .gz copies of the text files, which the server sends as they are.
   plugins: [react(), tailwindcss(), precompress()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./web', import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./web', import.meta.url)) },
+      // Every `from 'zod'` in the browser gets zod without JIT, which the CSP would report (web/lib/jitless-zod.ts).
+      { find: /^zod$/, replacement: fileURLToPath(new URL('./web/lib/jitless-zod.ts', import.meta.url)) },
+    ],
+  },
   // 'hidden': maps are written (to read a reported stack on the server) but not linked from the
   // bundles, and the server never serves a .map (server/app.ts).
   build: { outDir: '../dist/web', emptyOutDir: true, sourcemap: 'hidden' },

@@ -23,6 +23,8 @@ const shared: UserConfig = {
       { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
       { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
       { find: '@', replacement: web },
+      // As in the console's build: zod without JIT, should a public page ever parse with it (web/lib/jitless-zod.ts).
+      { find: /^zod$/, replacement: fileURLToPath(new URL('./web/lib/jitless-zod.ts', import.meta.url)) },
     ],
   },
 };

@@ -118,6 +118,13 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('answers HEAD wherever it answers GET (uptime monitors and link checkers send HEAD)', () => {
+      const routes = new Set(t.app.routeTable.map((r) => `${r.method} ${r.url}`));
+      const gets = t.app.routeTable.filter((r) => r.method === 'GET').map((r) => r.url);
+      expect(gets).toContain('/api/public/purchase-info');
+      expect(gets.filter((url) => !routes.has(`HEAD ${url}`))).toEqual([]);
+    });
+
     it('answers unknown API paths with 404 JSON', async () => {
       const cookie = await t.adminCookie();
       for (const [method, url] of [

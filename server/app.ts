@@ -50,6 +50,7 @@ import { registerApiDocs } from './operations/openapi.ts';
 import { probesRoutes } from './operations/probes.routes.ts';
 import { responseSerializerCompiler, strictResponses } from './operations/response-serializer.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
 import { serializeRequest } from './plugins/request-log.ts';
 import { registerRequestTimings } from './plugins/request-timings.ts';
@@ -87,6 +88,10 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
       : false,
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    // What Fastify and Node refuse before any route or hook (a malformed URL, an unreadable request)
+    // is answered as the app answers every error: `{error}` JSON with the security headers.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler({ strict: strictResponses(), log: app.log }));

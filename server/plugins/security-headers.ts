@@ -2,6 +2,51 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
+/**
+ * Browser features the app never uses, denied to its pages and to anything they might embed or have
+ * injected. Copying a key is the one capability it needs (clipboard-write). Reading the clipboard is
+ * left at the browser's default, which asks the user first. Only features browsers ship are named:
+ * an unknown one costs a console warning (bluetooth and web-share get one in Linux Chromium, which
+ * leaves those APIs off; phones and other systems have them).
+ */
+const DENIED_FEATURES = [
+  'accelerometer',
+  'autoplay',
+  'bluetooth',
+  'browsing-topics',
+  'camera',
+  'compute-pressure',
+  'display-capture',
+  'encrypted-media',
+  'fullscreen',
+  'gamepad',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'interest-cohort',
+  'local-fonts',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'otp-credentials',
+  'payment',
+  'picture-in-picture',
+  'publickey-credentials-create',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'web-share',
+  'window-management',
+  'xr-spatial-tracking',
+];
+
+export const PERMISSIONS_POLICY = [
+  ...DENIED_FEATURES.map((feature) => `${feature}=()`),
+  'clipboard-write=(self)',
+].join(', ');
+
 /** The headers helmet chooses for our policy, worked out once: they are the same on every response. */
 function helmetHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -31,15 +76,22 @@ function helmetHeaders(): Record<string, string> {
   return headers;
 }
 
+/** Every security header, by name: helmet's and the Permissions-Policy. The same on every response. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...helmetHeaders(),
+  'Permissions-Policy': PERMISSIONS_POLICY,
+});
+
 /**
- * Helmet's security headers (CSP, HSTS, nosniff, frame and referrer policies…) on every response.
+ * The security headers (helmet's CSP, HSTS, nosniff, frame and referrer policies…, and the
+ * Permissions-Policy) on every response that goes through a route or the not-found handler; the
+ * answers Fastify gives before routing carry them too (framework-errors.ts).
  * @fastify/helmet rebuilds them on each request, which was a sixth of the loader's CPU time; they
  * never change, so they are computed once here and copied onto each reply.
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  const headers = helmetHeaders();
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+    reply.headers(SECURITY_HEADERS);
     done();
   });
 }

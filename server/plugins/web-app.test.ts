@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -16,18 +16,53 @@ const pageHtml = (name: string) =>
   );
 const SCRIPT = `export const app = ${JSON.stringify('console.log("app");'.repeat(200))};\n`;
 
-/** A built app as Vite writes it (hashed assets, a public file, a source map), compressed by the build step. */
+/** Vite's publicDir: copied as it is to the build's root (robots.txt, the icons). */
+const WEB_PUBLIC = new URL('../../web/public/', import.meta.url);
+
+/** A built app as Vite writes it (hashed assets, the public files, a source map), compressed by the build step. */
 async function writeBuild(dir: string): Promise<void> {
+  cpSync(WEB_PUBLIC, dir, { recursive: true });
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), INDEX_HTML);
   writeFileSync(join(dir, 'assets', 'index-Ab12_x-Y.js'), SCRIPT);
   writeFileSync(join(dir, 'assets', 'index-Ab12_x-Y.js.map'), '{"version":3,"sources":["web/main.tsx"]}');
-  writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\nAllow: /\n');
   mkdirSync(join(dir, 'prerendered'));
   for (const name of ['landing', 'buyer', 'scripts', 'not-found']) {
     writeFileSync(join(dir, 'prerendered', `${name}.html`), pageHtml(name));
   }
   await precompressDirectory(dir);
+}
+
+/** The headers of an answer, but the clock's (Date), which may tick between two requests. */
+function headersBesidesDate(headers: Record<string, unknown>): Record<string, unknown> {
+  const { date: _date, ...rest } = headers;
+  return rest;
+}
+
+/**
+ * Whether a crawler obeying `robots` may fetch `path`, as RFC 9309 says: the group for every agent,
+ * its longest matching rule wins (`*` any characters, a final `$` the end), an Allow winning a tie.
+ */
+function robotsAllows(robots: string, path: string): boolean {
+  const rules = robots
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .map((line) => /^(allow|disallow):\s*(\S*)$/i.exec(line))
+    .filter((match) => match !== null)
+    .map(([, kind, pattern]) => ({ allow: kind?.toLowerCase() === 'allow', pattern: pattern ?? '' }))
+    .filter((rule) => rule.pattern !== '');
+  const matches = (pattern: string) => {
+    const anchored = pattern.endsWith('$');
+    const body = (anchored ? pattern.slice(0, -1) : pattern)
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    return new RegExp(`^${body}${anchored ? '$' : ''}`).test(path);
+  };
+  const best = rules
+    .filter((rule) => matches(rule.pattern))
+    .sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))[0];
+  return best?.allow ?? true;
 }
 
 describe('the built web app, served as a CDN would', () => {
@@ -142,19 +177,63 @@ describe('the built web app, served as a CDN would', () => {
     expect(res.body).toBe(pageHtml('not-found'));
   });
 
-  it('answers HEAD as GET without a body, for pages, assets and unknown paths alike', async () => {
-    for (const [url, status] of [
-      ['/', 200],
-      ['/admin/dashboard', 200],
-      ['/assets/index-Ab12_x-Y.js', 200],
-      ['/no-such-page', 404],
-    ] as const) {
-      const get = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
-      const head = await t.app.inject({ method: 'HEAD', url, headers: { accept: 'text/html' } });
-      expect(head.statusCode, url).toBe(status);
-      expect(head.body, url).toBe('');
-      expect(head.headers['content-type'], url).toBe(get.headers['content-type']);
+  it('answers HEAD as GET without a body: pages, assets, robots.txt, the icons, public API reads, 404s', async () => {
+    for (const url of [
+      '/',
+      '/buyer',
+      '/scripts',
+      '/admin/login',
+      '/admin/dashboard',
+      '/assets/index-Ab12_x-Y.js',
+      '/robots.txt',
+      '/favicon.ico',
+      '/favicon.svg',
+      '/api/public/purchase-info',
+      '/api/public/scripts-page-config',
+      '/healthz',
+      '/no-such-page',
+      '/api/nope',
+    ]) {
+      for (const headers of [{ accept: 'text/html', 'accept-encoding': 'br' }, { accept: '*/*' }]) {
+        const get = await t.app.inject({ method: 'GET', url, headers });
+        const head = await t.app.inject({ method: 'HEAD', url, headers });
+        const what = `${url} ${headers.accept}`;
+        expect(get.rawPayload.length, what).toBeGreaterThan(0);
+        expect(head.statusCode, what).toBe(get.statusCode);
+        expect(headersBesidesDate(head.headers), what).toEqual(headersBesidesDate(get.headers));
+        expect(head.rawPayload.length, what).toBe(0);
+      }
     }
+  });
+
+  it('has a robots.txt that lets crawlers see the public pages and keeps them out of the console and the API', async () => {
+    const res = await get('/robots.txt');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['cache-control']).toBe(REVALIDATE_CACHE);
+    expect(res.body).toMatch(/^User-agent: \*$/m);
+    for (const path of ['/', '/buyer', '/scripts']) expect(robotsAllows(res.body, path), path).toBe(true);
+    for (const path of ['/admin', '/admin/login', '/admin/dashboard', '/api/public/purchase-info']) {
+      expect(robotsAllows(res.body, path), path).toBe(false);
+    }
+  });
+
+  it("answers /favicon.ico with the product's icon, an ICO file, and links it from the page", async () => {
+    const ico = await get('/favicon.ico', { accept: 'image/avif,image/webp,image/*,*/*;q=0.8' });
+    expect(ico.statusCode).toBe(200);
+    expect(ico.headers['content-type']).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)$/);
+    expect(ico.headers['cache-control']).toBe(REVALIDATE_CACHE);
+    // An ICO header (reserved 0, type 1 = icon), then 16, 32 and 48 px images.
+    expect([...ico.rawPayload.subarray(0, 4)]).toEqual([0x00, 0x00, 0x01, 0x00]);
+    const images = ico.rawPayload.readUInt16LE(4);
+    const widths = Array.from({ length: images }, (_, i) => ico.rawPayload.readUInt8(6 + 16 * i));
+    expect(widths).toEqual([16, 32, 48]);
+
+    const svg = await get('/favicon.svg');
+    expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    const page = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+    expect(page).toContain('<link rel="icon" href="/favicon.ico"');
+    expect(page).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml"');
   });
 
   it('never serves a source map or a compressed copy by its own name, and keeps API 404s JSON', async () => {

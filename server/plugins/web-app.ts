@@ -33,7 +33,9 @@ function acceptsHtml(request: FastifyRequest): boolean {
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply, path: string) {
-  return reply.status(404).send({ error: `Not found: ${request.method} ${path}` });
+  // HEAD is GET without the body: the same text, so the same Content-Length.
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return reply.status(404).send({ error: `Not found: ${method} ${path}` });
 }
 
 /** A prerendered public page's file inside the build (build/prerender.ts writes them). */

@@ -124,6 +124,49 @@ describe('SystemConfigurationPage', () => {
     await waitFor(() => expect(screen.queryByText('Unsaved changes')).toBeNull());
   });
 
+  it('keeps a wallet edit made while the save is still finishing (its slot usage refresh in flight)', async () => {
+    const user = userEvent.setup();
+    let configuration = structuredClone(SAVED);
+    let usageAsked = 0;
+    let answerUsage: () => void = () => {};
+    mockFetch({
+      [CONFIG_URL]: () => json({ configuration }),
+      [USAGE_URL]: () => {
+        usageAsked += 1;
+        // The first answer comes at once; the refresh after the save waits until the test lets it go.
+        if (usageAsked === 1) return json({ slotUsage: USAGE });
+        return new Promise<Response>((resolve) => {
+          answerUsage = () => resolve(json({ slotUsage: USAGE }));
+        });
+      },
+      [`PUT ${CONFIG_URL}`]: (init) => {
+        configuration = JSON.parse(String(init?.body));
+        return json({ configuration });
+      },
+    });
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    await user.click(await screen.findByRole('tab', { name: /Payment Wallets/ }));
+
+    await user.click(screen.getByRole('button', { name: 'ETH' }));
+    await user.type(screen.getByLabelText('Wallet Address'), '0xabc');
+    await user.click(screen.getByRole('button', { name: 'Add Wallet' }));
+    await user.click(screen.getByRole('button', { name: 'Save Configuration' }));
+    await waitFor(() =>
+      expect(toast).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'Configuration Updated' })),
+    );
+    await waitFor(() => expect(usageAsked).toBe(2));
+
+    // The admin goes on editing before the refresh is back: that edit must not be thrown away.
+    await user.click(screen.getByRole('button', { name: 'Remove ETH wallet' }));
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    answerUsage();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Save Configuration' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+  });
+
   it('warns when the total drops below the slots in use, and saves it only after confirmation', async () => {
     const user = userEvent.setup();
     const { puts } = fakeServer();

@@ -105,7 +105,12 @@ export default function SystemConfigurationPage() {
               draft={walletDraft}
               saving={save.isPending}
               onDraftChange={setWalletDraft}
-              onSave={(next) => save.mutate(next, { onSuccess: () => setWalletDraft(null) })}
+              onSave={(next) =>
+                save.mutate(next, {
+                  // Only the draft that was saved is done with: an edit made since stays unsaved.
+                  onSuccess: () => setWalletDraft((draft) => (draft === next.paymentWallets ? null : draft)),
+                })
+              }
             />
           </TabsContent>
         </Tabs>

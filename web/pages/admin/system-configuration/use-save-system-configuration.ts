@@ -19,13 +19,14 @@ export function useSaveSystemConfiguration() {
   return useMutation({
     mutationFn: (configuration: SystemConfiguration) =>
       apiRequest<{ configuration?: SystemConfiguration }>('PUT', SYSTEM_CONFIGURATION_URL, configuration),
-    onSuccess: async (answer, sent) => {
+    onSuccess: (answer, sent) => {
       queryClient.setQueryData(systemConfigurationQuery().queryKey, {
         configuration: answer?.configuration ?? sent,
       });
       toast({ title: 'Configuration Updated', description: 'Buyers see the new slots and wallets now.' });
-      // The answer is the saved configuration, so only slot usage (derived from it) needs asking again.
-      await queryClient.invalidateQueries({ queryKey: slotUsageQuery().queryKey });
+      // The answer is the saved configuration, so only slot usage (derived from it) needs asking again;
+      // not awaited, so the save is done (and the screen's draft cleared) without waiting for it.
+      void queryClient.invalidateQueries({ queryKey: slotUsageQuery().queryKey });
     },
     onError: toastFailure('Save Failed', 'Failed to save configuration'),
   });

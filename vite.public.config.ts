@@ -63,6 +63,13 @@ export default defineConfig({
     // The console's build (vite.config.ts) is already there.
     emptyOutDir: false,
     sourcemap: 'hidden',
-    rollupOptions: { input: fileURLToPath(new URL('./web/public.html', import.meta.url)) },
+    rollupOptions: {
+      input: fileURLToPath(new URL('./web/public.html', import.meta.url)),
+      // "use client" marks server-component boundaries, which a browser bundle has none of (the console's
+      // build hears nothing of it: @vitejs/plugin-react drops the directives).
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
   },
 });

@@ -42,14 +42,21 @@ const SIGNED_OUT_PATHS = new Set<string>([...PUBLIC_PAGE_PATHS, ADMIN_LOGIN_PATH
  */
 async function waitForContent(page: Page, path: string): Promise<void> {
   // The login screen is a form; every other page opens with its h1 (axe checks that one is there).
-  await page.locator(path === ADMIN_LOGIN_PATH ? 'form' : 'h1').first().waitFor();
+  await page
+    .locator(path === ADMIN_LOGIN_PATH ? 'form' : 'h1')
+    .first()
+    .waitFor();
   if (path === '/admin/script-management') {
     await page.locator('.cm-content').waitFor();
   }
   await expect
-    .poll(async () => (await page.getByText(/^Loading\b/).count()) + (await page.locator('[aria-busy="true"]').count()), {
-      timeout: 15_000,
-    })
+    .poll(
+      async () =>
+        (await page.getByText(/^Loading\b/).count()) + (await page.locator('[aria-busy="true"]').count()),
+      {
+        timeout: 15_000,
+      },
+    )
     .toBe(0);
   // Two frames: what the last answer rendered is laid out before axe measures colours and sizes.
   await page.evaluate(
@@ -132,7 +139,10 @@ describe('accessibility of every page (axe-core)', () => {
       const only = process.env.A11Y_PATHS?.split(',');
       const paths = WEB_PAGE_PATHS.filter((path) => !only || only.includes(path));
       // Signed out first (the login form), then signed in for the console.
-      const ordered = [...paths.filter((p) => SIGNED_OUT_PATHS.has(p)), ...paths.filter((p) => !SIGNED_OUT_PATHS.has(p))];
+      const ordered = [
+        ...paths.filter((p) => SIGNED_OUT_PATHS.has(p)),
+        ...paths.filter((p) => !SIGNED_OUT_PATHS.has(p)),
+      ];
       let signedIn = false;
       for (const path of ordered) {
         if (!SIGNED_OUT_PATHS.has(path) && !signedIn) {

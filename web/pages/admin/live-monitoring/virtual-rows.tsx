@@ -57,7 +57,16 @@ export function VirtualRows<T>({
   }, [pinNewest, newest]);
 
   return (
-    <div ref={scrollRef} className="overflow-y-auto" style={{ height }} data-testid={testId}>
+    // A Tab stop, so keyboard users can scroll the list with the arrow keys (only a few rows are in the DOM).
+    <div
+      ref={scrollRef}
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className="overflow-y-auto rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      style={{ height }}
+      data-testid={testId}
+    >
       <ul aria-label={label} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {
           const item = items[row.index];

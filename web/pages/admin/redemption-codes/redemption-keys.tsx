@@ -39,7 +39,7 @@ export default function RedemptionKeysPage() {
             {shown && (
               <CountBadge
                 count={shown.length}
-                label={`${shown.length} ${shown.length === 1 ? 'code' : 'codes'}`}
+                noun={shown.length === 1 ? 'code' : 'codes'}
               />
             )}
           </ListCardTitle>

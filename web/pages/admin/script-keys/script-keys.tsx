@@ -61,7 +61,7 @@ export default function ScriptKeysPage() {
                 {shown && (
                   <CountBadge
                     count={shown.length}
-                    label={`${shown.length} ${shown.length === 1 ? 'key' : 'keys'} shown`}
+                    noun={shown.length === 1 ? 'key shown' : 'keys shown'}
                   />
                 )}
               </ListCardTitle>

@@ -25,6 +25,7 @@ import {
   NEW_ACCESS_INFO,
   type SectionChange,
 } from './scripts-page-draft.ts';
+import { Subheading } from '@/components/ui/heading-level.tsx';
 
 export interface SectionEditorActions {
   onToggleExpanded: () => void;
@@ -87,7 +88,7 @@ export function ScriptsPageSectionEditor({
         {/* At least 10rem for the title: on a phone the controls wrap under it instead of over it. */}
         <div className="grid min-w-0 flex-1 basis-40 gap-0.5">
           <div className="flex min-w-0 items-center gap-2">
-            <h3 className="min-w-0 truncate font-semibold">{name}</h3>
+            <Subheading className="min-w-0 truncate font-semibold">{name}</Subheading>
             {!section.visible && <Badge variant="outline">Hidden</Badge>}
           </div>
           <p className="text-xs text-muted-foreground">

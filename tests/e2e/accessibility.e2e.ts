@@ -136,12 +136,14 @@ describe('accessibility of every page (axe-core)', () => {
       const { page } = suite;
       await page.setViewportSize(size);
       const problems: string[] = [];
-      const only = process.env.A11Y_PATHS?.split(',');
-      const paths = WEB_PAGE_PATHS.filter((path) => !only || only.includes(path));
+      const analyse = async (where: string) => {
+        const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+        problems.push(...describeViolations(`${where} at ${size.width} px`, results.violations));
+      };
       // Signed out first (the login form), then signed in for the console.
       const ordered = [
-        ...paths.filter((p) => SIGNED_OUT_PATHS.has(p)),
-        ...paths.filter((p) => !SIGNED_OUT_PATHS.has(p)),
+        ...WEB_PAGE_PATHS.filter((p) => SIGNED_OUT_PATHS.has(p)),
+        ...WEB_PAGE_PATHS.filter((p) => !SIGNED_OUT_PATHS.has(p)),
       ];
       let signedIn = false;
       for (const path of ordered) {
@@ -151,8 +153,15 @@ describe('accessibility of every page (axe-core)', () => {
         }
         await page.goto(path);
         await waitForContent(page, path);
-        const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-        problems.push(...describeViolations(`${path} at ${size.width} px`, results.violations));
+        await analyse(path);
+        // Every other tab of the screen is a screen of its own to a user.
+        const tabs = page.locator('main [role="tab"][aria-selected="false"]');
+        const names = await tabs.allInnerTexts();
+        for (const name of names) {
+          await page.locator('main [role="tab"]', { hasText: name }).first().click();
+          await waitForContent(page, path);
+          await analyse(`${path}, tab ${name.replace(/\s+/g, ' ').trim()}`);
+        }
       }
       expect(problems.join('\n\n')).toBe('');
     });

@@ -110,7 +110,12 @@ export default function HardwareBindingsPage() {
             <CardHeader className="gap-4">
               <div className="flex items-center gap-2">
                 <CardTitle className="text-lg">Bindings</CardTitle>
-                {shown && <CountBadge count={shown.length} noun={shown.length === 1 ? 'binding shown' : 'bindings shown'} />}
+                {shown && (
+                  <CountBadge
+                    count={shown.length}
+                    noun={shown.length === 1 ? 'binding shown' : 'bindings shown'}
+                  />
+                )}
               </div>
               <div className="grid gap-3 sm:grid-cols-[1fr_11rem_11rem] sm:items-end">
                 <div className="grid gap-1.5">

@@ -89,7 +89,7 @@ export function HopStatCards({ stats }: { stats: HopStats | null }) {
         value={stats.failedHops}
         icon={XCircle}
         hint="Hops that did not land"
-        tone={stats.failedHops > 0 ? 'text-red-600' : undefined}
+        tone={stats.failedHops > 0 ? 'text-red-400' : undefined}
       />
     </div>
   );

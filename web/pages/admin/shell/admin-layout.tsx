@@ -271,7 +271,10 @@ function NavBadge({ badge }: { badge: 'LIVE' | 'NEW' }) {
   }
   return (
     // blue-300, not the primary blue: 10 px text needs 4.5:1 on the active entry's tinted background too.
-    <Badge variant="outline" className="border-primary/40 bg-primary/15 px-1.5 py-0 text-[10px] text-blue-300">
+    <Badge
+      variant="outline"
+      className="border-primary/40 bg-primary/15 px-1.5 py-0 text-[10px] text-blue-300"
+    >
       NEW
     </Badge>
   );

@@ -27,8 +27,8 @@ import {
 import { useEffect, useId, useRef } from 'react';
 import { apiRequest } from '@/lib/api.ts';
 import { cn } from '@/lib/cn.ts';
-import { readableOneDark } from './code-editor-theme.ts';
 import type { CheckSyntaxResponse, LuaSyntaxError } from '../../common/scripts.ts';
+import { readableOneDark } from './code-editor-theme.ts';
 
 /** Lua highlighting from CodeMirror's legacy modes (Lua 5.1 keywords and builtins). */
 export const luaLanguage = StreamLanguage.define(lua);

@@ -38,7 +38,7 @@ export function VirtualRows<T>({
   /** Rows as tall as their content rather than `rowHeight`. */
   measureRows?: boolean;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
@@ -57,11 +57,12 @@ export function VirtualRows<T>({
   }, [pinNewest, newest]);
 
   return (
-    // A Tab stop, so keyboard users can scroll the list with the arrow keys (only a few rows are in the DOM).
-    <div
+    // A named region and a Tab stop: keyboard users scroll the list with the arrow keys (its rows
+    // hold nothing focusable, and only a few of them are in the DOM at a time).
+    <section
       ref={scrollRef}
-      role="region"
       aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
       tabIndex={0}
       className="overflow-y-auto rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
       style={{ height }}
@@ -88,6 +89,6 @@ export function VirtualRows<T>({
           );
         })}
       </ul>
-    </div>
+    </section>
   );
 }

@@ -1,10 +1,10 @@
 import { Copy } from 'lucide-react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { Subheading } from '@/components/ui/heading-level.tsx';
 import { copyToClipboard } from '@/lib/clipboard.ts';
 import { buildLoaderSnippet } from '../../../../common/loader-snippet.ts';
 import type { ScriptAccessType } from '../../../../common/scripts.ts';
-import { Subheading } from '@/components/ui/heading-level.tsx';
 
 /** Stands in for the buyer's own script key in the premium loader the admin hands out. */
 export const SCRIPT_KEY_PLACEHOLDER = 'YOUR_SCRIPT_KEY';

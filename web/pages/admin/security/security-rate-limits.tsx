@@ -1,9 +1,9 @@
 import { Gauge } from 'lucide-react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Subheading } from '@/components/ui/heading-level.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
 import { type RateLimitStatus, TOP_LIMITED_SHOWN } from '../../../../common/security.ts';
-import { Subheading } from '@/components/ui/heading-level.tsx';
 
 /** Active over total limits as a whole percent; 0 while nothing is being counted. */
 export function rateLimitUtilisation({ activeLimits, totalLimits }: RateLimitStatus): number {

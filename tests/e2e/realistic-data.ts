@@ -170,3 +170,22 @@ export async function pushConfigurationToBots(page: Page, origin: string, botIds
     200,
   );
 }
+
+/**
+ * Asks the API for `path` once a second until `isDone` holds of its answer; throws after `seconds`
+ * naming `what` it waited for (expect.poll works only inside a test, and this also runs before one).
+ */
+export async function untilAnswer<T>(
+  page: Page,
+  path: string,
+  isDone: (answer: T) => boolean,
+  what: string,
+  seconds: number,
+): Promise<void> {
+  for (let tries = 0; tries < seconds; tries++) {
+    const res = await page.request.get(path);
+    if (isDone((await res.json()) as T)) return;
+    await page.waitForTimeout(1000);
+  }
+  throw new Error(`${what}: not after ${seconds} s`);
+}

@@ -11,7 +11,7 @@ import {
   sameOriginHeaders,
   useBrowserSuite,
 } from './harness.ts';
-import { pushConfigurationToBots, seedBusyAuditLog, seedRows } from './realistic-data.ts';
+import { pushConfigurationToBots, seedBusyAuditLog, seedRows, untilAnswer } from './realistic-data.ts';
 
 /*
  * Every admin screen, on a busy day (70 bots, long notes, ids, device and file names, a long audit
@@ -36,25 +36,6 @@ interface Screen {
   /** What the screen waits for on the server before it is worth looking at. */
   ready?: (page: Page) => Promise<void>;
   open?: (page: Page) => Promise<void>;
-}
-
-/**
- * Asks the API for `path` once a second until `isDone` holds of its answer; throws after `seconds`
- * naming `what` it waited for (expect.poll works only inside a test, and this also runs before one).
- */
-async function untilAnswer<T>(
-  page: Page,
-  path: string,
-  isDone: (answer: T) => boolean,
-  what: string,
-  seconds: number,
-): Promise<void> {
-  for (let tries = 0; tries < seconds; tries++) {
-    const res = await page.request.get(path);
-    if (isDone((await res.json()) as T)) return;
-    await page.waitForTimeout(1000);
-  }
-  throw new Error(`${what}: not after ${seconds} s`);
 }
 
 /**

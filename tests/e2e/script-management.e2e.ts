@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { buildLoaderSnippet } from '../../common/loader-snippet.ts';
 import type { ScriptVersionsResponse } from '../../common/scripts.ts';
+import { EDITOR_KEYBOARD_HINT } from '../../web/components/code-editor.tsx';
 import { loginAsAdmin, toastTitled, useBrowserSuite } from './harness.ts';
 
 async function openScriptManagement(page: Page): Promise<void> {
@@ -103,5 +104,44 @@ describe('script management in the browser', () => {
     await toastTitled(page, 'Copied to clipboard').waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(buildLoaderSnippet(server.url, 'scanline-universal.lua'));
+  });
+  it('is reached, used and left with the keyboard alone: Tab indents, Escape then Tab moves on', async () => {
+    const { page } = suite;
+    await openScriptManagement(page);
+    await pickerShows(page, 'scanline-universal.lua');
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id);
+    const notes = page.getByLabel('Version Notes (optional)');
+    const notesId = await notes.getAttribute('id');
+
+    // Into the editor backwards from the field after it, and forwards from the control before it.
+    await notes.focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('Script editor');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).not.toBe('Script editor');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Script editor');
+
+    // Typing edits the script; Tab indents the line rather than leaving.
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('print("typed by keyboard")');
+    expect(await focused()).toBe('Script editor');
+    expect(await editorText(page)).toMatch(/\n\s+print\("typed by keyboard"\)/);
+    await saveState(page).filter({ hasText: 'Modified' }).waitFor();
+
+    // Escape, then Tab: on to the notes field, as the hint under the editor says.
+    const hint = page.getByText(EDITOR_KEYBOARD_HINT);
+    expect(await hint.isVisible()).toBe(true);
+    const describedBy = await page
+      .getByRole('textbox', { name: 'Script editor' })
+      .getAttribute('aria-describedby');
+    expect(describedBy).toBe(await hint.getAttribute('id'));
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe(notesId);
   });
 });

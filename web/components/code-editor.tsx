@@ -13,7 +13,6 @@ import { lua } from '@codemirror/legacy-modes/mode/lua';
 import { type Diagnostic, forceLinting, linter, lintGutter, lintKeymap } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
 import { EditorState, type Extension, type Text } from '@codemirror/state';
-import { oneDark } from '@codemirror/theme-one-dark';
 import {
   drawSelection,
   dropCursor,
@@ -25,10 +24,11 @@ import {
   lineNumbers,
   rectangularSelection,
 } from '@codemirror/view';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { apiRequest } from '@/lib/api.ts';
 import { cn } from '@/lib/cn.ts';
 import type { CheckSyntaxResponse, LuaSyntaxError } from '../../common/scripts.ts';
+import { readableOneDark } from './code-editor-theme.ts';
 
 /** Lua highlighting from CodeMirror's legacy modes (Lua 5.1 keywords and builtins). */
 export const luaLanguage = StreamLanguage.define(lua);
@@ -71,6 +71,10 @@ const editorSizing = EditorView.theme({
   '.cm-scroller': { overflow: 'auto' },
   '.cm-content, .cm-gutter': { minHeight: '500px' },
 });
+
+/** What the hint under the editor says: Tab indents, so leaving by keyboard takes Escape first. */
+export const EDITOR_KEYBOARD_HINT =
+  'Tab indents. To leave the editor with the keyboard, press Escape, then Tab (or Ctrl-M to make Tab move focus).';
 
 /** Pauses this long after typing before the live check parses the text again. */
 const LINT_DELAY_MS = 400;
@@ -127,6 +131,7 @@ export function CodeEditor({
   className,
 }: CodeEditorProps) {
   const parentRef = useRef<HTMLDivElement>(null);
+  const hintId = useId();
   const viewRef = useRef<EditorView | null>(null);
   // Read by the view's listeners, which are created once: always the latest props.
   const onChangeRef = useRef(onChange);
@@ -177,11 +182,13 @@ export function CodeEditor({
         ]),
         editingSetup,
         luaLanguage,
-        oneDark,
+        readableOneDark,
         editorSizing,
         syntaxCheck,
         lintGutter(),
-        EditorView.contentAttributes.of({ 'aria-label': label }),
+        // tabindex: the text area is a Tab stop of its own, so the scroller around it counts as
+        // reachable by keyboard (axe: scrollable-region-focusable); the hint says how to leave it.
+        EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': hintId, tabindex: '0' }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChangeRef.current(update.state.doc.toString());
         }),
@@ -192,7 +199,7 @@ export function CodeEditor({
       view.destroy();
       viewRef.current = null;
     };
-  }, [label]);
+  }, [label, hintId]);
 
   // Text from outside (another script, a loaded version): replace the document in one change.
   useEffect(() => {
@@ -209,10 +216,15 @@ export function CodeEditor({
   }, [serverError]);
 
   return (
-    <div
-      ref={parentRef}
-      data-testid="code-editor"
-      className={cn('overflow-hidden rounded-md border border-input', className)}
-    />
+    <>
+      <div
+        ref={parentRef}
+        data-testid="code-editor"
+        className={cn('overflow-hidden rounded-md border border-input', className)}
+      />
+      <p id={hintId} className="text-xs text-muted-foreground">
+        {EDITOR_KEYBOARD_HINT}
+      </p>
+    </>
   );
 }

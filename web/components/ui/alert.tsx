@@ -1,6 +1,7 @@
 import { cva, type VariantProps } from 'class-variance-authority';
 import type * as React from 'react';
 import { cn } from '@/lib/cn.ts';
+import { useSubheadingTag } from './heading-level.tsx';
 
 const alertVariants = cva(
   'relative w-full rounded-lg border p-4 [&>svg]:absolute [&>svg]:left-4 [&>svg]:top-4 [&>svg~*]:pl-7',
@@ -22,8 +23,10 @@ export function Alert({
 }: React.ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
   return <div role="alert" className={cn(alertVariants({ variant }), className)} {...props} />;
 }
+/** The alert's heading: one level below the heading around it (an h5 outside any outline root). */
 export function AlertTitle({ className, ...props }: React.ComponentProps<'h5'>) {
-  return <h5 className={cn('mb-1 font-medium leading-none tracking-tight', className)} {...props} />;
+  const Tag = useSubheadingTag('h5');
+  return <Tag className={cn('mb-1 font-medium leading-none tracking-tight', className)} {...props} />;
 }
 export function AlertDescription({ className, ...props }: React.ComponentProps<'div'>) {
   return <div className={cn('text-sm [&_p]:leading-relaxed', className)} {...props} />;

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Ban, Fingerprint, HardDrive, Link2 } from 'lucide-react';
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
-import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
@@ -109,8 +109,13 @@ export default function HardwareBindingsPage() {
           <Card>
             <CardHeader className="gap-4">
               <div className="flex items-center gap-2">
-                <h2 className="text-lg font-semibold">Bindings</h2>
-                {shown && <CountBadge count={shown.length} label="Bindings shown" />}
+                <CardTitle className="text-lg">Bindings</CardTitle>
+                {shown && (
+                  <CountBadge
+                    count={shown.length}
+                    noun={shown.length === 1 ? 'binding shown' : 'bindings shown'}
+                  />
+                )}
               </div>
               <div className="grid gap-3 sm:grid-cols-[1fr_11rem_11rem] sm:items-end">
                 <div className="grid gap-1.5">

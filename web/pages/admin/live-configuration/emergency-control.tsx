@@ -47,7 +47,7 @@ const TOGGLE = {
     label: 'Emergency Resume',
     icon: <Play />,
     variant: 'default',
-    className: 'bg-emerald-600 text-white hover:bg-emerald-500',
+    className: 'bg-emerald-700 text-white hover:bg-emerald-800',
     title: 'Resume the bot network?',
     description: 'Every connected bot is told to resume hopping and scanning with its current configuration.',
     confirmLabel: 'Resume Network',

@@ -134,7 +134,7 @@ const HopRow = memo(function HopRow({ hop }: { hop: ServerHopEvent }) {
           <Badge variant="secondary" className="whitespace-nowrap">
             {HOP_REASON_LABELS[hop.hopReason]}
           </Badge>
-          <span className={hop.success ? 'text-green-600' : 'text-red-600'}>
+          <span className={hop.success ? 'text-green-600' : 'text-red-400'}>
             {hop.success ? 'Success' : 'Failed'}
           </span>
           <span className="whitespace-nowrap tabular-nums">{hop.latencyMs}ms</span>
@@ -152,7 +152,7 @@ const HopRow = memo(function HopRow({ hop }: { hop: ServerHopEvent }) {
         </p>
         {(failure || attempt) && (
           <p className="text-xs wrap-anywhere">
-            {failure && <span className="text-red-600">{hop.errorMessage}</span>}
+            {failure && <span className="text-red-400">{hop.errorMessage}</span>}
             {failure && attempt && ' · '}
             {attempt && (
               <span className="text-muted-foreground">

@@ -89,7 +89,7 @@ export function HopStatCards({ stats }: { stats: HopStats | null }) {
         value={stats.failedHops}
         icon={XCircle}
         hint="Hops that did not land"
-        tone={stats.failedHops > 0 ? 'text-red-600' : undefined}
+        tone={stats.failedHops > 0 ? 'text-red-400' : undefined}
       />
     </div>
   );
@@ -155,7 +155,7 @@ export function SuccessTrendsCard({ stats, stopped = false }: { stats: HopStats 
 }
 
 const NETWORK_STATUS_BADGE: Record<SuccessTrend | 'Stopped', string> = {
-  Improving: 'bg-green-600 text-white',
+  Improving: 'bg-green-700 text-white',
   Declining: 'bg-red-600 text-white',
   Stopped: 'bg-gray-500 text-white',
 };
@@ -267,7 +267,7 @@ export function PerformanceMetricsCard({ timings }: { timings: RefObject<RenderT
     <Card>
       <CardHeader className="flex-row items-center justify-between">
         <CardTitle className="text-base">Real-time Performance Metrics</CardTitle>
-        <Badge className={`border-transparent ${good ? 'bg-green-600 text-white' : 'bg-red-600 text-white'}`}>
+        <Badge className={`border-transparent ${good ? 'bg-green-700 text-white' : 'bg-red-600 text-white'}`}>
           {good ? 'Good' : 'Poor'}
         </Badge>
       </CardHeader>

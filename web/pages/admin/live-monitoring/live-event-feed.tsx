@@ -37,7 +37,7 @@ const TYPE_LABELS: Record<TypeFilter, string> = {
   network_alert: 'Network Alerts',
 };
 const SEVERITY_BADGE: Record<LiveEventSeverity, string> = {
-  success: 'bg-green-600 text-white',
+  success: 'bg-green-700 text-white',
   info: 'bg-blue-600 text-white',
   warning: 'bg-yellow-500 text-black',
   error: 'bg-red-600 text-white',

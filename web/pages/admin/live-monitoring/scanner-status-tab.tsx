@@ -13,10 +13,13 @@ const ALL_BOTS = 'all';
 /** Natural order, so ghost-2 comes before ghost-10 (and ghost-05 between them). */
 const byId = new Intl.Collator('en', { numeric: true }).compare;
 
-/** Spec section 4: active and scanning green, hopping blue, inactive grey, error red. */
+/**
+ * Spec section 4: active and scanning green, hopping blue, inactive grey, error red. Green 700, not
+ * 600: white 12 px text needs 4.5:1 (green 600 gives 3.2:1).
+ */
 export const SCANNER_STATUS_BADGE: Record<ScannerStatus, string> = {
-  active: 'bg-green-600 text-white',
-  scanning: 'bg-green-600 text-white',
+  active: 'bg-green-700 text-white',
+  scanning: 'bg-green-700 text-white',
   hopping: 'bg-blue-600 text-white',
   inactive: 'bg-gray-500 text-white',
   error: 'bg-red-600 text-white',

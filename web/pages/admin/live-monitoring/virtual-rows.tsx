@@ -38,7 +38,7 @@ export function VirtualRows<T>({
   /** Rows as tall as their content rather than `rowHeight`. */
   measureRows?: boolean;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
@@ -57,7 +57,17 @@ export function VirtualRows<T>({
   }, [pinNewest, newest]);
 
   return (
-    <div ref={scrollRef} className="overflow-y-auto" style={{ height }} data-testid={testId}>
+    // A named region and a Tab stop: keyboard users scroll the list with the arrow keys (its rows
+    // hold nothing focusable, and only a few of them are in the DOM at a time).
+    <section
+      ref={scrollRef}
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
+      tabIndex={0}
+      className="overflow-y-auto rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      style={{ height }}
+      data-testid={testId}
+    >
       <ul aria-label={label} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {
           const item = items[row.index];
@@ -79,6 +89,6 @@ export function VirtualRows<T>({
           );
         })}
       </ul>
-    </div>
+    </section>
   );
 }

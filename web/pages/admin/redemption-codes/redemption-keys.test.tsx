@@ -107,7 +107,7 @@ describe('RedemptionKeysPage', () => {
     renderAt(<RedemptionKeysPage />, '/admin/redemption-keys');
     expect(await screen.findByText('No redemption codes found')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Redemption Codes' })).toBeTruthy();
-    expect(screen.getByLabelText('0 codes').textContent).toBe('0');
+    expect(screen.getByTestId('count-badge').textContent).toBe('0 codes');
   });
 
   it('shows the spec columns, each code masked 4+4 with its derived status', async () => {
@@ -135,7 +135,7 @@ describe('RedemptionKeysPage', () => {
     expect(within(used).getByText('Redeemed')).toBeTruthy();
     expect(within(used).queryByText('Never')).toBeNull();
     expect(within(rowOf('for Carol')).getByText('Expired')).toBeTruthy();
-    expect(screen.getByLabelText('3 codes').textContent).toBe('3');
+    expect(screen.getByTestId('count-badge').textContent).toBe('3 codes');
   });
 
   it('reveals and hides one code at a time and copies the whole code', async () => {
@@ -182,7 +182,7 @@ describe('RedemptionKeysPage', () => {
 
     await user.type(search, 'abcd-efgh');
     expect(shownRows().map((r) => r.getAttribute('data-code-id'))).toEqual(['7']);
-    expect(screen.getByLabelText('1 code').textContent).toBe('1');
+    expect(screen.getByTestId('count-badge').textContent).toBe('1 code');
 
     await user.clear(search);
     await user.type(search, 'vip');
@@ -191,7 +191,7 @@ describe('RedemptionKeysPage', () => {
     await user.clear(search);
     await user.type(search, 'nothing like this');
     expect(screen.getByText('No redemption codes found')).toBeTruthy();
-    expect(screen.getByLabelText('0 codes').textContent).toBe('0');
+    expect(screen.getByTestId('count-badge').textContent).toBe('0 codes');
   });
 
   it('filters by status (an expired code is not available) and by type', async () => {

@@ -36,12 +36,7 @@ export default function RedemptionKeysPage() {
         <CardHeader className="gap-4">
           <ListCardTitle query={codes} refreshLabel="Refresh redemption codes">
             Codes
-            {shown && (
-              <CountBadge
-                count={shown.length}
-                label={`${shown.length} ${shown.length === 1 ? 'code' : 'codes'}`}
-              />
-            )}
+            {shown && <CountBadge count={shown.length} noun={shown.length === 1 ? 'code' : 'codes'} />}
           </ListCardTitle>
           <div className="flex flex-col gap-3 sm:flex-row">
             <SearchBox

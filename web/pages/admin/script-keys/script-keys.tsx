@@ -59,10 +59,7 @@ export default function ScriptKeysPage() {
               <ListCardTitle query={keys} refreshLabel="Refresh script keys">
                 Keys
                 {shown && (
-                  <CountBadge
-                    count={shown.length}
-                    label={`${shown.length} ${shown.length === 1 ? 'key' : 'keys'} shown`}
-                  />
+                  <CountBadge count={shown.length} noun={shown.length === 1 ? 'key shown' : 'keys shown'} />
                 )}
               </ListCardTitle>
               <div className="flex flex-col gap-3 md:flex-row">

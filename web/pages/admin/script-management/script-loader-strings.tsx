@@ -1,6 +1,7 @@
 import { Copy } from 'lucide-react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { Subheading } from '@/components/ui/heading-level.tsx';
 import { copyToClipboard } from '@/lib/clipboard.ts';
 import { buildLoaderSnippet } from '../../../../common/loader-snippet.ts';
 import type { ScriptAccessType } from '../../../../common/scripts.ts';
@@ -34,7 +35,7 @@ export function ScriptLoaderStrings({ name, accessType }: { name: string; access
         <section key={loader.kind} aria-label={loader.title} className="grid gap-1.5">
           <div className="flex items-center justify-between gap-2">
             <div className="flex items-center gap-2">
-              <h4 className="text-sm font-medium">{loader.title}</h4>
+              <Subheading className="text-sm font-medium">{loader.title}</Subheading>
               {loader.kind === accessType && <Badge variant="secondary">Applies</Badge>}
             </div>
             <Button

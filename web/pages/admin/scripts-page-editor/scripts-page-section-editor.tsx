@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { ICON_GRADIENT_PRESETS, SECTION_ICON_COMPONENTS } from '@/components/scripts-page/scripts-content.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { Card, CardContent, CardHeader } from '@/components/ui/card.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
@@ -87,7 +87,9 @@ export function ScriptsPageSectionEditor({
         {/* At least 10rem for the title: on a phone the controls wrap under it instead of over it. */}
         <div className="grid min-w-0 flex-1 basis-40 gap-0.5">
           <div className="flex min-w-0 items-center gap-2">
-            <h3 className="min-w-0 truncate font-semibold">{name}</h3>
+            <CardTitle className="min-w-0 truncate text-base font-semibold leading-normal tracking-normal">
+              {name}
+            </CardTitle>
             {!section.visible && <Badge variant="outline">Hidden</Badge>}
           </div>
           <p className="text-xs text-muted-foreground">

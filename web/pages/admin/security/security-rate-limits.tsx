@@ -1,6 +1,7 @@
 import { Gauge } from 'lucide-react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Subheading } from '@/components/ui/heading-level.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
 import { type RateLimitStatus, TOP_LIMITED_SHOWN } from '../../../../common/security.ts';
 
@@ -39,7 +40,7 @@ export function RateLimitPanel({ rateLimits }: { rateLimits: RateLimitStatus }) 
           </p>
         </div>
         <section aria-label="Top limited IPs" className="grid content-start gap-2">
-          <h3 className="text-sm font-medium">Top Limited IPs</h3>
+          <Subheading className="text-sm font-medium">Top Limited IPs</Subheading>
           {top.length === 0 ? (
             <p className="text-sm text-muted-foreground">No rate limit hits in the last 24 hours.</p>
           ) : (

@@ -46,11 +46,15 @@ export function ListCardTitle({
   );
 }
 
-/** How many rows the list shows; `label` reads the number out ("3 codes"). */
-export function CountBadge({ count, label }: { count: number; label: string }) {
+/**
+ * How many rows the list shows: the number, and for screen readers what it counts (`noun`, e.g.
+ * "codes"), so it reads "3 codes" (an aria-label on a plain span would not be read).
+ */
+export function CountBadge({ count, noun }: { count: number; noun: string }) {
   return (
-    <Badge variant="secondary" aria-label={label}>
+    <Badge variant="secondary" data-testid="count-badge">
       {count}
+      <span className="sr-only"> {noun}</span>
     </Badge>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { HeadingLevel } from '@/components/ui/heading-level.tsx';
 import { TooltipProvider } from '@/components/ui/tooltip.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
@@ -122,7 +123,10 @@ function AdminShell({ offline }: { offline: boolean }) {
       <main id={ADMIN_MAIN_ID} tabIndex={-1} className="min-w-0 outline-none lg:pl-64">
         {offline && <ServerUnreachableBanner className="sticky top-14 z-20 lg:top-0" />}
         <div className="mx-auto w-full min-w-0 max-w-7xl p-4 sm:p-6">
-          <Outlet />
+          {/* Each screen opens with its h1: what it renders below heads from level 2. */}
+          <HeadingLevel level={1}>
+            <Outlet />
+          </HeadingLevel>
         </div>
       </main>
     </div>
@@ -266,7 +270,11 @@ function NavBadge({ badge }: { badge: 'LIVE' | 'NEW' }) {
     );
   }
   return (
-    <Badge variant="outline" className="border-primary/40 bg-primary/15 px-1.5 py-0 text-[10px] text-primary">
+    // blue-300, not the primary blue: 10 px text needs 4.5:1 on the active entry's tinted background too.
+    <Badge
+      variant="outline"
+      className="border-primary/40 bg-primary/15 px-1.5 py-0 text-[10px] text-blue-300"
+    >
       NEW
     </Badge>
   );

@@ -13,6 +13,7 @@ import {
   CardHeader,
   CardTitle,
 } from '@/components/ui/card.tsx';
+import { HeadingLevel } from '@/components/ui/heading-level.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { type LoginRequest, LoginRequestSchema } from '../../../../common/auth.ts';
@@ -104,7 +105,10 @@ export function AdminLoginForm() {
 export function AdminLoginScreen() {
   return (
     <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-background via-background to-primary/10 p-4">
-      <AdminLoginForm />
+      {/* The card is the whole page: its title is the page's h1. */}
+      <HeadingLevel level={0}>
+        <AdminLoginForm />
+      </HeadingLevel>
     </main>
   );
 }

@@ -1,5 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
+import { HeadingLevel } from '@/components/ui/heading-level.tsx';
 import { useDarkDocument } from '@/components/use-dark-document.ts';
 import { cn } from '@/lib/cn.ts';
 
@@ -15,7 +16,8 @@ export function PublicShell({ children, className }: { children: React.ReactNode
     <div className="dark relative isolate flex min-h-screen flex-col overflow-hidden bg-[#060814] text-foreground">
       <Backdrop />
       <main className={cn('relative mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 lg:py-14', className)}>
-        {children}
+        {/* Under the page's h1: the cards' titles are h2, their subheadings h3. */}
+        <HeadingLevel level={1}>{children}</HeadingLevel>
       </main>
       <PublicFooter />
     </div>

@@ -1,6 +1,7 @@
 import { ShieldCheck } from 'lucide-react';
 import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
+import { type HeadingTag, useHeadingLevel } from '@/components/ui/heading-level.tsx';
 import { cn } from '@/lib/cn.ts';
 import type { ScriptsPageConfig, ScriptsPageSection } from '../../../common/scripts-page.ts';
 import { ScriptSection } from './script-section.tsx';
@@ -16,11 +17,13 @@ export function ScriptsPageHeader({
 }: {
   config: Pick<ScriptsPageConfig, 'headerTitle' | 'headerSubtitle' | 'securityBadge'>;
 }) {
+  // The page's h1 on /scripts; a level deeper in the editor's preview, under the screen's own h1.
+  const Title = `h${Math.min(useHeadingLevel() ?? 1, 6)}` as HeadingTag;
   return (
     <header className="mb-10 flex flex-col items-center text-center">
-      <h1 className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-5xl">
+      <Title className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-5xl">
         {config.headerTitle}
-      </h1>
+      </Title>
       {config.headerSubtitle && (
         <p className="mt-4 max-w-2xl text-lg text-slate-300">{config.headerSubtitle}</p>
       )}

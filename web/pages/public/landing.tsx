@@ -12,6 +12,7 @@ import {
   CardHeader,
   CardTitle,
 } from '@/components/ui/card.tsx';
+import { Subheading } from '@/components/ui/heading-level.tsx';
 import { cn } from '@/lib/cn.ts';
 import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
 import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
@@ -144,9 +145,9 @@ function PremiumCard() {
       <CardContent className="grid gap-5">
         <SlotAvailability info={data} isPending={isPending} isError={isError} />
         <div>
-          <h3 className="mb-3 text-sm font-semibold uppercase tracking-wide text-amber-200/90">
+          <Subheading className="mb-3 text-sm font-semibold uppercase tracking-wide text-amber-200/90">
             What You Get
-          </h3>
+          </Subheading>
           <PremiumBenefits compact />
         </div>
       </CardContent>

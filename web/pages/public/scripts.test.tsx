@@ -80,7 +80,7 @@ describe('ScriptsPage', () => {
     renderWithProviders(<ScriptsPage />, '/scripts');
     expect(await screen.findByRole('heading', { name: 'Test Scripts', level: 1 })).toBeTruthy();
     expect(screen.getByText('Pick one')).toBeTruthy();
-    const titles = screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    const titles = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(titles).toEqual(['Section first', 'Section second', 'Section third', 'How to Use']);
     expect(screen.queryByText('Section hidden')).toBeNull();
 

@@ -373,7 +373,7 @@ describe('ScriptsPageEditorPage', () => {
 
     expect(within(preview).getByRole('heading', { level: 1, name: 'Scanline Scripts' })).toBeTruthy();
     const headings = within(preview)
-      .getAllByRole('heading', { level: 3 })
+      .getAllByRole('heading', { level: 2 })
       .map((h) => h.textContent);
     expect(headings).toEqual(['Free Scanner', 'Premium Scanner']);
     expect(within(preview).getByRole('button', { name: 'Copy Loader' })).toBeTruthy();

@@ -2,6 +2,7 @@ import type { MouseEvent } from 'react';
 import { BackToHomeButton } from '@/components/public-shell.tsx';
 import { visibleInOrder } from '@/components/scripts-page/scripts-content.ts';
 import { ScriptSectionGrid, ScriptsPageHeader } from '@/components/scripts-page/scripts-page-parts.tsx';
+import { HeadingLevel, useHeadingLevel } from '@/components/ui/heading-level.tsx';
 import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
 
 /** Links in the preview would leave the editor (and its unsaved draft); buttons still work. */
@@ -15,6 +16,8 @@ function keepLinksInert(event: MouseEvent) {
  */
 export function ScriptsPagePreview({ config }: { config: ScriptsPageConfig }) {
   const sections = visibleInOrder(config.sections);
+  // The previewed page's headings sit a level below the screen's, so the screen keeps one h1.
+  const level = (useHeadingLevel() ?? 0) + 1;
   return (
     <div className="grid gap-2">
       <p className="text-sm text-muted-foreground">
@@ -25,13 +28,15 @@ export function ScriptsPagePreview({ config }: { config: ScriptsPageConfig }) {
         className="dark overflow-hidden rounded-xl border border-white/10 bg-[#060814] px-4 py-8 text-foreground sm:px-8"
         onClickCapture={keepLinksInert}
       >
-        {config.showBackButton === 1 && <BackToHomeButton />}
-        <ScriptsPageHeader config={config} />
-        {sections.length === 0 ? (
-          <p className="py-10 text-center text-sm text-muted-foreground">No visible sections.</p>
-        ) : (
-          <ScriptSectionGrid sections={sections} />
-        )}
+        <HeadingLevel level={level}>
+          {config.showBackButton === 1 && <BackToHomeButton />}
+          <ScriptsPageHeader config={config} />
+          {sections.length === 0 ? (
+            <p className="py-10 text-center text-sm text-muted-foreground">No visible sections.</p>
+          ) : (
+            <ScriptSectionGrid sections={sections} />
+          )}
+        </HeadingLevel>
       </div>
     </div>
   );

@@ -60,7 +60,7 @@ describe('public site in the browser', () => {
 
     await page.goto('/scripts');
     await page.getByRole('heading', { name: config.headerTitle, level: 1 }).waitFor();
-    const shown = await page.locator('section h3').allTextContents();
+    const shown = await page.locator('section h2').allTextContents();
     expect(shown).toEqual(sections.map((s) => s.title));
     expect(await page.getByText('Configuration Error').count()).toBe(0);
     await page.getByRole('heading', { name: 'How to Use' }).waitFor();

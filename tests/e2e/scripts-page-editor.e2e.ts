@@ -46,7 +46,7 @@ describe('scripts page editor in the browser', () => {
     const community = page.getByRole('region', { name: 'Community Tools' });
     await community.waitFor();
     expect(await community.getByRole('button', { name: 'Get Community Tools' }).isVisible()).toBe(true);
-    const headings = await page.locator('section[aria-labelledby] h3').allTextContents();
+    const headings = await page.locator('section[aria-labelledby] h2').allTextContents();
     expect(headings).toEqual(['Free Scanner', 'Community Tools', 'Premium Scanner']);
   });
 });

@@ -22,6 +22,11 @@ import type { ErrorReportsTable } from '../features/health/health.table.ts';
 import type { HealthReportsTable } from '../features/health/report/report.table.ts';
 import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
 import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
+import type {
+  NotificationDestinationsTable,
+  NotificationLeasesTable,
+  NotificationOutboxTable,
+} from '../features/notifications/notifications.table.ts';
 import type { RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
 import type { ScriptKeysTable } from '../features/script-keys/script-keys.table.ts';
 import type {
@@ -63,6 +68,9 @@ export interface Database {
   pool_bots: PoolBotsTable;
   fleet_hops: FleetHopsTable;
   fleet_discoveries: FleetDiscoveriesTable;
+  notification_destinations: NotificationDestinationsTable;
+  notification_outbox: NotificationOutboxTable;
+  notification_leases: NotificationLeasesTable;
   fleet_scanners: FleetScannersTable;
   bot_configurations: BotConfigurationsTable;
   configuration_changes: ConfigurationChangesTable;

@@ -11,6 +11,7 @@ import * as createFleet from './2026_11_23_000500_create_fleet.ts';
 import * as createConfiguration from './2026_11_24_000000_create_configuration.ts';
 import * as createHealthReports from './2026_11_25_000000_create_health_reports.ts';
 import * as createAnalysis from './2026_11_26_000000_create_analysis.ts';
+import * as createNotifications from './2026_11_27_000000_create_notifications.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
@@ -27,4 +28,5 @@ export const migrations = {
   '2026_11_24_000000_create_configuration': createConfiguration,
   '2026_11_25_000000_create_health_reports': createHealthReports,
   '2026_11_26_000000_create_analysis': createAnalysis,
+  '2026_11_27_000000_create_notifications': createNotifications,
 };

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+/*
+ * Notifications: the admin's destinations (where finds are posted) and the deliveries to them, as
+ * the API (server/features/notifications) and the Notifications screen (web/pages/admin/notifications)
+ * share them.
+ */
+
+export const DESTINATION_KINDS = ['discord', 'json'] as const;
+export type DestinationKind = (typeof DESTINATION_KINDS)[number];
+
+export const DELIVERY_STATES = ['pending', 'sent', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/** A value per second (finds' numeric value): finite and not negative. */
+const ValueSchema = z.number().finite().min(0, 'Values are 0 or more per second');
+
+/** What the admin sends to create a destination (PATCH sends any part of it). */
+export const DestinationInputSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
+    kind: z.enum(DESTINATION_KINDS),
+    /** Checked by the server beyond its shape (https, Discord's hosts, no private address). */
+    url: z.string().trim().min(1, 'URL is required').max(2048, 'URL must be at most 2048 characters'),
+    minValue: ValueSchema.default(0),
+    maxValue: ValueSchema.nullable().default(null),
+    petNames: z.array(z.string().trim().min(1).max(100)).max(200, 'At most 200 pet names').default([]),
+    delaySeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400, 'The delay is at most 86400 seconds (a day)')
+      .default(0),
+    includeJoinData: z.boolean().default(true),
+    mentionRoleId: z
+      .string()
+      .regex(/^\d{1,25}$/, 'A Discord role id is its digits')
+      .nullable()
+      .default(null),
+    mentionFromValue: ValueSchema.nullable().default(null),
+    enabled: z.boolean().default(true),
+  })
+  .strict()
+  .refine((d) => d.maxValue === null || d.maxValue >= d.minValue, {
+    message: 'The maximum value must be at least the minimum',
+    path: ['maxValue'],
+  });
+export type DestinationInput = z.infer<typeof DestinationInputSchema>;
+
+/** Delivery figures of one destination, as its row on the screen shows them. */
+export const DestinationStatsSchema = z.object({
+  sent: z.number(),
+  pending: z.number(),
+  failed: z.number(),
+  lastError: z.string().nullable(),
+  /** Milliseconds from the find to its post, over the sent deliveries; null before the first. */
+  p50Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+});
+export type DestinationStats = z.infer<typeof DestinationStatsSchema>;
+
+/** A destination as the API answers it: its URL masked (the token is a secret). */
+export const DestinationSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  kind: z.enum(DESTINATION_KINDS),
+  url: z.string(),
+  minValue: z.number(),
+  maxValue: z.number().nullable(),
+  petNames: z.array(z.string()),
+  delaySeconds: z.number(),
+  includeJoinData: z.boolean(),
+  mentionRoleId: z.string().nullable(),
+  mentionFromValue: z.number().nullable(),
+  enabled: z.boolean(),
+  /** Why the dispatcher turned it off (e.g. 'Unknown Webhook (404)'); null otherwise. */
+  disabledReason: z.string().nullable(),
+  stats: DestinationStatsSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Destination = z.infer<typeof DestinationSchema>;
+
+export const DestinationListSchema = z.object({ destinations: z.array(DestinationSchema) });
+
+/** One post of a find to a destination. */
+export const DeliverySchema = z.object({
+  id: z.number(),
+  destinationId: z.number(),
+  destinationName: z.string(),
+  state: z.enum(DELIVERY_STATES),
+  attempts: z.number(),
+  petName: z.string(),
+  value: z.string(),
+  numericValue: z.number(),
+  foundAt: z.string(),
+  dueAt: z.string(),
+  sentAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+});
+export type Delivery = z.infer<typeof DeliverySchema>;
+
+export const DeliveryListSchema = z.object({ deliveries: z.array(DeliverySchema) });
+
+export const DeliveryQuerySchema = z.object({
+  destinationId: z.coerce.number().int().positive().optional(),
+  state: z.enum(DELIVERY_STATES).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});

@@ -1,0 +1,53 @@
+import type { Generated } from 'kysely';
+
+/** A place finds are posted to. */
+export interface NotificationDestinationsTable {
+  id: Generated<number>;
+  name: string;
+  /** 'discord' | 'json' */
+  kind: string;
+  /** The webhook URL: a secret (its token), never logged or shown whole. */
+  url: string;
+  /** Value per second, inclusive. */
+  min_value: number;
+  /** Value per second, inclusive; null: no upper bound. */
+  max_value: number | null;
+  /** JSON array of pet names; empty: every pet. */
+  pet_names: string;
+  delay_seconds: number;
+  include_join_data: number;
+  mention_role_id: string | null;
+  mention_from_value: number | null;
+  enabled: number;
+  /** Why the dispatcher turned it off (Unknown Webhook, 401…); null while enabled by the admin. */
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One post to make: a find for a destination (unique together). */
+export interface NotificationOutboxTable {
+  id: Generated<number>;
+  destination_id: number;
+  /** The find's `seq` in fleet_discoveries. */
+  discovery_seq: number;
+  /** JSON of the find as it was stored (PetDiscovery), so the post never needs the fleet's tables. */
+  payload: string;
+  /** 'pending' | 'sent' | 'failed' */
+  state: string;
+  attempts: number;
+  /** When the find was made (ms). */
+  found_at: number;
+  /** Not posted before this (found_at + the destination's delay, later after a failed attempt). */
+  due_at: number;
+  created_at: number;
+  sent_at: number | null;
+  last_error: string | null;
+}
+
+/** Who dispatches for the cluster, until when. */
+export interface NotificationLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+}

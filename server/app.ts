@@ -29,6 +29,11 @@ import { healthRoutes } from './features/health/health.routes.ts';
 import { healthReportRoutes } from './features/health/report/report.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
 import { loaderRoutes } from './features/loader/loader.routes.ts';
+import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
+import {
+  createNotificationOutbox,
+  registerNotifications,
+} from './features/notifications/notifications-lifecycle.ts';
 import { scriptAccessRoutes } from './features/loader/script-access.routes.ts';
 import { publicRoutes } from './features/public/public.routes.ts';
 import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
@@ -153,18 +158,22 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     clientAddress: limitedClientOf,
     checkOutbound: process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test',
   });
+  const fleet = new Fleet(ctx, app.log, writer);
   ctx.services = {
     metrics,
     transport,
     publisher: transport.publisher,
-    fleet: new Fleet(ctx, app.log, writer),
+    fleet,
     botEventBudget: createBotEventBudget(ctx.config),
     // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
     botRemovalSteps: { deleteConfiguration, releaseServers: releaseServersOf },
     configurationProgress: new Turns(),
     analysisRuns: new Turns(),
+    // Finds' outbox rows ride with the fleet's discovery writes (a feature above the fleet's layer).
+    notificationOutbox: createNotificationOutbox(ctx, app.log, fleet),
   };
   registerFleet(app, ctx);
+  registerNotifications(app, ctx);
   await registerApiDocs(app);
 
   for (const feature of [
@@ -190,6 +199,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     analysisRoutes,
     serverPoolRoutes,
     configurationRoutes,
+    notificationsRoutes,
     metricsRoutes,
   ]) {
     await app.register(documentedFeature(feature), { ctx });

@@ -57,7 +57,7 @@ import { responseSerializerCompiler, strictResponses } from './operations/respon
 import { registerErrorHandling } from './plugins/errors.ts';
 import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
-import { serializeRequest } from './plugins/request-log.ts';
+import { redactingDestination, serializeRequest } from './plugins/request-log.ts';
 import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextCheck } from './plugins/text-check.ts';
@@ -89,7 +89,12 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   const ctx = base as AppContext;
   const app = Fastify({
     logger: options.logger
-      ? { ...(options.logger === true ? {} : options.logger), serializers: { req: serializeRequest } }
+      ? {
+          ...(options.logger === true ? {} : options.logger),
+          // Every line, whatever logged it, without webhook tokens (plugins/request-log.ts).
+          stream: redactingDestination(options.logger === true ? undefined : options.logger.stream),
+          serializers: { req: serializeRequest },
+        }
       : false,
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,

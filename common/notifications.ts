@@ -119,7 +119,9 @@ export const DestinationPatchSchema = z
         key,
         (field instanceof z.ZodDefault ? field.unwrap() : field).optional(),
       ]),
-    ) as unknown as { [K in keyof typeof DestinationInputSchema.shape]: z.ZodOptional<z.ZodType<DestinationInput[K]>> },
+    ) as unknown as {
+      [K in keyof typeof DestinationInputSchema.shape]: z.ZodOptional<z.ZodType<DestinationInput[K]>>;
+    },
   )
   .strict();
 export type DestinationPatch = z.infer<typeof DestinationPatchSchema>;

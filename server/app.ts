@@ -29,12 +29,12 @@ import { healthRoutes } from './features/health/health.routes.ts';
 import { healthReportRoutes } from './features/health/report/report.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
 import { loaderRoutes } from './features/loader/loader.routes.ts';
+import { scriptAccessRoutes } from './features/loader/script-access.routes.ts';
 import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
 import {
   createNotificationOutbox,
   registerNotifications,
 } from './features/notifications/notifications-lifecycle.ts';
-import { scriptAccessRoutes } from './features/loader/script-access.routes.ts';
 import { publicRoutes } from './features/public/public.routes.ts';
 import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
 import { scriptKeysRoutes } from './features/script-keys/script-keys.routes.ts';

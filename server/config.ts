@@ -292,7 +292,9 @@ const ConfigSchema = z.object({
       const template = v.trim();
       const url = URL.canParse(template) ? new URL(template) : null;
       if (url?.protocol === 'https:') return template;
-      ctx.addIssue(`${template} is not an https URL like https://example.com/join?placeId={placeId}&gameInstanceId={jobId}`);
+      ctx.addIssue(
+        `${template} is not an https URL like https://example.com/join?placeId={placeId}&gameInstanceId={jobId}`,
+      );
       return z.NEVER;
     }),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */

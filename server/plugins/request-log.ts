@@ -19,7 +19,8 @@ function decodedName(name: string): string {
  * A webhook's token in a URL (`/api/webhooks/{id}/{token}`, Discord's form; also percent-encoded
  * slashes, as a URL inside a query has them): the id stays, the token goes.
  */
-const WEBHOOK_TOKEN = /(\/api(?:\/v\d+)?\/webhooks\/\d+\/|%2Fapi(?:%2Fv\d+)?%2Fwebhooks%2F\d+%2F)[^/\s"'?#&%\\]+/gi;
+const WEBHOOK_TOKEN =
+  /(\/api(?:\/v\d+)?\/webhooks\/\d+\/|%2Fapi(?:%2Fv\d+)?%2Fwebhooks%2F\d+%2F)[^/\s"'?#&%\\]+/gi;
 
 /** `text` with every webhook token replaced by `[redacted]`. */
 export function redactWebhookTokens(text: string): string {

@@ -4,7 +4,12 @@ import type { PetDiscovery } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
-import { type DestinationRule, insertOutboxRows, listDestinationRules, type OutboxInsert } from './notifications.store.ts';
+import {
+  type DestinationRule,
+  insertOutboxRows,
+  listDestinationRules,
+  type OutboxInsert,
+} from './notifications.store.ts';
 
 /** The bus channel on which an instance that changed a destination tells the others to reload. */
 export const DESTINATIONS_CHANNEL = 'notification-destinations';
@@ -99,7 +104,10 @@ export class NotificationOutbox {
    * a row the database refuses (a destination deleted on another instance a moment ago) is left out
    * alone, logged, and never costs the finds their place in the database.
    */
-  readonly writeWithDiscoveries = async (trx: Transaction<Database>, finds: PetDiscovery[]): Promise<void> => {
+  readonly writeWithDiscoveries = async (
+    trx: Transaction<Database>,
+    finds: PetDiscovery[],
+  ): Promise<void> => {
     const rows = this.rowsFor(finds);
     if (rows.length === 0) return;
     const now = this.ctx.now();
@@ -115,7 +123,11 @@ export class NotificationOutbox {
     }
   };
 
-  private async insertInSavepoint(trx: Transaction<Database>, rows: OutboxInsert[], now: number): Promise<boolean> {
+  private async insertInSavepoint(
+    trx: Transaction<Database>,
+    rows: OutboxInsert[],
+    now: number,
+  ): Promise<boolean> {
     await sql`savepoint notification_outbox`.execute(trx);
     try {
       await insertOutboxRows(trx, rows, now);

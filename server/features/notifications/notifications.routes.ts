@@ -65,7 +65,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async 
     '/api/admin/notifications/destinations/:id',
     {
       schema: {
-        summary: 'Change a destination (any of its settings); enabling it clears a reason it was turned off for',
+        summary:
+          'Change a destination (any of its settings); enabling it clears a reason it was turned off for',
         params: IdParamsSchema,
         body: DestinationPatchSchema,
         response: responses({ 200: z.object({ destination: DestinationSchema }) }),

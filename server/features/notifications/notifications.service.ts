@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { badRequest, HttpError, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
-import { NotificationOutbox } from './notification-outbox.ts';
+import type { NotificationOutbox } from './notification-outbox.ts';
 import {
   type DeliveryFilter,
   type DestinationRow,
@@ -179,7 +179,12 @@ export async function retryDelivery(ctx: AppContext, id: number, caller: Caller)
     }
     await insertAuditLog(
       trx,
-      { eventType: 'notification_delivery_retried', success: true, ipAddress: caller.ip, details: { deliveryId: id } },
+      {
+        eventType: 'notification_delivery_retried',
+        success: true,
+        ipAddress: caller.ip,
+        details: { deliveryId: id },
+      },
       now,
     );
   });

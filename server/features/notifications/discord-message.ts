@@ -120,7 +120,8 @@ export function discordEmbedOf(find: NotifiedFind, options: DiscordMessageOption
     title: truncate(find.name || 'Pet', DISCORD_LIMITS.title),
     color: mentions(find, options) ? COLOR_MENTION : COLOR_DEFAULT,
     fields: fields.slice(0, DISCORD_LIMITS.fields),
-    footer: { text: truncate(`Scanline · ${find.scannerId}`, DISCORD_LIMITS.footer) },
+    // The find's number: which find this is, when a reader (or a test) compares posts with the feed.
+    footer: { text: truncate(`Scanline · ${find.scannerId} · #${find.seq}`, DISCORD_LIMITS.footer) },
   };
   if (url) embed.url = url;
   const time = new Date(find.timestamp);

@@ -37,6 +37,13 @@ export interface OutboundResponse {
 /** A URL refused by the rules: its message names the rule, fit for a 400. */
 export class OutboundUrlError extends Error {
   override name = 'OutboundUrlError';
+  /** The host did not resolve: maybe DNS is away for a moment, so a delivery tries again. */
+  constructor(
+    message: string,
+    readonly transient = false,
+  ) {
+    super(message);
+  }
 }
 
 export const DISCORD_WEBHOOK_HOSTS = [
@@ -118,7 +125,7 @@ async function resolve(host: string): Promise<ResolvedAddress[]> {
     const found = await lookup(host, { all: true, verbatim: true });
     return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
   } catch {
-    throw new OutboundUrlError(`The URL's host ${host} does not resolve`);
+    throw new OutboundUrlError(`The URL's host ${host} does not resolve`, true);
   }
 }
 

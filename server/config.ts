@@ -280,6 +280,14 @@ const ConfigSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   /**
+   * 'false': this instance writes finds' deliveries but never sends them (another instance does;
+   * one sends for the whole cluster anyway, through a lease in the database).
+   */
+  NOTIFY_DISPATCH: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /**
    * A join link added to Discord posts that include join data, with `{placeId}` and `{jobId}`
    * filled in, e.g. `https://example.com/join?placeId={placeId}&gameInstanceId={jobId}`. It must be
    * https: Discord shows only http(s) links, and a join link should not travel in clear.

@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { badRequest, HttpError, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
+import { sendTestFind, type TestSendResult } from './dispatcher.ts';
 import type { NotificationOutbox } from './notification-outbox.ts';
 import {
   type DeliveryFilter,
@@ -193,15 +194,8 @@ export async function retryDelivery(ctx: AppContext, id: number, caller: Caller)
   return delivery;
 }
 
-/** What Send test answers. */
-export interface TestResult {
-  ok: boolean;
-  status: number | null;
-  error?: string;
-}
-
 /** Posts a sample find to destination `id` now (not through the outbox) and says how it went. */
-export async function sendTestNotification(ctx: AppContext, id: number): Promise<TestResult> {
-  await destinationRowOf(ctx, id);
-  throw new HttpError(503, 'Sending is not available yet');
+export async function sendTestNotification(ctx: AppContext, id: number): Promise<TestSendResult> {
+  const row = await destinationRowOf(ctx, id);
+  return sendTestFind(row, outboundPolicyOf(ctx), ctx.config.NOTIFY_JOIN_URL_TEMPLATE ?? null);
 }

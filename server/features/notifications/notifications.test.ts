@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config.ts';
+import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp, useTestApp } from '../../test/helper.ts';
 
 // No test reaches the network: Discord's host, a private name and the rest resolve as they would.
@@ -55,7 +56,8 @@ async function reportFinds(t: TestApp, finds: ReturnType<typeof find>[]) {
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: notification destinations and deliveries`, () => {
-    const t = useTestApp(dialect, { signIn: true });
+    // The deliveries stay as written: no dispatcher sends them (one test below runs it).
+    const t = useTestApp(dialect, { signIn: true, env: { NOTIFY_DISPATCH: 'false' } });
     const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
       t.app.inject({ method, url, headers: { cookie: t.cookie }, ...(payload ? { payload } : {}) });
     const create = async (over: Record<string, unknown> = {}) => {
@@ -407,6 +409,61 @@ for (const dialect of DIALECTS) {
         }
       } finally {
         await t.close();
+      }
+    });
+
+    it('posts finds and Send test to the destination through the dispatcher the app runs', async () => {
+      let fake: FakeDiscord | undefined;
+      const t = await buildTestApp(dialect, {
+        NOTIFY_ALLOW_PRIVATE: 'true',
+        NOTIFY_ALLOW_HOSTS: '127.0.0.1',
+      });
+      try {
+        fake = await startFakeDiscord();
+        const hook = fake.createWebhook();
+        const cookie = await t.adminCookie();
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/notifications/destinations',
+          headers: { cookie },
+          payload: destination({ url: hook.url, minValue: 0, maxValue: null }),
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        const { id } = created.json().destination;
+
+        const test = await t.app.inject({
+          method: 'POST',
+          url: `/api/admin/notifications/destinations/${id}/test`,
+          headers: { cookie },
+        });
+        expect(test.statusCode, test.body).toBe(200);
+        expect(test.json()).toMatchObject({ ok: true });
+        expect(fake.received).toHaveLength(1);
+
+        await reportFinds(t, [find('Garama and Madundung', '$12.5M/s')]);
+        const posted = fake;
+        await vi.waitFor(() => expect(posted.received).toHaveLength(2), { timeout: 10_000 });
+        expect(JSON.stringify(posted.received[1]?.body)).toContain('Garama and Madundung');
+        await vi.waitFor(async () => {
+          const res = await t.app.inject({
+            method: 'GET',
+            url: '/api/admin/notifications/deliveries?state=sent',
+            headers: { cookie },
+          });
+          expect(res.json().deliveries).toHaveLength(1);
+        });
+
+        // A webhook deleted on Discord's side: Send test says so.
+        fake.deleteWebhook(hook.id);
+        const gone = await t.app.inject({
+          method: 'POST',
+          url: `/api/admin/notifications/destinations/${id}/test`,
+          headers: { cookie },
+        });
+        expect(gone.json()).toMatchObject({ ok: false, status: 404 });
+      } finally {
+        await t.close();
+        await fake?.close();
       }
     });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { PetDiscovery } from '../../../common/fleet.ts';
 import { loadConfig } from '../../config.ts';
 import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp, useTestApp } from '../../test/helper.ts';
@@ -537,3 +538,49 @@ describe('notification configuration', () => {
     expect(() => loadConfig({ NOTIFY_ALLOW_PRIVATE: 'yes' })).toThrow(/NOTIFY_ALLOW_PRIVATE/);
   });
 });
+
+const REDIS_URL = process.env.TEST_REDIS_URL;
+if (DIALECTS.includes('postgres') && REDIS_URL) {
+  describe('postgres + redis: two instances', () => {
+    it('writes deliveries on an instance for a destination another one created', async () => {
+      const env = { REDIS_URL, NOTIFY_DISPATCH: 'false' };
+      const first = await buildTestApp('postgres', env);
+      const second = await buildTestApp('postgres', env, { joinSchemaOf: first });
+      try {
+        const cookie = await first.adminCookie();
+        const created = await first.app.inject({
+          method: 'POST',
+          url: '/api/admin/notifications/destinations',
+          headers: { cookie },
+          payload: destination({ minValue: 0, maxValue: null }),
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        // The bus tells the second instance, which reloads its destinations.
+        const probe: PetDiscovery = {
+          id: 'probe',
+          seq: 1,
+          name: 'Probe',
+          type: 'Secret',
+          value: '$1M/s',
+          numericValue: 1_000_000,
+          count: 1,
+          timestamp: new Date(0).toISOString(),
+          placeid: '1',
+          jobid: 'job-probe',
+          scannerId: 'ghost-1',
+          botId: 'ghost-1',
+        };
+        await vi.waitFor(() =>
+          expect(second.ctx.services.notificationOutbox.rowsFor([probe])).toHaveLength(1),
+        );
+        const res = await reportFinds(second, [find('Garama and Madundung', '$12.5M/s')]);
+        expect(res.statusCode, res.body).toBe(200);
+        const rows = await first.ctx.db.selectFrom('notification_outbox').select('payload').execute();
+        expect(rows.map((r) => JSON.parse(r.payload).name)).toEqual(['Garama and Madundung']);
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    });
+  });
+}

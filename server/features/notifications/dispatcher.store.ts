@@ -1,0 +1,217 @@
+import type { Db } from '../../db/index.ts';
+
+/*
+ * The dispatcher's SQL: the cluster-wide lease, the due deliveries and their outcomes. Every write
+ * is conditional (a lease held by someone else is not taken; a delivery no longer pending is not
+ * touched), so two instances racing never both win.
+ */
+
+/** A due delivery with what its destination needs to post it. */
+export interface DueDelivery {
+  id: number;
+  destinationId: number;
+  attempts: number;
+  foundAt: number;
+  payload: string;
+  destination: {
+    id: number;
+    name: string;
+    kind: string;
+    url: string;
+    includeJoinData: boolean;
+    mentionRoleId: string | null;
+    mentionFromValue: number | null;
+  };
+}
+
+/**
+ * Takes the lease `name` for `holder` until `now + ttlMs` when it is free, expired or already ours.
+ * True when `holder` holds it afterwards.
+ */
+export async function acquireLease(
+  db: Db,
+  name: string,
+  holder: string,
+  now: number,
+  ttlMs: number,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('notification_leases')
+    .set({ holder, expires_at: now + ttlMs })
+    .where('name', '=', name)
+    .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<=', now)]))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) > 0) return true;
+  // No row yet (or someone else's live one): the primary key lets one INSERT win.
+  await db
+    .insertInto('notification_leases')
+    .values({ name, holder, expires_at: now + ttlMs })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('notification_leases')
+    .select(['holder', 'expires_at'])
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row !== undefined && row.holder === holder && Number(row.expires_at) > now;
+}
+
+/** Gives the lease up (on stop) so another instance takes over at once. */
+export async function releaseLease(db: Db, name: string, holder: string): Promise<void> {
+  await db
+    .updateTable('notification_leases')
+    .set({ expires_at: 0 })
+    .where('name', '=', name)
+    .where('holder', '=', holder)
+    .execute();
+}
+
+/** Pending deliveries due by `now` to enabled destinations, oldest first. */
+export async function selectDueDeliveries(db: Db, now: number, limit: number): Promise<DueDelivery[]> {
+  const rows = await db
+    .selectFrom('notification_outbox as o')
+    .innerJoin('notification_destinations as d', 'd.id', 'o.destination_id')
+    .select([
+      'o.id',
+      'o.destination_id',
+      'o.attempts',
+      'o.found_at',
+      'o.payload',
+      'd.name',
+      'd.kind',
+      'd.url',
+      'd.include_join_data',
+      'd.mention_role_id',
+      'd.mention_from_value',
+    ])
+    .where('o.state', '=', 'pending')
+    .where('o.due_at', '<=', now)
+    .where('d.enabled', '=', 1)
+    .orderBy('o.due_at')
+    .orderBy('o.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    destinationId: Number(r.destination_id),
+    attempts: Number(r.attempts),
+    foundAt: Number(r.found_at),
+    payload: r.payload,
+    destination: {
+      id: Number(r.destination_id),
+      name: r.name,
+      kind: r.kind,
+      url: r.url,
+      includeJoinData: Number(r.include_join_data) === 1,
+      mentionRoleId: r.mention_role_id,
+      mentionFromValue: r.mention_from_value === null ? null : Number(r.mention_from_value),
+    },
+  }));
+}
+
+/** The earliest due time of a pending delivery to an enabled destination, or null. */
+export async function selectNextDueAt(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom('notification_outbox as o')
+    .innerJoin('notification_destinations as d', 'd.id', 'o.destination_id')
+    .select((eb) => eb.fn.min('o.due_at').as('next'))
+    .where('o.state', '=', 'pending')
+    .where('d.enabled', '=', 1)
+    .executeTakeFirst();
+  return row?.next === null || row?.next === undefined ? null : Number(row.next);
+}
+
+/** Marks deliveries posted (only those still pending). */
+export async function markDeliveriesSent(db: Db, ids: number[], now: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('notification_outbox')
+    .set({ state: 'sent', sent_at: now, last_error: null })
+    .where('id', 'in', ids)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
+/**
+ * Schedules another try at `now + afterMs`, counting an attempt when `countAttempt`; a delivery past
+ * `maxAttempts` attempts or `giveUpAfterMs` since its find is marked failed instead.
+ */
+export async function scheduleDeliveryRetry(
+  db: Db,
+  ids: number[],
+  now: number,
+  options: {
+    afterMs: number;
+    error: string;
+    countAttempt: boolean;
+    maxAttempts: number;
+    giveUpAfterMs: number;
+  },
+): Promise<void> {
+  if (ids.length === 0) return;
+  const step = options.countAttempt ? 1 : 0;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('notification_outbox')
+      .set((eb) => ({ state: 'failed', attempts: eb('attempts', '+', step), last_error: options.error }))
+      .where('id', 'in', ids)
+      .where('state', '=', 'pending')
+      .where((eb) =>
+        eb.or([
+          eb('attempts', '>=', options.maxAttempts - step),
+          eb('found_at', '<=', now - options.giveUpAfterMs),
+        ]),
+      )
+      .execute();
+    await trx
+      .updateTable('notification_outbox')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', step),
+        due_at: now + options.afterMs,
+        last_error: options.error,
+      }))
+      .where('id', 'in', ids)
+      .where('state', '=', 'pending')
+      .execute();
+  });
+}
+
+/** Marks deliveries failed for good (their post will never be accepted). */
+export async function markDeliveriesFailed(db: Db, ids: number[], error: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('notification_outbox')
+    .set((eb) => ({ state: 'failed', attempts: eb('attempts', '+', 1), last_error: error }))
+    .where('id', 'in', ids)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
+/**
+ * Turns a destination off with the reason (its webhook is gone or refuses us). Its deliveries stay
+ * pending with the error, for when the admin fixes and enables it again.
+ */
+export async function disableDestination(
+  db: Db,
+  destinationId: number,
+  reason: string,
+  now: number,
+  deliveryIds: number[],
+  error: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('notification_destinations')
+      .set({ enabled: 0, disabled_reason: reason, updated_at: now })
+      .where('id', '=', destinationId)
+      .execute();
+    if (deliveryIds.length > 0) {
+      await trx
+        .updateTable('notification_outbox')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: error }))
+        .where('id', 'in', deliveryIds)
+        .where('state', '=', 'pending')
+        .execute();
+    }
+  });
+}

@@ -1,0 +1,328 @@
+import type { Db, DialectName } from '../../db/index.ts';
+import {
+  type DiscordMessageOptions,
+  foldDiscordMessages,
+  jsonBodyOf,
+  type NotifiedFind,
+  sampleFind,
+} from './discord-message.ts';
+import {
+  acquireLease,
+  type DueDelivery,
+  disableDestination,
+  markDeliveriesFailed,
+  markDeliveriesSent,
+  releaseLease,
+  scheduleDeliveryRetry,
+  selectDueDeliveries,
+} from './dispatcher.store.ts';
+import type { NotificationDestinationsTable } from './notifications.table.ts';
+import {
+  type OutboundKind,
+  type OutboundPolicy,
+  OutboundUrlError,
+  postJson,
+  REQUEST_TIMEOUT_MS,
+} from './outbound-request.ts';
+import {
+  type DeliveryOutcome,
+  GIVE_UP_AFTER_MS,
+  MAX_ATTEMPTS,
+  networkOutcome,
+  outcomeOf,
+  RateLimiter,
+} from './rate-limits.ts';
+
+/*
+ * The one sender of the cluster: whoever holds the lease row posts the due outbox rows, grouped per
+ * destination (Discord: a burst folded into few messages), and marks each message's rows sent right
+ * after its 2xx. A crash between a post and its mark can repeat that one message, nothing more.
+ */
+
+export const LEASE_NAME = 'notifications-dispatcher';
+/** How long a lease lasts unless renewed: well above a request's 5 s, so a holder renews in time. */
+export const LEASE_TTL_MS = 15_000;
+/** How often an idle dispatcher looks for due rows: the floor of the find-to-post time. */
+export const POLL_MS = 100;
+/** How often a non-holder tries for the lease. */
+const STANDBY_MS = 1_000;
+/** Rows taken per round. */
+const BATCH = 200;
+
+export interface DispatcherLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface DispatcherOptions {
+  db: Db;
+  dialect?: DialectName;
+  /** Epoch milliseconds. */
+  clock: () => number;
+  logger: DispatcherLogger;
+  policy: OutboundPolicy;
+  joinUrlTemplate: string | null;
+  /** Names this instance in the lease row. */
+  instanceId: string;
+  /** For tests: the idle poll (default POLL_MS). */
+  pollMs?: number;
+}
+
+export interface NotificationDispatcher {
+  /** Looks for due rows now (after an outbox write) rather than at the next poll. */
+  wake(): void;
+  /** Ends the loop after the post in flight, and gives the lease up. */
+  stop(): Promise<void>;
+}
+
+type Destination = DueDelivery['destination'];
+
+function optionsOf(destination: Destination, joinUrlTemplate: string | null): DiscordMessageOptions {
+  return {
+    includeJoinData: destination.includeJoinData,
+    mentionRoleId: destination.mentionRoleId,
+    mentionFromValue: destination.mentionFromValue,
+    joinUrlTemplate,
+  };
+}
+
+/** One request's worth: what to post and the deliveries it carries. */
+interface Post {
+  body: unknown;
+  rows: DueDelivery[];
+}
+
+function postsFor(destination: Destination, rows: DueDelivery[], joinUrlTemplate: string | null): Post[] {
+  const finds = rows.map((row) => ({ row, find: JSON.parse(row.payload) as NotifiedFind }));
+  if (destination.kind === 'discord') {
+    return foldDiscordMessages(finds, (x) => x.find, optionsOf(destination, joinUrlTemplate)).map((m) => ({
+      body: m.message,
+      rows: m.items.map((x) => x.row),
+    }));
+  }
+  // A generic webhook gets one find per request, so each is acknowledged (and marked) on its own.
+  return finds.map((x) => ({ body: jsonBodyOf(x.find, destination), rows: [x.row] }));
+}
+
+/** Posts one body; an answer or a network error becomes an outcome. */
+async function attempt(
+  url: string,
+  kind: OutboundKind,
+  body: unknown,
+  policy: OutboundPolicy,
+  attempts: number,
+  limits: RateLimiter | null,
+): Promise<{ outcome: DeliveryOutcome; status: number | null }> {
+  try {
+    const res = await postJson(url, body, policy, kind);
+    limits?.observe(url, res);
+    return { outcome: outcomeOf(res, attempts), status: res.status };
+  } catch (error) {
+    if (error instanceof OutboundUrlError && !error.transient) {
+      // The URL breaks the rules now (its host resolves elsewhere, a setting changed): it stays off.
+      return { outcome: { kind: 'disable', reason: error.message, error: error.message }, status: null };
+    }
+    return { outcome: networkOutcome(error, attempts), status: null };
+  }
+}
+
+export function startNotificationDispatcher(options: DispatcherOptions): NotificationDispatcher {
+  const { db, clock, logger, policy, joinUrlTemplate, instanceId } = options;
+  const pollMs = options.pollMs ?? POLL_MS;
+  const limits = new RateLimiter(clock);
+  /** Destinations held back after a 5xx or network error, until this time. */
+  const backedOff = new Map<number, number>();
+  let leaseUntil = 0;
+  let running = true;
+  let wakeUp: (() => void) | null = null;
+  let wokenEarly = false;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (wokenEarly || !running) {
+        wokenEarly = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  /** Holds the lease for at least the next request (renewing it), or says we do not. */
+  async function holdLease(): Promise<boolean> {
+    const now = clock();
+    if (leaseUntil - now > REQUEST_TIMEOUT_MS + 2_000) return true;
+    const held = await acquireLease(db, LEASE_NAME, instanceId, now, LEASE_TTL_MS);
+    const wasHolding = leaseUntil > now;
+    leaseUntil = held ? now + LEASE_TTL_MS : 0;
+    if (held && !wasHolding) logger.info({ instanceId }, 'notifications: dispatching for the cluster');
+    return held;
+  }
+
+  async function apply(
+    destination: Destination,
+    rows: DueDelivery[],
+    outcome: DeliveryOutcome,
+  ): Promise<boolean> {
+    const ids = rows.map((r) => r.id);
+    const now = clock();
+    switch (outcome.kind) {
+      case 'sent':
+        await markDeliveriesSent(db, ids, now);
+        backedOff.delete(destination.id);
+        return true;
+      case 'retry': {
+        if (outcome.attempt) {
+          backedOff.set(destination.id, now + outcome.afterMs);
+        }
+        await scheduleDeliveryRetry(db, ids, now, {
+          afterMs: outcome.afterMs,
+          error: outcome.error,
+          countAttempt: outcome.attempt,
+          maxAttempts: MAX_ATTEMPTS,
+          giveUpAfterMs: GIVE_UP_AFTER_MS,
+        });
+        return false;
+      }
+      case 'disable':
+        logger.warn(
+          { destinationId: destination.id, reason: outcome.reason },
+          'notifications: destination disabled',
+        );
+        await disableDestination(db, destination.id, outcome.reason, now, ids, outcome.error);
+        limits.forget(destination.url);
+        return false;
+      case 'fail':
+        await markDeliveriesFailed(db, ids, outcome.error);
+        return true;
+    }
+  }
+
+  /** Posts a destination's due rows in order; stops at the first post that is not accepted. */
+  async function sendTo(destination: Destination, rows: DueDelivery[]): Promise<void> {
+    let posts: Post[];
+    try {
+      posts = postsFor(destination, rows, joinUrlTemplate);
+    } catch {
+      // A payload that is not JSON cannot be posted ever.
+      await markDeliveriesFailed(
+        db,
+        rows.map((r) => r.id),
+        'The stored find is not readable',
+      );
+      return;
+    }
+    const kind: OutboundKind = destination.kind === 'discord' ? 'discord' : 'json';
+    for (const post of posts) {
+      if (!running) return;
+      if (limits.waitMs(destination.url) > 0) return;
+      if (!(await holdLease())) return;
+      const attempts = Math.max(...post.rows.map((r) => r.attempts));
+      const { outcome } = await attempt(destination.url, kind, post.body, policy, attempts, limits);
+      if (!(await apply(destination, post.rows, outcome))) return;
+    }
+  }
+
+  async function round(): Promise<number> {
+    if (!(await holdLease())) return STANDBY_MS;
+    const now = clock();
+    const due = await selectDueDeliveries(db, now, BATCH);
+    const groups = new Map<number, { destination: Destination; rows: DueDelivery[] }>();
+    for (const row of due) {
+      if ((backedOff.get(row.destinationId) ?? 0) > now) continue;
+      if (limits.waitMs(row.destination.url) > 0) continue;
+      const group = groups.get(row.destinationId) ?? { destination: row.destination, rows: [] };
+      group.rows.push(row);
+      groups.set(row.destinationId, group);
+    }
+    if (groups.size === 0) return pollMs;
+    await Promise.all([...groups.values()].map((g) => sendTo(g.destination, g.rows)));
+    // A full batch may have more behind it: go again at once.
+    return due.length >= BATCH ? 0 : pollMs;
+  }
+
+  const loop = (async () => {
+    while (running) {
+      let pause = pollMs;
+      try {
+        pause = await round();
+      } catch (error) {
+        // The database is away for a moment: keep the lease logic honest and try again.
+        leaseUntil = 0;
+        logger.error({ err: error }, 'notifications: dispatch round failed');
+        pause = STANDBY_MS;
+      }
+      if (pause > 0) await sleep(pause);
+    }
+    if (leaseUntil > clock()) {
+      await releaseLease(db, LEASE_NAME, instanceId).catch(() => {});
+    }
+  })();
+
+  return {
+    wake() {
+      if (wakeUp) wakeUp();
+      else wokenEarly = true;
+    },
+    async stop() {
+      running = false;
+      wakeUp?.();
+      await loop;
+    },
+  };
+}
+
+export interface TestSendResult {
+  ok: boolean;
+  /** The HTTP status of the answer; null when there was none. */
+  status: number | null;
+  error?: string;
+}
+
+/** Posts a sample find to a destination as it is (the *Send test* button); nothing is stored. */
+export async function sendTestFind(
+  destination: Pick<
+    NotificationDestinationsTable,
+    'name' | 'kind' | 'url' | 'include_join_data' | 'mention_role_id' | 'mention_from_value'
+  > & { id: number },
+  policy: OutboundPolicy,
+  joinUrlTemplate: string | null,
+): Promise<TestSendResult> {
+  const dest: Destination = {
+    id: destination.id,
+    name: destination.name,
+    kind: destination.kind,
+    url: destination.url,
+    includeJoinData: Number(destination.include_join_data) === 1,
+    mentionRoleId: destination.mention_role_id,
+    // A test never pings the role.
+    mentionFromValue: null,
+  };
+  const find = sampleFind(new Date());
+  const row: DueDelivery = {
+    id: 0,
+    destinationId: dest.id,
+    attempts: 0,
+    foundAt: Date.now(),
+    payload: JSON.stringify(find),
+    destination: dest,
+  };
+  const [post] = postsFor(dest, [row], joinUrlTemplate);
+  const kind: OutboundKind = dest.kind === 'discord' ? 'discord' : 'json';
+  const { outcome, status } = await attempt(dest.url, kind, post!.body, policy, 0, null);
+  switch (outcome.kind) {
+    case 'sent':
+      return { ok: true, status };
+    case 'retry':
+    case 'fail':
+      return { ok: false, status, error: outcome.error };
+    case 'disable':
+      return { ok: false, status, error: outcome.reason };
+  }
+}

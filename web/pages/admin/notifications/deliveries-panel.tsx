@@ -1,0 +1,163 @@
+import { useQuery } from '@tanstack/react-query';
+import { RotateCcw } from 'lucide-react';
+import { useState } from 'react';
+import { Alert, AlertDescription } from '@/components/ui/alert.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card.tsx';
+import {
+  DELIVERY_STATES,
+  type Delivery,
+  type DeliveryState,
+  type Destination,
+} from '../../../../common/notifications.ts';
+import { CutText, DateCell, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
+import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
+import { errorText } from '../shared/error-text.ts';
+import { StatusBadge } from '../shared/key-badges.tsx';
+import { CountBadge, ListCardTitle } from '../shared/list-controls.tsx';
+import { OptionSelect } from '../shared/option-select.tsx';
+import { useRetryDelivery } from './notifications-mutations.ts';
+import { deliveriesQuery } from './notifications-queries.ts';
+
+const COLUMNS = [
+  'Pet',
+  'Value',
+  'Destination',
+  'State',
+  'Attempts',
+  'Found',
+  'Due',
+  'Sent',
+  'Last Error',
+  'Actions',
+];
+
+const ALL = 'all';
+const STATE_OPTIONS = [ALL, ...DELIVERY_STATES] as const;
+const STATE_LABELS: Record<(typeof STATE_OPTIONS)[number], string> = {
+  all: 'All states',
+  pending: 'Pending',
+  sent: 'Sent',
+  failed: 'Failed',
+};
+const STATE_TONES = { pending: 'info', sent: 'good', failed: 'warn' } as const satisfies Record<
+  DeliveryState,
+  string
+>;
+
+/** The latest deliveries, filtered by destination and state; a failed one can be retried. */
+export function DeliveriesPanel({ destinations }: { destinations: readonly Destination[] }) {
+  const [destinationId, setDestinationId] = useState<string>(ALL);
+  const [state, setState] = useState<(typeof STATE_OPTIONS)[number]>(ALL);
+  const deliveries = useQuery(
+    deliveriesQuery({
+      destinationId: destinationId === ALL ? undefined : Number(destinationId),
+      state: state === ALL ? undefined : state,
+    }),
+  );
+  const names = new Map(destinations.map((d) => [String(d.id), d.name]));
+  const shown = deliveries.data?.deliveries;
+
+  return (
+    <Card>
+      <CardHeader className="gap-4">
+        <ListCardTitle query={deliveries} refreshLabel="Refresh deliveries">
+          Deliveries
+          {shown && <CountBadge count={shown.length} noun={shown.length === 1 ? 'delivery' : 'deliveries'} />}
+        </ListCardTitle>
+        <CardDescription>
+          The latest posts of finds, newest first. A failed one can be sent again.
+        </CardDescription>
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <div className="sm:w-64">
+            <OptionSelect
+              aria-label="Filter by destination"
+              value={destinationId}
+              options={[ALL, ...names.keys()]}
+              onValueChange={setDestinationId}
+              renderOption={(id) => (id === ALL ? 'All destinations' : names.get(id))}
+            />
+          </div>
+          <div className="sm:w-48">
+            <OptionSelect
+              aria-label="Filter by state"
+              value={state}
+              options={STATE_OPTIONS}
+              onValueChange={setState}
+              renderOption={(option) => STATE_LABELS[option]}
+            />
+          </div>
+        </div>
+      </CardHeader>
+      <CardContent className="px-0 pb-2 sm:px-2">
+        {deliveries.isError && !deliveries.data ? (
+          <Alert variant="destructive" className="mx-4 w-auto">
+            <AlertDescription>{loadFailureText(deliveries.error)}</AlertDescription>
+          </Alert>
+        ) : (
+          <AdminTable columns={COLUMNS} busy={shown === undefined}>
+            {shown === undefined ? (
+              <LoadingRow columns={COLUMNS.length}>Loading deliveries...</LoadingRow>
+            ) : shown.length === 0 ? (
+              <MessageRow columns={COLUMNS.length}>No deliveries match.</MessageRow>
+            ) : (
+              shown.map((delivery) => <DeliveryRow key={delivery.id} delivery={delivery} />)
+            )}
+          </AdminTable>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function DeliveryRow({ delivery }: { delivery: Delivery }) {
+  return (
+    <AdminRow data-delivery-id={delivery.id}>
+      <AdminCell label="Pet" className="font-medium">
+        {delivery.petName}
+      </AdminCell>
+      <AdminCell label="Value" className="whitespace-nowrap tabular-nums">
+        {delivery.value}
+      </AdminCell>
+      <AdminCell label="Destination">{delivery.destinationName}</AdminCell>
+      <AdminCell label="State">
+        <StatusBadge tone={STATE_TONES[delivery.state]}>{STATE_LABELS[delivery.state]}</StatusBadge>
+      </AdminCell>
+      <AdminCell label="Attempts" className="tabular-nums">
+        {delivery.attempts}
+      </AdminCell>
+      <DateCell label="Found" value={delivery.foundAt} />
+      <DateCell label="Due" value={delivery.dueAt} />
+      <DateCell label="Sent" value={delivery.sentAt} />
+      <AdminCell label="Last Error" className="text-xs md:max-w-48">
+        {delivery.lastError ? (
+          <CutText text={delivery.lastError} className="text-red-300" />
+        ) : (
+          <span className="text-muted-foreground">None</span>
+        )}
+      </AdminCell>
+      <ActionsCell>{delivery.state === 'failed' && <RetryButton delivery={delivery} />}</ActionsCell>
+    </AdminRow>
+  );
+}
+
+function RetryButton({ delivery }: { delivery: Delivery }) {
+  const retry = useRetryDelivery();
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      disabled={retry.isPending}
+      aria-label={`Retry ${delivery.petName} to ${delivery.destinationName}`}
+      onClick={() => retry.mutate(delivery.id)}
+    >
+      <RotateCcw />
+      Retry
+    </Button>
+  );
+}
+
+/** The query's message and, when the server said why, its reason. */
+function loadFailureText(error: Error): string {
+  return error.cause === undefined ? error.message : `${error.message}: ${errorText(error.cause)}`;
+}

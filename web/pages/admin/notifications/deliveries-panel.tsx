@@ -10,7 +10,7 @@ import {
   type DeliveryState,
   type Destination,
 } from '../../../../common/notifications.ts';
-import { CutText, DateCell, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
+import { DateText, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { StatusBadge } from '../shared/key-badges.tsx';
@@ -19,18 +19,7 @@ import { OptionSelect } from '../shared/option-select.tsx';
 import { useRetryDelivery } from './notifications-mutations.ts';
 import { deliveriesQuery } from './notifications-queries.ts';
 
-const COLUMNS = [
-  'Pet',
-  'Value',
-  'Destination',
-  'State',
-  'Attempts',
-  'Found',
-  'Due',
-  'Sent',
-  'Last Error',
-  'Actions',
-];
+const COLUMNS = ['Find', 'Destination', 'State', 'Attempts', 'Times', 'Last Error', 'Actions'];
 
 const ALL = 'all';
 const STATE_OPTIONS = [ALL, ...DELIVERY_STATES] as const;
@@ -113,27 +102,49 @@ export function DeliveriesPanel({ destinations }: { destinations: readonly Desti
 function DeliveryRow({ delivery }: { delivery: Delivery }) {
   return (
     <AdminRow data-delivery-id={delivery.id}>
-      <AdminCell label="Pet" className="font-medium">
-        {delivery.petName}
+      <AdminCell label="Find">
+        <p className="font-medium">{delivery.petName}</p>
+        <p className="whitespace-nowrap text-xs tabular-nums text-muted-foreground">{delivery.value}</p>
       </AdminCell>
-      <AdminCell label="Value" className="whitespace-nowrap tabular-nums">
-        {delivery.value}
+      <AdminCell label="Destination" className="text-sm">
+        {delivery.destinationName}
       </AdminCell>
-      <AdminCell label="Destination">{delivery.destinationName}</AdminCell>
       <AdminCell label="State">
         <StatusBadge tone={STATE_TONES[delivery.state]}>{STATE_LABELS[delivery.state]}</StatusBadge>
       </AdminCell>
       <AdminCell label="Attempts" className="tabular-nums">
         {delivery.attempts}
       </AdminCell>
-      <DateCell label="Found" value={delivery.foundAt} />
-      <DateCell label="Due" value={delivery.dueAt} />
-      <DateCell label="Sent" value={delivery.sentAt} />
-      <AdminCell label="Last Error" className="text-xs md:max-w-48">
+      <AdminCell label="Times" className="text-xs text-muted-foreground">
+        <dl className="grid grid-cols-[auto_auto] justify-start gap-x-2 gap-y-1">
+          <dt>Found</dt>
+          <dd>
+            <DateText value={delivery.foundAt} />
+          </dd>
+          {delivery.sentAt === null ? (
+            <>
+              <dt>Due</dt>
+              <dd>
+                <DateText value={delivery.dueAt} />
+              </dd>
+            </>
+          ) : (
+            <>
+              <dt>Sent</dt>
+              <dd>
+                <DateText value={delivery.sentAt} />
+              </dd>
+            </>
+          )}
+        </dl>
+      </AdminCell>
+      <AdminCell label="Last Error" className="md:min-w-32 md:max-w-48">
         {delivery.lastError ? (
-          <CutText text={delivery.lastError} className="text-red-300" />
+          <p className="line-clamp-2 break-words text-xs text-red-300" title={delivery.lastError}>
+            {delivery.lastError}
+          </p>
         ) : (
-          <span className="text-muted-foreground">None</span>
+          <span className="text-xs text-muted-foreground">None</span>
         )}
       </AdminCell>
       <ActionsCell>{delivery.state === 'failed' && <RetryButton delivery={delivery} />}</ActionsCell>

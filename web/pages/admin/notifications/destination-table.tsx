@@ -7,10 +7,11 @@ import type { Destination } from '../../../../common/notifications.ts';
 import { CutText, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { DestinationDialog, KIND_LABELS } from './destination-dialog.tsx';
+import { LastError } from './last-error.tsx';
 import { formatDelay, formatMs, formatValueRange } from './notifications-format.ts';
 import { useDeleteDestination, useSendTest, useSetDestinationEnabled } from './notifications-mutations.ts';
 
-const COLUMNS = ['Destination', 'Finds', 'Enabled', 'Deliveries', 'Find to Post', 'Last Error', 'Actions'];
+const COLUMNS = ['Destination', 'Finds', 'Enabled', 'Deliveries', 'Find to Post', 'Actions'];
 
 /** The destinations list. `destinations` undefined means still loading. */
 export function DestinationTable({ destinations }: { destinations: Destination[] | undefined }) {
@@ -36,7 +37,9 @@ function DestinationRow({ destination }: { destination: Destination }) {
       <AdminCell label="Destination" wide className="md:max-w-64">
         <p className="flex flex-wrap items-center gap-2 font-medium">
           {destination.name}
-          <Badge variant="outline">{KIND_LABELS[destination.kind]}</Badge>
+          <Badge variant="outline" className="whitespace-nowrap">
+            {KIND_LABELS[destination.kind]}
+          </Badge>
         </p>
         <CutText text={destination.url} className="font-mono text-xs text-muted-foreground" />
         {destination.disabledReason && (
@@ -58,7 +61,7 @@ function DestinationRow({ destination }: { destination: Destination }) {
       <AdminCell label="Enabled">
         <EnabledSwitch destination={destination} />
       </AdminCell>
-      <AdminCell label="Deliveries" className="text-sm tabular-nums">
+      <AdminCell label="Deliveries" className="text-sm tabular-nums md:max-w-56">
         <dl className="grid grid-cols-[auto_auto] justify-start gap-x-2">
           <dt className="text-muted-foreground">Sent</dt>
           <dd>{stats.sent.toLocaleString('en-US')}</dd>
@@ -69,6 +72,7 @@ function DestinationRow({ destination }: { destination: Destination }) {
             {stats.failed.toLocaleString('en-US')}
           </dd>
         </dl>
+        <LastError text={stats.lastError} />
       </AdminCell>
       <AdminCell label="Find to Post" className="text-sm tabular-nums">
         {stats.p50Ms === null || stats.p99Ms === null ? (
@@ -78,13 +82,6 @@ function DestinationRow({ destination }: { destination: Destination }) {
             <p className="whitespace-nowrap">p50 {formatMs(stats.p50Ms)}</p>
             <p className="whitespace-nowrap">p99 {formatMs(stats.p99Ms)}</p>
           </>
-        )}
-      </AdminCell>
-      <AdminCell label="Last Error" className="text-xs md:max-w-48">
-        {stats.lastError ? (
-          <CutText text={stats.lastError} className="text-red-300" />
-        ) : (
-          <span className="text-muted-foreground">None</span>
         )}
       </AdminCell>
       <ActionsCell>

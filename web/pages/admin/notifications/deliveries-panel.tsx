@@ -12,12 +12,11 @@ import {
 } from '../../../../common/notifications.ts';
 import { DateText, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
-import { errorText } from '../shared/error-text.ts';
 import { StatusBadge } from '../shared/key-badges.tsx';
 import { CountBadge, ListCardTitle } from '../shared/list-controls.tsx';
 import { OptionSelect } from '../shared/option-select.tsx';
 import { useRetryDelivery } from './notifications-mutations.ts';
-import { deliveriesQuery } from './notifications-queries.ts';
+import { deliveriesQuery, loadFailureText } from './notifications-queries.ts';
 
 const COLUMNS = ['Find', 'Destination', 'State', 'Attempts', 'Times', 'Last Error', 'Actions'];
 
@@ -166,9 +165,4 @@ function RetryButton({ delivery }: { delivery: Delivery }) {
       Retry
     </Button>
   );
-}
-
-/** The query's message and, when the server said why, its reason. */
-function loadFailureText(error: Error): string {
-  return error.cause === undefined ? error.message : `${error.message}: ${errorText(error.cause)}`;
 }

@@ -16,7 +16,11 @@ import {
 import { Input, Textarea } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
-import type { Destination, DestinationKind } from '../../../../common/notifications.ts';
+import {
+  DESTINATION_KINDS,
+  type Destination,
+  type DestinationKind,
+} from '../../../../common/notifications.ts';
 import { errorText } from '../shared/error-text.ts';
 import { FormField, SelectFormField } from '../shared/form-field.tsx';
 import {
@@ -25,7 +29,6 @@ import {
   destinationToForm,
   formToRequest,
   NEW_DESTINATION_FORM,
-  VALUE_HINT,
 } from './destination-form.ts';
 import { useSaveDestination } from './notifications-mutations.ts';
 
@@ -96,7 +99,7 @@ function DestinationFormBody({ destination, onDone }: { destination?: Destinatio
         control={form.control}
         name="kind"
         label="Kind"
-        options={['discord', 'json'] as const}
+        options={DESTINATION_KINDS}
         renderOption={(option) => KIND_LABELS[option]}
       />
       <FormField
@@ -126,7 +129,7 @@ function DestinationFormBody({ destination, onDone }: { destination?: Destinatio
           label="Minimum value"
           className="content-start"
           error={errors.minValue?.message}
-          hint="Per second; the minimum itself is included."
+          hint="Per second, e.g. 1M, 2.5B or 1000000; included."
         >
           {(control) => <Input {...control} inputMode="decimal" {...form.register('minValue')} />}
         </FormField>
@@ -178,12 +181,11 @@ function DestinationFormBody({ destination, onDone }: { destination?: Destinatio
           label="Mention from value (optional)"
           className="content-start"
           error={errors.mentionFromValue?.message}
-          hint="Ping only from this value; empty for every find."
+          hint="Ping only from this value (e.g. 50M); empty for every find."
         >
           {(control) => <Input {...control} inputMode="decimal" {...form.register('mentionFromValue')} />}
         </FormField>
       </div>
-      <p className="-mt-2 text-xs text-muted-foreground">{VALUE_HINT}.</p>
       <SwitchField control={form.control} name="includeJoinData" label="Include join data">
         Place and job ids with a ready join snippet.
       </SwitchField>

@@ -63,7 +63,7 @@ export function destinationToForm(destination: Destination): DestinationForm {
 }
 
 const VALUE_FIELDS = ['minValue', 'maxValue', 'mentionFromValue'] as const;
-export const VALUE_HINT = 'A value per second, e.g. 1M, 2.5B or 1000000';
+const VALUE_HINT = 'A value per second, e.g. 1M, 2.5B or 1000000';
 
 /** A typed value: '' is null; "10M", "$1,000,000" and "1.5B/s" read as finds' values do; NaN otherwise. */
 function readValue(text: string): number | null {
@@ -99,22 +99,20 @@ export function formToRequest(form: DestinationForm): Partial<DestinationInput> 
  */
 export function destinationFormSchema(keepsUrl: boolean) {
   return DestinationFormSchema.superRefine((form, ctx) => {
-    for (const field of VALUE_FIELDS) {
-      if (Number.isNaN(readValue(form[field])))
-        ctx.addIssue({ code: 'custom', path: [field], message: VALUE_HINT });
-    }
     // With the URL even when empty, so an empty one on create reads 'URL is required'.
-    const result = DestinationInputSchema.safeParse({ ...formToRequest(form), url: form.url.trim() });
+    const body: Record<string, unknown> = { ...formToRequest(form), url: form.url.trim() };
+    for (const field of VALUE_FIELDS) {
+      if (!Number.isNaN(body[field])) continue;
+      ctx.addIssue({ code: 'custom', path: [field], message: VALUE_HINT });
+      // Checked as empty, so the rest of the form still gets its messages (the range rule only runs
+      // once every field has the right type).
+      body[field] = field === 'minValue' ? 0 : null;
+    }
+    const result = DestinationInputSchema.safeParse(body);
     if (result.success) return;
     for (const issue of result.error.issues) {
       const field = String(issue.path[0] ?? 'name');
       if (field === 'url' && keepsUrl && form.url.trim() === '') continue;
-      // A value that did not read already has its message.
-      if (
-        (VALUE_FIELDS as readonly string[]).includes(field) &&
-        Number.isNaN(readValue(form[field as 'minValue']))
-      )
-        continue;
       ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
     }
   });

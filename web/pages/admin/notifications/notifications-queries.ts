@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '@/lib/api.ts';
 import type { Delivery, DeliveryState, Destination } from '../../../../common/notifications.ts';
+import { errorText } from '../shared/error-text.ts';
 
 export const DESTINATIONS_URL = '/api/admin/notifications/destinations';
 export const DELIVERIES_URL = '/api/admin/notifications/deliveries';
@@ -42,4 +43,9 @@ export function deliveriesQuery(filters: DeliveryFilters) {
     },
     refetchInterval: NOTIFICATIONS_REFETCH_MS,
   });
+}
+
+/** A list's failure as the screen shows it: the query's text ('Failed to load destinations') and the server's reason. */
+export function loadFailureText(error: Error): string {
+  return error.cause === undefined ? error.message : `${error.message}: ${errorText(error.cause)}`;
 }

@@ -252,7 +252,7 @@ describe('NotificationsPage', () => {
     expect(toast).toHaveBeenCalledWith({ title: 'Destination added' });
   });
 
-  it("refuses a range whose maximum is under its minimum, and shows the server's reason for a bad URL", async () => {
+  it("refuses a value that does not read and a maximum under the minimum, and shows the server's reason for a bad URL", async () => {
     const { handlers } = fakeServer();
     handlers[`POST ${DESTINATIONS_URL}`] = () =>
       json({ error: 'A discord destination takes only Discord webhook hosts' }, 400);
@@ -264,8 +264,11 @@ describe('NotificationsPage', () => {
     await user.clear(within(dialog).getByLabelText('Minimum value'));
     await user.type(within(dialog).getByLabelText('Minimum value'), '5M');
     await user.type(within(dialog).getByLabelText('Maximum value (optional)'), '1M');
+    await user.type(within(dialog).getByLabelText('Mention from value (optional)'), 'lots');
     await user.click(within(dialog).getByRole('button', { name: 'Add Destination' }));
     expect(await within(dialog).findByText('The maximum value must be at least the minimum')).toBeTruthy();
+    expect(within(dialog).getByText('A value per second, e.g. 1M, 2.5B or 1000000')).toBeTruthy();
+    await user.clear(within(dialog).getByLabelText('Mention from value (optional)'));
 
     await user.clear(within(dialog).getByLabelText('Maximum value (optional)'));
     await user.click(within(dialog).getByRole('button', { name: 'Add Destination' }));

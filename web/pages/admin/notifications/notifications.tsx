@@ -2,12 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card.tsx';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
-import { errorText } from '../shared/error-text.ts';
 import { CountBadge, ListCardTitle } from '../shared/list-controls.tsx';
 import { DeliveriesPanel } from './deliveries-panel.tsx';
 import { DestinationDialog } from './destination-dialog.tsx';
 import { DestinationTable } from './destination-table.tsx';
-import { destinationsQuery } from './notifications-queries.ts';
+import { destinationsQuery, loadFailureText } from './notifications-queries.ts';
 
 /** /admin/notifications: where finds are posted (Discord channels, webhooks) and how those posts went. */
 export default function NotificationsPage() {
@@ -50,9 +49,4 @@ export default function NotificationsPage() {
       <DeliveriesPanel destinations={list ?? []} />
     </div>
   );
-}
-
-/** The query's message ('Failed to load destinations') and, when the server said why, its reason. */
-function loadFailureText(error: Error): string {
-  return error.cause === undefined ? error.message : `${error.message}: ${errorText(error.cause)}`;
 }

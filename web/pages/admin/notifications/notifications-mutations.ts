@@ -6,11 +6,17 @@ import type { Destination, DestinationInput } from '../../../../common/notificat
 import { invalidateUrls } from '../shared/refresh.ts';
 import { DELIVERIES_URL, DESTINATIONS_URL } from './notifications-queries.ts';
 
-/** What POST …/destinations/{id}/test answers: whether the sample find was accepted, and the status. */
+/** What POST …/destinations/{id}/test answers: whether the sample find was taken, and the HTTP status. */
 export interface TestResult {
   ok: boolean;
-  status: number;
+  /** null when no answer came (refused address, timeout, network). */
+  status: number | null;
   error?: string;
+}
+
+/** What creating or changing a destination answers. */
+interface DestinationAnswer {
+  destination: Destination;
 }
 
 /** Any change to a destination or a delivery moves both lists' figures. */
@@ -28,8 +34,8 @@ export function useSaveDestination(id: number | undefined) {
   return useMutation({
     mutationFn: (body: Partial<DestinationInput>) =>
       id === undefined
-        ? apiRequest<Destination>('POST', DESTINATIONS_URL, body)
-        : apiRequest<Destination>('PATCH', `${DESTINATIONS_URL}/${id}`, body),
+        ? apiRequest<DestinationAnswer>('POST', DESTINATIONS_URL, body)
+        : apiRequest<DestinationAnswer>('PATCH', `${DESTINATIONS_URL}/${id}`, body),
     onSuccess: async () => {
       toast({ title: id === undefined ? 'Destination added' : 'Destination saved' });
       await refresh();
@@ -42,7 +48,7 @@ export function useSetDestinationEnabled(destination: Destination) {
   const refresh = useRefreshNotifications();
   return useMutation({
     mutationFn: (enabled: boolean) =>
-      apiRequest<Destination>('PATCH', `${DESTINATIONS_URL}/${destination.id}`, { enabled }),
+      apiRequest<DestinationAnswer>('PATCH', `${DESTINATIONS_URL}/${destination.id}`, { enabled }),
     onSuccess: async (_answer, enabled) => {
       toast({ title: `${destination.name} ${enabled ? 'enabled' : 'disabled'}` });
       await refresh();
@@ -76,7 +82,11 @@ export function useSendTest(destination: Destination) {
       } else {
         toast({
           title: 'Test failed',
-          description: result.error ?? `${destination.name} answered HTTP ${result.status}.`,
+          description:
+            result.error ??
+            (result.status === null
+              ? `${destination.name} did not answer.`
+              : `${destination.name} answered HTTP ${result.status}.`),
           variant: 'destructive',
         });
       }

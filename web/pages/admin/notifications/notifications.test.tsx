@@ -128,17 +128,17 @@ function fakeServer(options: { destinations?: Destination[]; deliveries?: Delive
     },
     [`POST ${DESTINATIONS_URL}`]: (init, url) => {
       record('POST', url, init);
-      return json(destination({ id: 3 }), 201);
+      return json({ destination: destination({ id: 3 }) }, 201);
     },
     [`POST ${DELIVERIES_URL}/51/retry`]: (init, url) => {
       record('POST', url, init);
-      return json({ ok: true });
+      return json({ delivery: { ...failedDelivery, state: 'pending', attempts: 0 } });
     },
   };
   for (const d of destinations) {
     handlers[`PATCH ${DESTINATIONS_URL}/${d.id}`] = (init, url) => {
       record('PATCH', url, init);
-      return json(d);
+      return json({ destination: d });
     };
     handlers[`DELETE ${DESTINATIONS_URL}/${d.id}`] = (init, url) => {
       record('DELETE', url, init);

@@ -45,6 +45,7 @@ export const ADMIN_SCREEN_SEGMENTS = {
   serverPool: 'server-pool',
   liveMonitoring: 'live-monitoring',
   liveConfiguration: 'configuration',
+  notifications: 'notifications',
   aiDebugging: 'ai-debugging',
 } as const;
 

@@ -38,6 +38,7 @@ const adminScreens: Record<AdminScreenName, LazyScreen> = {
   serverPool: lazyScreen(() => import('@/pages/admin/server-pool/server-pool.tsx')),
   liveMonitoring: lazyScreen(() => import('@/pages/admin/live-monitoring/live-monitoring.tsx')),
   liveConfiguration: lazyScreen(() => import('@/pages/admin/live-configuration/live-configuration.tsx')),
+  notifications: lazyScreen(() => import('@/pages/admin/notifications/notifications.tsx')),
   aiDebugging: lazyScreen(() => import('@/pages/admin/ai-debugging/ai-debugging.tsx')),
 };
 

@@ -233,7 +233,7 @@ function SidebarLink({
       onClick={onNavigate}
       aria-current={active ? 'page' : undefined}
       className={cn(
-        'group flex items-start gap-2.5 rounded-md px-2.5 py-1 transition-colors',
+        'group flex items-start gap-2.5 rounded-md px-2.5 py-0.5 transition-colors',
         active
           ? 'bg-primary/15 text-foreground ring-1 ring-primary/40'
           : 'text-muted-foreground hover:bg-accent hover:text-foreground',

@@ -1,5 +1,6 @@
 import {
   Activity,
+  Bell,
   BrainCircuit,
   FileCode,
   FolderOpen,
@@ -54,6 +55,13 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
     description: 'Bot settings, emergency stop',
     path: '/admin/configuration',
     icon: SlidersHorizontal,
+    badge: 'NEW',
+  },
+  {
+    label: 'Notifications',
+    description: 'Finds posted to Discord',
+    path: '/admin/notifications',
+    icon: Bell,
     badge: 'NEW',
   },
   {

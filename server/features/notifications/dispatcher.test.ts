@@ -217,6 +217,18 @@ for (const dialect of DIALECTS) {
       expect(seqsReceived(fake, hook.id).sort()).toEqual([1, 2]);
     });
 
+    it("keeps posting to the others while one destination's backlog waits out its backoff", async () => {
+      const down = await addDestination('http://127.0.0.1:9/api/webhooks/1/closed-port');
+      const seqs = Array.from({ length: 250 }, (_, i) => i + 1);
+      await enqueue(down, seqs, Date.now() - 1_000);
+      const hook = fake.createWebhook();
+      const up = await addDestination(hook.url);
+      await enqueue(up, [1000]);
+      start();
+      await vi.waitFor(async () => expect((await states(up))[0]!.state).toBe('sent'), { timeout: 10_000 });
+      expect(seqsReceived(fake, hook.id)).toEqual([1000]);
+    });
+
     it('gives a delivery up after its tenth attempt', async () => {
       const hook = fake.createWebhook();
       const dest = await addDestination(hook.url);

@@ -107,3 +107,21 @@ export const DeliveryQuerySchema = z.object({
   state: z.enum(DELIVERY_STATES).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
+
+/**
+ * What the admin sends to change a destination: any part of the input, nothing defaulted (a field
+ * left out keeps its value). The range is checked against the stored values by the server.
+ */
+export const DestinationPatchSchema = z
+  .object(
+    Object.fromEntries(
+      Object.entries(DestinationInputSchema.shape).map(([key, field]) => [
+        key,
+        (field instanceof z.ZodDefault ? field.unwrap() : field).optional(),
+      ]),
+    ) as unknown as {
+      [K in keyof typeof DestinationInputSchema.shape]: z.ZodOptional<z.ZodType<DestinationInput[K]>>;
+    },
+  )
+  .strict();
+export type DestinationPatch = z.infer<typeof DestinationPatchSchema>;

@@ -30,6 +30,11 @@ import { healthReportRoutes } from './features/health/report/report.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
 import { loaderRoutes } from './features/loader/loader.routes.ts';
 import { scriptAccessRoutes } from './features/loader/script-access.routes.ts';
+import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
+import {
+  createNotificationOutbox,
+  registerNotifications,
+} from './features/notifications/notifications-lifecycle.ts';
 import { publicRoutes } from './features/public/public.routes.ts';
 import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
 import { scriptKeysRoutes } from './features/script-keys/script-keys.routes.ts';
@@ -52,7 +57,7 @@ import { responseSerializerCompiler, strictResponses } from './operations/respon
 import { registerErrorHandling } from './plugins/errors.ts';
 import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
-import { serializeRequest } from './plugins/request-log.ts';
+import { redactingDestination, serializeRequest } from './plugins/request-log.ts';
 import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextCheck } from './plugins/text-check.ts';
@@ -84,7 +89,12 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   const ctx = base as AppContext;
   const app = Fastify({
     logger: options.logger
-      ? { ...(options.logger === true ? {} : options.logger), serializers: { req: serializeRequest } }
+      ? {
+          ...(options.logger === true ? {} : options.logger),
+          // Every line, whatever logged it, without webhook tokens (plugins/request-log.ts).
+          stream: redactingDestination(options.logger === true ? undefined : options.logger.stream),
+          serializers: { req: serializeRequest },
+        }
       : false,
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
@@ -153,18 +163,22 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     clientAddress: limitedClientOf,
     checkOutbound: process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test',
   });
+  const fleet = new Fleet(ctx, app.log, writer);
   ctx.services = {
     metrics,
     transport,
     publisher: transport.publisher,
-    fleet: new Fleet(ctx, app.log, writer),
+    fleet,
     botEventBudget: createBotEventBudget(ctx.config),
     // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
     botRemovalSteps: { deleteConfiguration, releaseServers: releaseServersOf },
     configurationProgress: new Turns(),
     analysisRuns: new Turns(),
+    // Finds' outbox rows ride with the fleet's discovery writes (a feature above the fleet's layer).
+    notificationOutbox: createNotificationOutbox(ctx, app.log, fleet),
   };
   registerFleet(app, ctx);
+  registerNotifications(app, ctx);
   await registerApiDocs(app);
 
   for (const feature of [
@@ -190,6 +204,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     analysisRoutes,
     serverPoolRoutes,
     configurationRoutes,
+    notificationsRoutes,
     metricsRoutes,
   ]) {
     await app.register(documentedFeature(feature), { ctx });

@@ -256,6 +256,55 @@ const ConfigSchema = z.object({
     .min(1000, 'must be at least 1000 (one second)')
     .max(600_000, 'must be at most 600000 (ten minutes)')
     .default(10_000),
+  /*
+   * Notifications (server/features/notifications): where finds may be posted. A 'discord'
+   * destination takes only Discord's webhook hosts, and no destination may reach a private,
+   * loopback or link-local address, unless these settings say otherwise.
+   */
+  /** Hosts a 'discord' destination may post to besides Discord's own, comma-separated (a relay, a test double). */
+  NOTIFY_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    ),
+  /**
+   * 'true' lets destinations reach private, loopback and link-local addresses, and plain http to
+   * them: for tests (a fake Discord on 127.0.0.1) and a bridge on the operator's own network.
+   */
+  NOTIFY_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /**
+   * 'false': this instance writes finds' deliveries but never sends them (another instance does;
+   * one sends for the whole cluster anyway, through a lease in the database).
+   */
+  NOTIFY_DISPATCH: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /**
+   * A join link added to Discord posts that include join data, with `{placeId}` and `{jobId}`
+   * filled in, e.g. `https://example.com/join?placeId={placeId}&gameInstanceId={jobId}`. It must be
+   * https: Discord shows only http(s) links, and a join link should not travel in clear.
+   */
+  NOTIFY_JOIN_URL_TEMPLATE: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const template = v.trim();
+      const url = URL.canParse(template) ? new URL(template) : null;
+      if (url?.protocol === 'https:') return template;
+      ctx.addIssue(
+        `${template} is not an https URL like https://example.com/join?placeId={placeId}&gameInstanceId={jobId}`,
+      );
+      return z.NEVER;
+    }),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */
   COOKIE_SECURE: z
     .enum(['true', 'false'])

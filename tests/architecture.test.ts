@@ -28,6 +28,7 @@ const FEATURE_LAYERS: Record<string, number> = {
   licensing: 3,
   fleet: 3,
   'server-pool': 4,
+  notifications: 4,
   configuration: 4,
   redemption: 4,
   'script-keys': 5,

@@ -26,6 +26,7 @@ const FEATURE_TAGS: Record<string, string> = {
   analysisRoutes: 'health',
   serverPoolRoutes: 'server-pool',
   configurationRoutes: 'configuration',
+  notificationsRoutes: 'notifications',
   probesRoutes: 'operations',
   metricsRoutes: 'operations',
 };
@@ -45,6 +46,10 @@ export const API_TAGS = [
   { name: 'fleet', description: 'Scanner bots: batched events and removal (the socket is /ws)' },
   { name: 'server-pool', description: 'Game servers handed out to bots' },
   { name: 'configuration', description: 'Bot configurations, profiles, emergency control' },
+  {
+    name: 'notifications',
+    description: 'Where finds are posted (Discord webhooks, JSON endpoints) and the deliveries',
+  },
   { name: 'scripts', description: 'Script store, versions, files, the scripts page' },
   { name: 'security', description: 'Audit log and rate-limit status' },
   { name: 'health', description: 'AI health: report, findings, recommendations, error reports' },

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
 
 /**
  * Query parameters whose values are secrets: script keys, device ids, challenge nonces and
@@ -14,8 +15,35 @@ function decodedName(name: string): string {
   }
 }
 
+/**
+ * A webhook's token in a URL (`/api/webhooks/{id}/{token}`, Discord's form; also percent-encoded
+ * slashes, as a URL inside a query has them): the id stays, the token goes.
+ */
+const WEBHOOK_TOKEN =
+  /(\/api(?:\/v\d+)?\/webhooks\/\d+\/|%2Fapi(?:%2Fv\d+)?%2Fwebhooks%2F\d+%2F)[^/\s"'?#&%\\]+/gi;
+
+/** `text` with every webhook token replaced by `[redacted]`. */
+export function redactWebhookTokens(text: string): string {
+  return text.replace(WEBHOOK_TOKEN, '$1[redacted]');
+}
+
+/**
+ * A log destination that writes every line with webhook tokens redacted, whatever logged them (a
+ * request's URL, an error quoting a body, a row the writer set aside): `target` by default stdout,
+ * as pino writes it.
+ */
+export function redactingDestination(target?: DestinationStream): DestinationStream {
+  const out = target ?? pino.destination({ dest: 1, sync: false });
+  const flushable = out as DestinationStream & { flushSync?: () => void };
+  return {
+    write: (line: string) => out.write(redactWebhookTokens(line)),
+    ...(flushable.flushSync ? { flushSync: () => flushable.flushSync?.() } : {}),
+  } as DestinationStream;
+}
+
 /** The URL with the values of secret query parameters replaced by `[redacted]` (names decoded as the server reads them). */
-export function redactUrl(url: string): string {
+export function redactUrl(raw: string): string {
+  const url = redactWebhookTokens(raw);
   const start = url.indexOf('?');
   if (start === -1) return url;
   const params = url

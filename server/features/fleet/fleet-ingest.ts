@@ -12,7 +12,7 @@ import {
   scannerFlagged,
 } from './fleet-changes.ts';
 import type { FleetLive } from './fleet-live.ts';
-import { discoveryRows, type FleetPersistence, hopRows } from './fleet-persistence.ts';
+import { type FleetPersistence, hopRows } from './fleet-persistence.ts';
 import type { ScannerRecord } from './fleet-records.ts';
 import type { RecentPets } from './fleet-sequence.ts';
 import type { FleetState } from './fleet-state.ts';
@@ -196,7 +196,7 @@ export class FleetIngest {
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'discovery', discovery } satisfies BusFleetMessage);
     this.ctx.services.metrics.find(discovery.value);
     this.persistence.touch(ghostId);
-    const written = this.persistence.persist(discoveryRows, discovery, acknowledged);
+    const written = this.persistence.persist(this.persistence.discoveryRows, discovery, acknowledged);
     return { result: { ok: true, seq }, written };
   }
 

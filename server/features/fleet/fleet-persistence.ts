@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
 import type { PetDiscovery, ServerHopEvent } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import type { BatchWriter, RowKind } from '../../db/batch-writer.ts';
+import type { Database } from '../../db/database.ts';
 import {
   deleteFleetEventsBefore,
   deleteScanner,
@@ -16,9 +18,15 @@ import type { FleetState } from './fleet-state.ts';
 const DAY_MS = 24 * 60 * 60_000;
 const DELETE_BATCH = 1000;
 
-/** Hops and discoveries, as the batched writer writes them (kinds of its rows). */
+/** Hops, as the batched writer writes them (a kind of its rows). */
 export const hopRows: RowKind<ServerHopEvent> = { table: 'fleet_hops', write: insertHops };
-export const discoveryRows: RowKind<PetDiscovery> = { table: 'fleet_discoveries', write: insertDiscoveries };
+
+/**
+ * Rows a feature above the fleet writes with a batch of discoveries, in the transaction that stores
+ * them (notifications' outbox): a crash keeps both or neither. It must not throw for a row it can
+ * do without, or the finds of the batch would be set aside with it.
+ */
+export type DiscoveryCompanion = (trx: Transaction<Database>, discoveries: PetDiscovery[]) => Promise<void>;
 
 /** The promise itself, marked as handled now: it is awaited later, after other messages were applied. */
 function watched(written: Promise<void>): Promise<void> {
@@ -48,6 +56,17 @@ export class FleetPersistence {
       ),
   };
 
+  private readonly discoveryCompanions: DiscoveryCompanion[] = [];
+
+  /** Discoveries, as the batched writer writes them, with what features registered to go along. */
+  readonly discoveryRows: RowKind<PetDiscovery> = {
+    table: 'fleet_discoveries',
+    write: async (trx, discoveries) => {
+      await insertDiscoveries(trx, discoveries);
+      for (const companion of this.discoveryCompanions) await companion(trx, discoveries);
+    },
+  };
+
   constructor(
     private readonly ctx: AppContext,
     private readonly log: FastifyBaseLogger,
@@ -68,6 +87,11 @@ export class FleetPersistence {
     if (acknowledged) return watched(this.writer.write(kind, row));
     this.writer.add(kind, row);
     return undefined;
+  }
+
+  /** Writes `companion`'s rows with every batch of discoveries, in the same transaction. */
+  alsoWriteWithDiscoveries(companion: DiscoveryCompanion): void {
+    this.discoveryCompanions.push(companion);
   }
 
   /** A sign of life of `ghostId`: its row goes with the next batch, nobody waits for it. */

@@ -14,7 +14,7 @@ import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
 import type { Payload } from './fleet-changes.ts';
 import { type BotMessageResult, FleetIngest } from './fleet-ingest.ts';
 import { FleetLive } from './fleet-live.ts';
-import { FleetPersistence } from './fleet-persistence.ts';
+import { type DiscoveryCompanion, FleetPersistence } from './fleet-persistence.ts';
 import type { FleetEventWithSeq } from './fleet-records.ts';
 import { createRecentPets, createSeqCounter, type RecentPets, type SeqCounter } from './fleet-sequence.ts';
 import { FleetState } from './fleet-state.ts';
@@ -23,6 +23,7 @@ import { FleetState } from './fleet-state.ts';
 export type { DiscoveryStream } from './fleet-backfill.ts';
 export { FLEET_CHANNEL } from './fleet-bus.ts';
 export type { BotMessageResult } from './fleet-ingest.ts';
+export type { DiscoveryCompanion } from './fleet-persistence.ts';
 export type { FleetEventWithSeq } from './fleet-records.ts';
 export { DISCOVERY_DEDUPE_MS } from './fleet-sequence.ts';
 export { FLEET_TEXTS } from './fleet-texts.ts';
@@ -200,6 +201,14 @@ export class Fleet {
   /** Writes everything queued so far; resolves once it is in the database. */
   flush(): Promise<void> {
     return this.persistence.flush();
+  }
+
+  /**
+   * Writes `companion`'s rows with every batch of discoveries, in the transaction that stores them:
+   * how a feature above the fleet (notifications' outbox) joins the write without the fleet knowing it.
+   */
+  alsoWriteWithDiscoveries(companion: DiscoveryCompanion): void {
+    this.persistence.alsoWriteWithDiscoveries(companion);
   }
 
   /**

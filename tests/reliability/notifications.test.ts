@@ -209,6 +209,11 @@ describe('notifications end to end', () => {
 
     await allDelivered(fake, setup, acked);
     expectWithinRules(fake, setup);
+    console.log(
+      `notifications, kill -9 after 3 s of load: ${acked.length} finds acknowledged; posted ` +
+        setup.map(({ hook, spec }) => `${spec.name} ${findsReceived(fake, hook.id).length}`).join(', ') +
+        `; twice: ${setup.map(({ hook }) => duplicates(findsReceived(fake, hook.id)).length).join('/')}`,
+    );
     for (const { hook, spec } of setup) {
       const got = findsReceived(fake, hook.id);
       const twice = duplicates(got);

@@ -66,9 +66,18 @@ export async function releaseLease(db: Db, name: string, holder: string): Promis
     .execute();
 }
 
-/** Pending deliveries due by `now` to enabled destinations, oldest first. */
-export async function selectDueDeliveries(db: Db, now: number, limit: number): Promise<DueDelivery[]> {
-  const rows = await db
+/**
+ * Pending deliveries due by `now` to enabled destinations, oldest first, leaving out the
+ * destinations in `skip` (waiting out a rate limit or a backoff: their backlog must not fill the
+ * batch and hold the others back).
+ */
+export async function selectDueDeliveries(
+  db: Db,
+  now: number,
+  limit: number,
+  skip: number[] = [],
+): Promise<DueDelivery[]> {
+  let query = db
     .selectFrom('notification_outbox as o')
     .innerJoin('notification_destinations as d', 'd.id', 'o.destination_id')
     .select([
@@ -86,11 +95,9 @@ export async function selectDueDeliveries(db: Db, now: number, limit: number): P
     ])
     .where('o.state', '=', 'pending')
     .where('o.due_at', '<=', now)
-    .where('d.enabled', '=', 1)
-    .orderBy('o.due_at')
-    .orderBy('o.id')
-    .limit(limit)
-    .execute();
+    .where('d.enabled', '=', 1);
+  if (skip.length > 0) query = query.where('o.destination_id', 'not in', skip);
+  const rows = await query.orderBy('o.due_at').orderBy('o.id').limit(limit).execute();
   return rows.map((r) => ({
     id: Number(r.id),
     destinationId: Number(r.destination_id),

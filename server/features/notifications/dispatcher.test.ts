@@ -123,7 +123,13 @@ for (const dialect of DIALECTS) {
       return Number(row.id);
     }
 
-    async function enqueue(destinationId: number, seqs: number[], dueAt = Date.now(), attempts = 0) {
+    async function enqueue(
+      destinationId: number,
+      seqs: number[],
+      dueAt = Date.now(),
+      attempts = 0,
+      foundAt = Date.now(),
+    ) {
       await db
         .insertInto('notification_outbox')
         .values(
@@ -133,7 +139,7 @@ for (const dialect of DIALECTS) {
             payload: JSON.stringify(find(seq)),
             state: 'pending',
             attempts,
-            found_at: Date.now(),
+            found_at: foundAt,
             due_at: dueAt,
             created_at: Date.now(),
             sent_at: null,
@@ -217,6 +223,18 @@ for (const dialect of DIALECTS) {
       expect(seqsReceived(fake, hook.id).sort()).toEqual([1, 2]);
     });
 
+    it("keeps posting to the others while one destination's backlog waits out its backoff", async () => {
+      const down = await addDestination('http://127.0.0.1:9/api/webhooks/1/closed-port');
+      const seqs = Array.from({ length: 250 }, (_, i) => i + 1);
+      await enqueue(down, seqs, Date.now() - 1_000);
+      const hook = fake.createWebhook();
+      const up = await addDestination(hook.url);
+      await enqueue(up, [1000]);
+      start();
+      await vi.waitFor(async () => expect((await states(up))[0]!.state).toBe('sent'), { timeout: 10_000 });
+      expect(seqsReceived(fake, hook.id)).toEqual([1000]);
+    });
+
     it('gives a delivery up after its tenth attempt', async () => {
       const hook = fake.createWebhook();
       const dest = await addDestination(hook.url);
@@ -227,6 +245,18 @@ for (const dialect of DIALECTS) {
         timeout: 10_000,
       });
       expect((await states(dest))[0]).toMatchObject({ attempts: 10, last_error: 'HTTP 503' });
+    });
+
+    it('gives a delivery up when its find is more than a day old and it still fails', async () => {
+      const hook = fake.createWebhook();
+      const dest = await addDestination(hook.url);
+      fake.takeDown('503');
+      await enqueue(dest, [1], Date.now(), 0, Date.now() - 25 * 60 * 60_000);
+      start();
+      await vi.waitFor(async () => expect((await states(dest))[0]!.state).toBe('failed'), {
+        timeout: 10_000,
+      });
+      expect((await states(dest))[0]).toMatchObject({ attempts: 1, last_error: 'HTTP 503' });
     });
 
     it('disables a destination whose webhook was deleted, with the reason', async () => {

@@ -133,6 +133,8 @@ export function startNotificationDispatcher(options: DispatcherOptions): Notific
   const limits = new RateLimiter(clock);
   /** Destinations held back after a 5xx or network error, until this time. */
   const backedOff = new Map<number, number>();
+  /** The URL of each destination seen, to ask the rate limiter about it before reading its rows. */
+  const urlOf = new Map<number, string>();
   let leaseUntil = 0;
   let running = true;
   let wakeUp: (() => void) | null = null;
@@ -232,11 +234,13 @@ export function startNotificationDispatcher(options: DispatcherOptions): Notific
   async function round(): Promise<number> {
     if (!(await holdLease())) return STANDBY_MS;
     const now = clock();
-    const due = await selectDueDeliveries(db, now, BATCH);
+    const waiting = (id: number) => (backedOff.get(id) ?? 0) > now || limits.waitMs(urlOf.get(id) ?? '') > 0;
+    const skip = [...urlOf.keys()].filter(waiting);
+    const due = await selectDueDeliveries(db, now, BATCH, skip);
     const groups = new Map<number, { destination: Destination; rows: DueDelivery[] }>();
     for (const row of due) {
-      if ((backedOff.get(row.destinationId) ?? 0) > now) continue;
-      if (limits.waitMs(row.destination.url) > 0) continue;
+      urlOf.set(row.destinationId, row.destination.url);
+      if (waiting(row.destinationId)) continue;
       const group = groups.get(row.destinationId) ?? { destination: row.destination, rows: [] };
       group.rows.push(row);
       groups.set(row.destinationId, group);

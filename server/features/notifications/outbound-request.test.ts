@@ -122,6 +122,14 @@ describe('postJson', () => {
     expect(seen[0]!.host).toBe(new URL(base).host);
   });
 
+  it('connects to the address it checked for a host name, keeping the name as Host', async () => {
+    seen = [];
+    const port = new URL(base).port;
+    const res = await postJson(`http://localhost:${port}/hook`, { b: 2 }, loopback, 'json');
+    expect(res.status).toBe(204);
+    expect(seen[0]!.host).toBe(`localhost:${port}`);
+  });
+
   it('follows no redirect and reads at most 64 KiB', async () => {
     seen = [];
     const redirected = await postJson(`${base}/redirect`, {}, loopback, 'json');

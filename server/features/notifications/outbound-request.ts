@@ -210,12 +210,13 @@ export async function postJson(
         headers: {
           'content-type': 'application/json',
           'content-length': String(payload.length),
-          'user-agent': 'Scanline-Notifications (+https://github.com/scanline)',
+          'user-agent': 'Scanline-Notifications/1.0',
         },
-        // The checked address, never a second lookup (DNS rebinding).
+        // The checked addresses, never a second lookup (DNS rebinding).
         lookup: (_host, options, callback) => {
           if ((options as { all?: boolean }).all) {
-            (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+            // Every checked address (Node tries them in turn), none other.
+            (callback as (e: null, a: { address: string; family: number }[]) => void)(null, addresses);
           } else {
             callback(null, pinned.address, pinned.family);
           }

@@ -149,7 +149,7 @@ for (const dialect of DIALECTS) {
         expectLuaRefusal(
           await load({ key: key.scriptKey, hwid: 'device-3' }),
           403,
-          'This key is already bound to 2 devices: the device limit is reached',
+          'This key is already bound to 2 devices: the device limit is reached. Reset your devices at http://localhost:80/key',
         );
         // The bound devices keep working.
         expectServed(await load({ key: key.scriptKey, hwid: 'device-2' }));
@@ -173,7 +173,7 @@ for (const dialect of DIALECTS) {
         expectLuaRefusal(
           await load({ key: key.scriptKey, hwid: 'device-2' }),
           403,
-          'This key is already bound to 1 device: the device limit is reached',
+          'This key is already bound to 1 device: the device limit is reached. Reset your devices at http://localhost:80/key',
         );
       });
 
@@ -185,7 +185,7 @@ for (const dialect of DIALECTS) {
         expectLuaRefusal(
           await load({ key: key.scriptKey }, { 'x-hardware-id': 'device-2' }),
           403,
-          'This key is already bound to 1 device: the device limit is reached',
+          'This key is already bound to 1 device: the device limit is reached. Reset your devices at http://localhost:80/key',
         );
         expect((await scriptKeyBindings(t, key.id)).map((b) => b.hardware_id)).toEqual(['device-1']);
       });

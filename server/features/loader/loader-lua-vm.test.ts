@@ -109,7 +109,7 @@ for (const dialect of DIALECTS) {
       const second = await runInExecutor(snippet, { gethwid: 'device-2' });
       expect(second.premiumRuns).toBe(0);
       // Printed, then raised with the same reason: an executor shows one or the other.
-      const reason = '[Scanline] This key is already bound to 1 device: the device limit is reached';
+      const reason = `[Scanline] This key is already bound to 1 device: the device limit is reached. Reset your devices at ${origin()}/key`;
       expect(second.printed).toEqual([reason]);
       expect(second.raised).toBe(reason);
       expect((await scriptKeyBindings(t, key.id)).map((b) => b.hardware_id)).toEqual(['device-1']);

@@ -36,13 +36,19 @@ for (const dialect of DIALECTS) {
     it('starts a fresh install with 30 slots and no wallets', async () => {
       const res = await getConfiguration();
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ configuration: { totalSlots: 30, paymentWallets: {} } });
+      expect(res.json()).toEqual({
+        configuration: { totalSlots: 30, paymentWallets: {}, hwidResetsPerWeek: 1 },
+      });
     });
 
     it('answers exactly the fields the screen reads (the response schemas strip the rest)', async () => {
       const configuration = (await getConfiguration()).json();
       expect(Object.keys(configuration)).toEqual(['configuration']);
-      expect(Object.keys(configuration.configuration).sort()).toEqual(['paymentWallets', 'totalSlots']);
+      expect(Object.keys(configuration.configuration).sort()).toEqual([
+        'hwidResetsPerWeek',
+        'paymentWallets',
+        'totalSlots',
+      ]);
       const usage = (await getSlotUsage()).json();
       expect(Object.keys(usage)).toEqual(['slotUsage']);
       expect(Object.keys(usage.slotUsage).sort()).toEqual([
@@ -66,7 +72,11 @@ for (const dialect of DIALECTS) {
         paymentWallets: { btc: ' bc1qexampleaddress ', Eth: '0xabc123' },
       });
       expect(res.statusCode).toBe(200);
-      const expected = { totalSlots: 50, paymentWallets: { BTC: 'bc1qexampleaddress', ETH: '0xabc123' } };
+      const expected = {
+        totalSlots: 50,
+        paymentWallets: { BTC: 'bc1qexampleaddress', ETH: '0xabc123' },
+        hwidResetsPerWeek: 1,
+      };
       expect(res.json()).toEqual({ configuration: expected });
       expect((await getConfiguration()).json()).toEqual({ configuration: expected });
     });
@@ -75,7 +85,7 @@ for (const dialect of DIALECTS) {
       await putConfiguration({ totalSlots: 5, paymentWallets: { SOL: 'So1ana' } });
       const res = await putConfiguration({ totalSlots: 0, paymentWallets: {} });
       expect(res.statusCode).toBe(200);
-      expect(res.json().configuration).toEqual({ totalSlots: 0, paymentWallets: {} });
+      expect(res.json().configuration).toEqual({ totalSlots: 0, paymentWallets: {}, hwidResetsPerWeek: 1 });
       expect((await getSlotUsage()).json().slotUsage).toEqual({
         usedSlots: 0,
         availableSlots: 0,
@@ -115,7 +125,11 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toContain('Wallet address cannot be empty');
       expect(res.json().error).toContain('paymentWallets');
-      expect((await getConfiguration()).json().configuration).toEqual({ totalSlots: 30, paymentWallets: {} });
+      expect((await getConfiguration()).json().configuration).toEqual({
+        totalSlots: 30,
+        paymentWallets: {},
+        hwidResetsPerWeek: 1,
+      });
     });
 
     it('refuses a body without paymentWallets, naming the field', async () => {

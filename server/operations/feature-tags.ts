@@ -43,7 +43,10 @@ export const API_TAGS = [
   { name: 'redemption', description: 'Redemption codes' },
   { name: 'script-keys', description: 'Script keys' },
   { name: 'loader', description: 'What executors call: the loader, redeem, challenge' },
-  { name: 'key-status', description: "My key: a buyer's key status and device reset; an admin's extra resets" },
+  {
+    name: 'key-status',
+    description: "My key: a buyer's key status and device reset; an admin's extra resets",
+  },
   { name: 'feed', description: 'The discovery feed script users poll (the socket is /ws/feed)' },
   { name: 'fleet', description: 'Scanner bots: batched events and removal (the socket is /ws)' },
   { name: 'server-pool', description: 'Game servers handed out to bots' },

@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
       const key = await insertTestScriptKey(t);
       const bodies = [];
       let caller = 0;
-      for (const given of ['SK-' + '0'.repeat(64), key.scriptKey.toUpperCase(), 'not a key', '']) {
+      for (const given of [`SK-${'0'.repeat(64)}`, key.scriptKey.toUpperCase(), 'not a key', '']) {
         for (const call of [status, reset]) {
           // Each from its own address, so the per-IP limit stays out of it.
           caller += 1;

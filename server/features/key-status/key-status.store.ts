@@ -115,3 +115,13 @@ export async function listResetsSince(db: Db, since: number, limit: number): Pro
     resetAt: new Date(Number(row.reset_at)).toISOString(),
   }));
 }
+
+/** The key's unused granted resets, or undefined when the key is gone. */
+export async function findExtraResets(db: Db, scriptKeyId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('script_keys')
+    .select('extra_resets')
+    .where('id', '=', scriptKeyId)
+    .executeTakeFirst();
+  return row?.extra_resets;
+}

@@ -52,5 +52,12 @@ describe('My key (/key)', () => {
     await page.getByRole('button', { name: 'Check key' }).click();
     await page.getByText('0 of 1 device bound').waitFor();
     expect(await resetsLeft.locator('dd').textContent()).toBe('0');
+
+    // The seller sees the buyer's reset in Hardware Bindings.
+    await page.goto('/admin/hardware-bindings');
+    await page.getByRole('heading', { name: 'Device Resets' }).waitFor();
+    const resetRow = page.getByRole('row', { name: /Buyer \(My key\)/ });
+    await resetRow.waitFor();
+    expect(await resetRow.getByRole('cell').nth(3).textContent()).toContain('1');
   });
 });

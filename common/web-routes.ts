@@ -12,6 +12,7 @@ export const PUBLIC_PAGES = {
   landing: ['/'],
   buyer: ['/buyer'],
   scripts: ['/scripts', '/script'],
+  key: ['/key'],
 } as const;
 
 export type PublicPageName = keyof typeof PUBLIC_PAGES;

@@ -14,6 +14,7 @@ const PAGES: Record<PrerenderedPageName, () => Promise<PublicPage>> = {
   landing: () => import('@/pages/public/landing.tsx').then((m) => m.LandingPage),
   buyer: () => import('@/pages/public/buyer.tsx').then((m) => m.BuyerPage),
   scripts: () => import('@/pages/public/scripts.tsx').then((m) => m.ScriptsPage),
+  key: () => import('@/pages/public/key.tsx').then((m) => m.KeyPage),
   'not-found': () => import('@/pages/public/not-found.tsx').then((m) => m.NotFoundPage),
 };
 

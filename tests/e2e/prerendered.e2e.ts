@@ -21,6 +21,12 @@ const PAGES = [
     before: ['How to Use', 'Open your executor'],
     loaded: 'Scanline Scripts',
   },
+  {
+    path: '/key',
+    heading: 'My key',
+    before: ['Your script key', 'Check key'],
+    loaded: 'Your script key',
+  },
 ] as const;
 
 describe('public pages arrive as HTML and hydrate', () => {

@@ -33,6 +33,7 @@ const SHOWN_WHEN_LOADED: Record<string, string> = {
   '/': 'slots available',
   '/buyer': 'Premium Access - Purchase',
   '/scripts': 'How to Use',
+  '/key': 'Your script key',
 };
 
 interface ScriptOnWire {

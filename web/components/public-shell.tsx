@@ -61,6 +61,9 @@ function PublicFooter() {
           <a className="hover:text-foreground" href="/scripts">
             Scripts
           </a>
+          <a className="hover:text-foreground" href="/key">
+            My key
+          </a>
         </nav>
       </div>
     </footer>

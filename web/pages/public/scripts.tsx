@@ -109,6 +109,13 @@ function HowToUse() {
             </p>
           </div>
         </div>
+        <p className="text-sm text-muted-foreground">
+          New PC, or a key that says its device limit is reached? Check your key and reset its devices on{' '}
+          <a className="font-medium text-cyan-300 underline-offset-4 hover:underline" href="/key">
+            My key
+          </a>
+          .
+        </p>
       </CardContent>
     </Card>
   );

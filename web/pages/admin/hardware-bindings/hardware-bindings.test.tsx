@@ -76,9 +76,9 @@ function rowOf(text: string): HTMLElement {
   return screen.getByText(text).closest('tr')!;
 }
 
-/** The device names of the rows on screen, top to bottom. */
+/** The device names of the binding rows on screen, top to bottom (the first table; resets follow it). */
 function shownRows(): string[] {
-  return screen
+  return within(screen.getAllByRole('table')[0] as HTMLElement)
     .getAllByRole('row')
     .slice(1)
     .map((row) => row.querySelector('td p')?.textContent ?? '');
@@ -260,5 +260,55 @@ describe('HardwareBindingsPage', () => {
       await screen.findByText('Failed to load hardware bindings. Please try refreshing the page.'),
     ).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it("lists the script keys' device resets, by buyer or admin, with IP and devices removed", async () => {
+    mockFetch({
+      [LIST_URL]: () =>
+        json({
+          bindings: [phone],
+          resets: [
+            {
+              id: 7,
+              scriptKey: 'SK-AAAAAAAA-BBBBBBBB-CCCCCCCC-1111',
+              by: 'buyer',
+              ipAddress: '203.0.113.9',
+              removed: 2,
+              resetAt: '2026-11-22T11:00:00.000Z',
+            },
+            {
+              id: 6,
+              scriptKey: 'SK-DDDDDDDD-EEEEEEEE-FFFFFFFF-2222',
+              by: 'admin',
+              ipAddress: null,
+              removed: 0,
+              resetAt: '2026-11-21T11:00:00.000Z',
+            },
+          ],
+          count: 1,
+          timestamp: TIMESTAMP,
+        }),
+    });
+    renderPage();
+    await screen.findByRole('heading', { name: 'Device Resets' });
+    const history = screen.getAllByRole('table')[1] as HTMLElement;
+    const buyerRow = within(history).getByText('SK-AAAAA************1111').closest('tr') as HTMLElement;
+    expect(within(buyerRow).getByText('Buyer (My key)')).toBeTruthy();
+    expect(within(buyerRow).getByText('203.0.113.9')).toBeTruthy();
+    expect(within(buyerRow).getByText('2')).toBeTruthy();
+    // The date cell puts day and time on lines of their own.
+    const when = formatDate('2026-11-22T11:00:00.000Z');
+    const cut = when.lastIndexOf(', ');
+    expect(buyerRow.textContent).toContain(when.slice(0, cut));
+    expect(buyerRow.textContent).toContain(when.slice(cut + 2));
+    const adminRow = within(history).getByText('SK-DDDDD************2222').closest('tr') as HTMLElement;
+    expect(within(adminRow).getByText('Admin')).toBeTruthy();
+    expect(within(adminRow).getByText('Unknown')).toBeTruthy();
+  });
+
+  it('says when no key was reset', async () => {
+    fakeServer([phone]);
+    renderPage();
+    expect(await screen.findByText('No device resets in the last 30 days')).toBeTruthy();
   });
 });

@@ -21,6 +21,7 @@ import {
 } from './hardware-binding-filters.ts';
 import { hardwareBindingsQuery } from './hardware-binding-queries.ts';
 import { type BindingTableState, HardwareBindingTable } from './hardware-binding-table.tsx';
+import { ResetHistory } from './reset-history.tsx';
 
 const STATUS_FILTERS: readonly BindingStatusFilter[] = ['all', ...BINDING_STATUSES];
 const TYPE_FILTERS: readonly BindingTypeFilter[] = ['all', ...LICENSE_KEY_TYPES];
@@ -152,6 +153,8 @@ export default function HardwareBindingsPage() {
               <HardwareBindingTable state={tableState} />
             </CardContent>
           </Card>
+
+          {data && <ResetHistory resets={data.resets ?? []} />}
         </>
       )}
     </div>

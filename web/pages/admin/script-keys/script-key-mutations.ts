@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
+import type { GrantResetsResponse } from '../../../../common/key-status.ts';
 import { maskLicenseKey } from '../../../../common/mask.ts';
 import {
   type CreateScriptKeyRequest,
@@ -15,6 +16,7 @@ export const SCRIPT_KEY_URLS = {
   create: '/api/admin/script-keys/create',
   toggleStatus: '/api/admin/script-keys/toggle-status',
   delete: '/api/admin/script-keys/delete',
+  grantResets: (keyId: number) => `/api/admin/script-keys/${keyId}/grant-resets`,
 } as const;
 
 export function useCreateScriptKey() {
@@ -56,5 +58,22 @@ export function useDeleteScriptKey() {
       await refreshLicensing(queryClient);
     },
     onError: toastFailure('Deletion failed', 'The script key was not deleted.'),
+  });
+}
+
+/** Extra device resets for one key; the toast says how many it now has unused. */
+export function useGrantResets() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ keyId, count }: { keyId: number; count: number }) =>
+      apiRequest<GrantResetsResponse>('POST', SCRIPT_KEY_URLS.grantResets(keyId), { count }),
+    onSuccess: async ({ scriptKey }) => {
+      toast({
+        title: 'Resets granted',
+        description: `${maskLicenseKey(scriptKey.scriptKey)} now has ${scriptKey.extraResets} extra ${scriptKey.extraResets === 1 ? 'reset' : 'resets'}.`,
+      });
+      await refreshLicensing(queryClient);
+    },
+    onError: toastFailure('Grant failed', 'The key keeps its resets.'),
   });
 }

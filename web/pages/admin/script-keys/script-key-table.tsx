@@ -12,6 +12,7 @@ import {
 import { DateCell, LoadingRow, MessageRow, RowNotes } from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { KeyTypeBadge, StatusBadge } from '../shared/key-badges.tsx';
+import { GrantResetsButton } from './grant-resets-button.tsx';
 import { useDeleteScriptKey, useToggleScriptKeyStatus } from './script-key-mutations.ts';
 
 const COLUMNS = ['Script Key', 'Type', 'Status', 'Usage Count', 'Last Used', 'Created', 'Expires', 'Actions'];
@@ -49,6 +50,7 @@ function ScriptKeyRow({ scriptKey: key }: { scriptKey: ScriptKey }) {
           testId="script-key"
         />
         <RowNotes notes={key.notes} />
+        <ExtraResets count={(key as ScriptKey & { extraResets?: number }).extraResets} />
       </AdminCell>
       <AdminCell label="Type">
         <KeyTypeBadge type={key.scriptType}>{SCRIPT_KEY_TYPE_LABELS[key.scriptType]}</KeyTypeBadge>
@@ -64,6 +66,7 @@ function ScriptKeyRow({ scriptKey: key }: { scriptKey: ScriptKey }) {
       <DateCell label="Expires" value={key.expiresAt} />
       <ActionsCell>
         <ActiveSwitch scriptKey={key} />
+        <GrantResetsButton scriptKey={key} />
         <DeleteKeyButton scriptKey={key} />
       </ActionsCell>
     </AdminRow>
@@ -98,4 +101,10 @@ function DeleteKeyButton({ scriptKey: key }: { scriptKey: ScriptKey }) {
       pending={remove.isPending}
     />
   );
+}
+
+/** The key's unused extra device resets, when the list carries them and there are any. */
+function ExtraResets({ count }: { count: number | undefined }) {
+  if (!count) return null;
+  return <p className="mt-1 text-xs text-sky-300">{`${count} extra ${count === 1 ? 'reset' : 'resets'}`}</p>;
 }

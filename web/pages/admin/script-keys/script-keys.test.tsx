@@ -18,6 +18,7 @@ const LIST_URL = '/api/admin/script-keys/list';
 const CREATE_URL = '/api/admin/script-keys/create';
 const TOGGLE_URL = '/api/admin/script-keys/toggle-status';
 const DELETE_URL = '/api/admin/script-keys/delete';
+const GRANT_URL = (id: number) => `/api/admin/script-keys/${id}/grant-resets`;
 
 function scriptKey(overrides: Partial<ScriptKey> = {}): ScriptKey {
   return {
@@ -97,6 +98,11 @@ function fakeServer(initial: ScriptKey[]) {
         message: toggled?.isActive === 1 ? 'Script key activated' : 'Script key deactivated',
         scriptKey: toggled,
       });
+    },
+    [`POST ${GRANT_URL(4)}`]: (init) => {
+      const { count } = record('POST', GRANT_URL(4), init) as { count: number };
+      keys = keys.map((k) => (k.id === 4 ? { ...k, extraResets: count } : k));
+      return json({ scriptKey: keys.find((k) => k.id === 4) });
     },
     [`DELETE ${DELETE_URL}`]: (init) => {
       const { keyId } = record('DELETE', DELETE_URL, init) as { keyId: number };
@@ -278,6 +284,36 @@ describe('ScriptKeysPage', () => {
     expect(deletes()).toEqual([{ method: 'DELETE', path: DELETE_URL, body: { keyId: 4 } }]);
     expect(toast).toHaveBeenCalledWith({ title: 'Script key deleted' });
     expect(statValue('Total Keys')).toBe('3');
+  });
+
+  it('grants a key extra resets from a count of 1 to 10, then shows them on its row', async () => {
+    const user = userEvent.setup();
+    const { calls } = fakeServer(KEYS);
+    renderAt(<ScriptKeysPage />, '/admin/script-keys');
+    await screen.findByText('day pass');
+    const grants = () => calls.filter((c) => c.path === GRANT_URL(4));
+
+    await user.click(within(rowOf('day pass')).getByRole('button', { name: 'Grant resets' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Grant device resets' });
+    const field = within(dialog).getByLabelText('Resets to grant');
+    expect((field as HTMLInputElement).value).toBe('1');
+    await user.clear(field);
+    await user.type(field, '11');
+    expect((within(dialog).getByRole('button', { name: 'Grant' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.clear(field);
+    await user.type(field, '2');
+    await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
+
+    await waitFor(() =>
+      expect(grants()).toEqual([{ method: 'POST', path: GRANT_URL(4), body: { count: 2 } }]),
+    );
+    await waitFor(() =>
+      expect(toast).toHaveBeenCalledWith({
+        title: 'Resets granted',
+        description: 'SK-DAYPA************4444 now has 2 extra resets.',
+      }),
+    );
+    expect(await within(rowOf('day pass')).findByText('2 extra resets')).toBeTruthy();
   });
 
   it("says 'Deletion failed' with the server's reason", async () => {

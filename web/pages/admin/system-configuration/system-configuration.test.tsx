@@ -15,10 +15,14 @@ vi.mock('@/lib/realtime.tsx', () => ({
 
 const CONFIG_URL = '/api/admin/system-configuration';
 const USAGE_URL = '/api/admin/system-configuration/slot-usage';
-const SAVED = { totalSlots: 30, paymentWallets: { BTC: 'bc1qsavedaddress000000000000' } };
+const SAVED = {
+  totalSlots: 30,
+  paymentWallets: { BTC: 'bc1qsavedaddress000000000000' },
+  hwidResetsPerWeek: 1,
+};
 const USAGE = { usedSlots: 4, availableSlots: 26, totalSlots: 30, utilizationPercentage: 13 };
 
-/** A server that keeps what is PUT and records each PUT body. */
+/** A server that keeps what is PUT (an absent hwidResetsPerWeek keeps the stored one) and records each PUT body. */
 function fakeServer() {
   let configuration = structuredClone(SAVED);
   const puts: unknown[] = [];
@@ -28,7 +32,7 @@ function fakeServer() {
     [`PUT ${CONFIG_URL}`]: (init) => {
       const body = JSON.parse(String(init?.body));
       puts.push(body);
-      configuration = body;
+      configuration = { ...configuration, ...body };
       return json({ configuration });
     },
   });
@@ -82,6 +86,29 @@ describe('SystemConfigurationPage', () => {
     await waitFor(() =>
       expect(toast).toHaveBeenCalledWith(expect.objectContaining({ title: 'Configuration Updated' })),
     );
+  });
+
+  it('saves the HWID resets per week with the saved slots and wallets, refusing a negative count', async () => {
+    const user = userEvent.setup();
+    const { puts } = fakeServer();
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    await user.click(await screen.findByRole('tab', { name: 'Slot Management' }));
+    const field = await screen.findByLabelText('HWID resets per week');
+    await waitFor(() => expect((field as HTMLInputElement).value).toBe('1'));
+
+    await user.clear(field);
+    await user.type(field, '-2');
+    await user.click(screen.getByRole('button', { name: 'Save Resets' }));
+    expect(await screen.findByText('Device resets per week must be 0 or greater')).toBeTruthy();
+    expect(puts).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, '3');
+    await user.click(screen.getByRole('button', { name: 'Save Resets' }));
+    await waitFor(() =>
+      expect(puts).toEqual([{ totalSlots: 30, paymentWallets: SAVED.paymentWallets, hwidResetsPerWeek: 3 }]),
+    );
+    expect(await screen.findByText('Currently saved: 3')).toBeTruthy();
   });
 
   it('edits wallets as a draft and publishes them with Save Configuration', async () => {

@@ -15,6 +15,7 @@ import type { SlotUsage, SystemConfiguration } from '../../../../common/system.t
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { ConnectionBadge } from '../shared/realtime-status.tsx';
+import { HwidResetsForm } from './hwid-resets-form.tsx';
 import { PaymentWalletsEditor } from './payment-wallets-editor.tsx';
 import { SlotCapacityForm } from './slot-capacity-form.tsx';
 import { slotUsageQuery, systemConfigurationQuery } from './system-configuration-queries.ts';
@@ -90,10 +91,15 @@ export default function SystemConfigurationPage() {
             />
           </TabsContent>
 
-          <TabsContent value="slots">
+          <TabsContent value="slots" className="grid gap-6">
             <SlotCapacityForm
               configuration={configuration.data}
               slotUsage={slotUsage.data}
+              saving={save.isPending}
+              onSave={(next) => save.mutate(next)}
+            />
+            <HwidResetsForm
+              configuration={configuration.data}
               saving={save.isPending}
               onSave={(next) => save.mutate(next)}
             />

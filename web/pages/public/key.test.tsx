@@ -1,0 +1,116 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockFetch, renderWithProviders } from '@/test/render.tsx';
+import type { KeyStatusResponse } from '../../../common/key-status.ts';
+import { KeyPage } from './key.tsx';
+import { timeUntil } from './key-time.ts';
+
+const KEY = 'SCANLINE-ABCD-EFGH-IJKL';
+const DAY = 86_400_000;
+
+function status(overrides: Partial<KeyStatusResponse> = {}): KeyStatusResponse {
+  return {
+    type: 'PREMIUM',
+    status: 'Active',
+    expiresAt: new Date(Date.now() + 3 * DAY + 5 * 3_600_000 + 60_000).toISOString(),
+    maxDevices: 2,
+    devices: [
+      { id: 'a1b2****c3d4', firstSeen: '2026-11-20T10:00:00.000Z', lastSeen: '2026-11-25T10:00:00.000Z' },
+    ],
+    resetsLeft: 1,
+    nextResetAt: null,
+    ...overrides,
+  };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function check(key = KEY) {
+  fireEvent.change(screen.getByLabelText('Script key'), { target: { value: key } });
+  fireEvent.click(screen.getByRole('button', { name: 'Check key' }));
+}
+
+describe('KeyPage', () => {
+  it('sends the pasted key in a POST body and shows its type, status, expiry, devices and resets', async () => {
+    const fetchMock = mockFetch({ 'POST /api/script/key-status': () => json(status()) });
+    renderWithProviders(<KeyPage />, '/key');
+    expect(screen.getByRole('heading', { level: 1, name: 'My key' })).toBeTruthy();
+    await check(`  ${KEY} `);
+
+    expect(await screen.findByText('Premium')).toBeTruthy();
+    expect(screen.getByText('Active')).toBeTruthy();
+    expect(screen.getByText(/\(3 days 5 hours left\)/)).toBeTruthy();
+    expect(screen.getByText('1 of 2 devices bound')).toBeTruthy();
+    expect(screen.getByText('a1b2****c3d4')).toBeTruthy();
+    expect(screen.getByText(/First seen Nov 20, 2026/)).toBeTruthy();
+    expect(within(screen.getByText('Resets left').parentElement as HTMLElement).getByText('1')).toBeTruthy();
+
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(String(url)).toBe('/api/script/key-status');
+    expect(JSON.parse(String(init?.body))).toEqual({ key: KEY });
+  });
+
+  it('says the key was not found on the generic 404', async () => {
+    mockFetch({ 'POST /api/script/key-status': () => json({ error: 'Key not found' }, 404) });
+    renderWithProviders(<KeyPage />, '/key');
+    await check();
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Key not found/);
+    expect(screen.queryByText('Key status')).toBeNull();
+  });
+
+  it('resets the devices only after confirming, then shows what was removed and the budget left', async () => {
+    const nextResetAt = new Date(Date.now() + 7 * DAY - 60_000).toISOString();
+    const fetchMock = mockFetch({
+      'POST /api/script/key-status': () => json(status()),
+      'POST /api/script/reset-hwid': () => json({ removed: 1, resetsLeft: 0, nextResetAt }),
+    });
+    renderWithProviders(<KeyPage />, '/key');
+    await check();
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset devices' }));
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset devices?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/script/reset-hwid')).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Reset devices' }));
+    const again = await screen.findByRole('alertdialog', { name: 'Reset devices?' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Reset devices' }));
+
+    expect((await screen.findByRole('status')).textContent).toBe('Devices reset: 1 device removed.');
+    expect(screen.getByText('0 of 2 devices bound')).toBeTruthy();
+    expect(within(screen.getByText('Resets left').parentElement as HTMLElement).getByText('0')).toBeTruthy();
+    expect(screen.getByText(/in 6 days 23 hours/)).toBeTruthy();
+    const resetCall = fetchMock.mock.calls.find(([url]) => String(url) === '/api/script/reset-hwid');
+    expect(JSON.parse(String(resetCall?.[1]?.body))).toEqual({ key: KEY });
+  });
+
+  it('says when the next reset is possible on a 429', async () => {
+    const nextResetAt = new Date(Date.now() + 2 * DAY + 3 * 3_600_000 + 60_000).toISOString();
+    mockFetch({
+      'POST /api/script/key-status': () => json(status({ resetsLeft: 0, nextResetAt })),
+      'POST /api/script/reset-hwid': () => json({ error: 'No device reset left', nextResetAt }, 429),
+    });
+    renderWithProviders(<KeyPage />, '/key');
+    await check();
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset devices' }));
+    const dialog = await screen.findByRole('alertdialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset devices' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /^No resets left\. The next reset is available .* \(in 2 days 3 hours\)\.$/,
+    );
+    expect(screen.getByText('a1b2****c3d4')).toBeTruthy();
+  });
+});
+
+describe('timeUntil', () => {
+  const now = Date.parse('2026-11-25T00:00:00.000Z');
+  it('reads the two largest units, and "now" once past', () => {
+    expect(timeUntil('2026-11-27T03:00:00.000Z', now)).toBe('2 days 3 hours');
+    expect(timeUntil('2026-11-26T00:00:00.000Z', now)).toBe('1 day');
+    expect(timeUntil('2026-11-25T01:05:30.000Z', now)).toBe('1 hour 5 minutes');
+    expect(timeUntil('2026-11-25T00:00:30.000Z', now)).toBe('less than a minute');
+    expect(timeUntil('2026-11-24T00:00:00.000Z', now)).toBe('now');
+  });
+});

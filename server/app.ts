@@ -19,6 +19,7 @@ import { deleteConfiguration } from './features/configuration/configuration.stor
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
 import { adminProtocol } from './features/fleet/admin.protocol.ts';
+import { handOverFrames } from './features/configuration/http-bot-frames.service.ts';
 import { botProtocol } from './features/fleet/bot.protocol.ts';
 import { createBotEventBudget } from './features/fleet/bot-event-budget.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
@@ -173,6 +174,11 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
     botRemovalSteps: { deleteConfiguration, releaseServers: releaseServersOf },
     configurationProgress: new Turns(),
+    // A bot without a socket is handed its frames in its POST /api/bot/events answer.
+    httpBotFrames: {
+      configAcknowledged: (ghostId, ack) => acknowledgeConfig(ctx, ghostId, ack),
+      handOver: (ghostId) => handOverFrames(ctx, ghostId),
+    },
     analysisRuns: new Turns(),
     // Finds' outbox rows ride with the fleet's discovery writes (a feature above the fleet's layer).
     notificationOutbox: createNotificationOutbox(ctx, app.log, fleet),

@@ -16,10 +16,10 @@ import {
   botDisconnected,
 } from './features/configuration/configuration.service.ts';
 import { deleteConfiguration } from './features/configuration/configuration.store.ts';
+import { handOverFrames } from './features/configuration/http-bot-frames.service.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
 import { adminProtocol } from './features/fleet/admin.protocol.ts';
-import { handOverFrames } from './features/configuration/http-bot-frames.service.ts';
 import { botProtocol } from './features/fleet/bot.protocol.ts';
 import { createBotEventBudget } from './features/fleet/bot-event-budget.ts';
 import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';

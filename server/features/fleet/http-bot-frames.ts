@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { BotFrame, ConfigAckPayloadSchema } from '../../../common/fleet.ts';
-import type { AppContext } from '../../context.ts';
 
 /** A frame waiting for a bot that has no socket: what it would have been sent there. */
 export interface WaitingFrame {

@@ -29,6 +29,9 @@ const TEXTS = {
   inactiveKey: 'This key has been switched off by the administrator',
   deviceLimit: 'This key is already bound to 1 device: the device limit is reached',
   unknownKey: 'This key does not exist',
+  /** The universal script's Reset devices, on a 1-device key bound to another PC (1 reset a week). */
+  resetDone: 'Removed 1 device. Resets left: 0. Next reset: ',
+  resetRefused: 'No device reset left. Next reset: ',
 };
 
 interface FeedFind {
@@ -250,6 +253,12 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
     const snippetKey = await createScriptKey(1);
     const offKey = await createScriptKey(1);
     const limitKey = await createScriptKey(1);
+    // Bound to an old PC by its loader call; the universal script on the new one resets it.
+    const resetKey = await createScriptKey(1);
+    const bound = await fetch(
+      `${server.url}/api/script/loader?script=scanline-premium.lua&key=${resetKey.key}&hwid=dev-old-pc`,
+    );
+    expect(bound.status, await bound.clone().text()).toBe(200);
 
     // The warm-up: a backlog of finds older than the auto-join limit.
     await new Promise((r) => setTimeout(r, WARM_UP_MS));
@@ -305,6 +314,17 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
         hwid: 'dev-limit-2',
       }),
     );
+    runs.reset = runExecutor('reset', {
+      snippet: loaderSnippet('scanline-universal.lua'),
+      runSeconds: 8,
+      hwid: 'dev-new-pc',
+      actions: [
+        { after: 2, fill: { placeholder: 'Script key', text: resetKey.key } },
+        { after: 2.2, click: 'Reset devices' },
+        // The week's one reset is spent: the second is refused with when the next one is possible.
+        { after: 4.5, click: 'Reset devices' },
+      ],
+    });
     runs.raising = runExecutor('raising', {
       snippet: loaderSnippet('scanline-premium.lua', `SK-${'0'.repeat(64)}`),
       runSeconds: 6,
@@ -416,6 +436,18 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
     const r = await runs.raising;
     expect(seen(r).join('\n')).toContain(TEXTS.unknownKey);
     expect(r.teleports).toEqual([]);
+  });
+
+  it('(g) universal resets the devices of a key bound to another PC, then says when the next reset is', async () => {
+    const r = await runs.reset;
+    const text = seen(r).join('\n');
+    expect(text).toContain(TEXTS.resetDone);
+    expect(text).toContain(TEXTS.resetRefused);
+    const resets = r.http.filter((h) => h.url.includes('/api/script/reset-hwid'));
+    expect(resets.map((h) => h.status)).toEqual([200, 429]);
+    // The key went in the POST body, never in a URL.
+    expect(resets.every((h) => !h.url.includes('key='))).toBe(true);
+    expect(r.errors).toEqual([]);
   });
 
   it('auto-join never teleports to a find older than 15 s (p50/p99 find → teleport)', async () => {

@@ -42,9 +42,23 @@ export const HardwareBindingSchema = z.object({
 });
 export type HardwareBinding = z.infer<typeof HardwareBindingSchema>;
 
-/** GET /api/admin/hardware/bindings: newest first. */
+/** A script key's device reset (My key or an admin), in the bindings' history. */
+export const BindingResetSchema = z.object({
+  id: z.number(),
+  scriptKey: z.string(),
+  /** buyer | admin */
+  by: z.enum(['buyer', 'admin']),
+  ipAddress: z.string().nullable(),
+  /** Devices the reset removed. */
+  removed: z.number(),
+  resetAt: z.string(),
+});
+export type BindingReset = z.infer<typeof BindingResetSchema>;
+
+/** GET /api/admin/hardware/bindings: newest first; `resets` the device resets of the last 30 days, newest first. */
 export const HardwareBindingListResponseSchema = z.object({
   bindings: z.array(HardwareBindingSchema),
+  resets: z.array(BindingResetSchema),
   count: z.number(),
   timestamp: z.string(),
 });

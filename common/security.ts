@@ -8,6 +8,8 @@ export const SECURITY_EVENT_TYPES = [
   'rate_limit_hit',
   'hmac_verification',
   'transaction_conflict',
+  /** A script key's devices were reset (details.by: 'buyer' or 'admin'); also the admin's grant, 'hwid_resets_granted'. */
+  'hwid_reset',
 ] as const;
 
 export const AUDIT_PAGE_SIZES = [50, 100, 200, 500] as const;
@@ -67,7 +69,7 @@ export const AuditLogListResponseSchema = z
 export type AuditLogListResponse = z.infer<typeof AuditLogListResponseSchema>;
 
 /** Which limited call a limit guards. */
-export const RATE_LIMITED_CALLS = ['login', 'redeem', 'challenge', 'loader', 'feed'] as const;
+export const RATE_LIMITED_CALLS = ['login', 'redeem', 'challenge', 'loader', 'feed', 'key'] as const;
 export type RateLimitedCall = (typeof RATE_LIMITED_CALLS)[number];
 
 export const RateLimitStatusSchema = z

@@ -20,6 +20,7 @@ export { DEFAULT_TOTAL_SLOTS, PREMIUM_PRICE_USD } from './public-defaults.ts';
 export const SYSTEM_TEXTS = {
   totalSlotsMin: 'Total slots must be 0 or greater',
   walletEmpty: 'Wallet address cannot be empty',
+  hwidResetsMin: 'Device resets per week must be 0 or greater',
   /** The toast text of the `system_config_update` socket message. */
   configurationUpdated: 'Configuration has been updated',
 } as const;
@@ -54,9 +55,17 @@ export const SystemConfigurationSchema = z.object(
       .min(0, SYSTEM_TEXTS.totalSlotsMin)
       .max(1_000_000, 'Total slots must be at most 1000000'),
     paymentWallets: PaymentWalletsSchema,
+    /** Device resets per script key over a rolling 7 days; absent on PUT keeps the stored value. */
+    hwidResetsPerWeek: z
+      .number({ error: 'hwidResetsPerWeek must be a number' })
+      .int('hwidResetsPerWeek must be a whole number')
+      .min(0, SYSTEM_TEXTS.hwidResetsMin)
+      .max(100, 'hwidResetsPerWeek must be at most 100')
+      .optional(),
   },
   { error: 'Request body must be a JSON object with totalSlots and paymentWallets' },
 );
+/** PUT's body (hwidResetsPerWeek optional). */
 export type SystemConfiguration = z.infer<typeof SystemConfigurationSchema>;
 
 /** The saved configuration as the admin reads it back (currencies already upper-cased). */
@@ -65,8 +74,12 @@ export const SystemConfigurationViewSchema = z
     totalSlots: z.number().int(),
     /** Currency code -> wallet address. */
     paymentWallets: z.record(z.string(), z.string()),
+    /** Device resets per script key over a rolling 7 days. */
+    hwidResetsPerWeek: z.number().int(),
   })
   .meta({ id: 'SystemConfiguration' });
+/** The stored configuration: hwidResetsPerWeek always present (default HWID_RESETS_PER_WEEK, else 1). */
+export type SystemConfigurationView = z.infer<typeof SystemConfigurationViewSchema>;
 
 /** GET and PUT /api/admin/system-configuration. */
 export const SystemConfigurationResponseSchema = z

@@ -29,6 +29,7 @@ import { analysisRoutes } from './features/health/analysis/analysis.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { healthReportRoutes } from './features/health/report/report.routes.ts';
 import { licensingRoutes } from './features/licensing/licensing.routes.ts';
+import { keyStatusRoutes } from './features/key-status/key-status.routes.ts';
 import { loaderRoutes } from './features/loader/loader.routes.ts';
 import { scriptAccessRoutes } from './features/loader/script-access.routes.ts';
 import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
@@ -204,6 +205,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     rateLimitsRoutes,
     scriptsRoutes,
     loaderRoutes,
+    keyStatusRoutes,
     feedRoutes,
     healthRoutes,
     healthReportRoutes,

@@ -77,6 +77,14 @@ const ConfigSchema = z.object({
    * window: a long-polling script calls about twice a minute, one polling every second 60 times.
    */
   RATE_LIMIT_FEED: rateLimit(120),
+  /** My key calls (POST /api/script/key-status and reset-hwid) per IP and per script key per window. */
+  RATE_LIMIT_KEY: rateLimit(20),
+  /** Device resets each script key may make over a rolling 7 days: the default of System Configuration's setting. */
+  HWID_RESETS_PER_WEEK: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .default(1),
   /**
    * Auto-join in the premium script acts only on finds younger than this many seconds, judged by the
    * server's time (each feed answer's serverTime); the loader hands it to the script it serves.

@@ -20,6 +20,7 @@ import type {
 } from '../features/health/analysis/analysis.table.ts';
 import type { ErrorReportsTable } from '../features/health/health.table.ts';
 import type { HealthReportsTable } from '../features/health/report/report.table.ts';
+import type { HwidResetsTable } from '../features/key-status/key-status.table.ts';
 import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
 import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
 import type {
@@ -52,6 +53,7 @@ export interface Database {
   usage_daily: UsageDailyTable;
   redemption_keys: RedemptionKeysTable;
   script_keys: ScriptKeysTable;
+  hwid_resets: HwidResetsTable;
   challenge_nonces: ChallengeNoncesTable;
   system_configuration: SystemConfigurationTable;
   scripts_page_config: ScriptsPageConfigTable;

@@ -5,6 +5,7 @@ import {
 } from '../../../common/hardware-bindings.ts';
 import type { AppContext } from '../../context.ts';
 import { conflict, notFound } from '../../http-error.ts';
+import { listResetsSince } from '../key-status/key-status.store.ts';
 import type { AdminClient } from '../licensing/licensing.service.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { announceScriptKeyChanged } from '../script-keys/script-keys.service.ts';
@@ -16,9 +17,17 @@ import {
   revokeBindingById,
 } from './bindings.store.ts';
 
+/** The history's reach: device resets of the last 30 days, at most this many. */
+const RESET_HISTORY_MS = 30 * 24 * 60 * 60 * 1000;
+const RESET_HISTORY_LIMIT = 500;
+
 export async function listBindingsForAdmin(ctx: AppContext): Promise<HardwareBindingListResponse> {
-  const bindings = await listHardwareBindings(ctx.db);
-  return { bindings, count: bindings.length, timestamp: new Date(ctx.now()).toISOString() };
+  const now = ctx.now();
+  const [bindings, resets] = await Promise.all([
+    listHardwareBindings(ctx.db),
+    listResetsSince(ctx.db, now - RESET_HISTORY_MS, RESET_HISTORY_LIMIT),
+  ]);
+  return { bindings, resets, count: bindings.length, timestamp: new Date(now).toISOString() };
 }
 
 /**

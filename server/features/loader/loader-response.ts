@@ -76,7 +76,8 @@ const REFUSAL_CODES: [string, string][] = [
 /** A short, stable name for a refusal, for the X-Scanline-Refusal header (`403 key-disabled`). */
 export function refusalCode(status: number, message: string): string {
   for (const [text, code] of REFUSAL_CODES) if (message === text) return code;
-  if (message.endsWith('the device limit is reached')) return 'device-limit';
+  // The loader's answer adds where to reset the devices after it (deviceLimitWithReset).
+  if (message.includes('the device limit is reached')) return 'device-limit';
   if (message.startsWith('Script not found')) return 'script-not-found';
   if (message.startsWith('Bad loader request')) return 'bad-request';
   if (status === 429) return 'rate-limited';

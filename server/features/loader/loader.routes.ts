@@ -2,6 +2,7 @@ import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify
 import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../../common/api-error.ts';
+import { KEY_PAGE_PATH, KEY_STATUS_TEXTS } from '../../../common/key-status.ts';
 import { LoaderLuaSchema } from '../../../common/script-access.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { LoaderQuerySchema } from '../scripts/script-params.ts';
@@ -80,6 +81,11 @@ export function sendRefusal(
   }
 }
 
+/** The device-limit refusal, telling the buyer where they reset their devices: this site's My key page. */
+function deviceLimitWithReset(message: string, site: string): string {
+  return `${message}. ${KEY_STATUS_TEXTS.resetHint} ${site}${KEY_PAGE_PATH}`;
+}
+
 function sendAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -102,9 +108,15 @@ function sendAnswer(
       // The same call again, as the executor made it (proxy-aware protocol and host), plus &hwid=.
       reply.status(200).send(loaderBootstrapChunk(`${request.protocol}://${request.host}${request.url}`));
       return;
-    case 'refused':
-      sendRefusal(request, reply, answer.status, answer.message);
+    case 'refused': {
+      const site = `${request.protocol}://${request.host}`;
+      const message =
+        refusalCode(answer.status, answer.message) === 'device-limit'
+          ? deviceLimitWithReset(answer.message, site)
+          : answer.message;
+      sendRefusal(request, reply, answer.status, message);
       return;
+    }
   }
 }
 

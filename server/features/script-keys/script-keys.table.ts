@@ -17,4 +17,6 @@ export interface ScriptKeysTable {
   /** The code this key was redeemed from (unique: one code, one key). */
   redemption_key_id: number | null;
   notes: string | null;
+  /** Device resets an admin granted beyond the weekly budget, not yet used. */
+  extra_resets: Generated<number>;
 }

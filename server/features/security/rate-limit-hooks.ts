@@ -88,6 +88,7 @@ export function registerRateLimits(app: FastifyInstance, ctx: AppContext) {
     challenge: ctx.config.RATE_LIMIT_CHALLENGE,
     loader: ctx.config.RATE_LIMIT_LOADER,
     feed: ctx.config.RATE_LIMIT_FEED,
+    key: ctx.config.RATE_LIMIT_KEY,
   };
   app.decorate('rateLimitStore', store);
   app.decorate('rateLimitHooks', (call: RateLimitedCall, options: RateLimitOptions = {}) => [

@@ -4,6 +4,7 @@ import {
   type SlotUsage,
   SYSTEM_TEXTS,
   type SystemConfiguration,
+  type SystemConfigurationView,
 } from '../../../common/system.ts';
 import type { AppContext } from '../../context.ts';
 import {
@@ -20,15 +21,21 @@ export async function seedSystemConfiguration(ctx: AppContext): Promise<void> {
   await insertSystemConfigurationIfMissing(ctx.db, DEFAULT_CONFIGURATION, ctx.now());
 }
 
-export async function getSystemConfiguration(ctx: AppContext): Promise<SystemConfiguration> {
-  return (await findSystemConfiguration(ctx.db)) ?? DEFAULT_CONFIGURATION;
+export async function getSystemConfiguration(ctx: AppContext): Promise<SystemConfigurationView> {
+  const resetsPerWeek = ctx.config.HWID_RESETS_PER_WEEK;
+  return (
+    (await findSystemConfiguration(ctx.db, resetsPerWeek)) ?? {
+      ...DEFAULT_CONFIGURATION,
+      hwidResetsPerWeek: resetsPerWeek,
+    }
+  );
 }
 
 /** Saves slots and wallets and tells every open admin dashboard to refresh. */
 export async function updateSystemConfiguration(
   ctx: AppContext,
   configuration: SystemConfiguration,
-): Promise<SystemConfiguration> {
+): Promise<SystemConfigurationView> {
   await upsertSystemConfiguration(ctx.db, configuration, ctx.now());
   // Saved whatever happens to the notice: dashboards also poll every 30 s, so a bus outage must not
   // turn a successful save into an error.

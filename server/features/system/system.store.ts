@@ -1,24 +1,33 @@
 import type { Selectable } from 'kysely';
-import type { SystemConfiguration } from '../../../common/system.ts';
+import type { SystemConfiguration, SystemConfigurationView } from '../../../common/system.ts';
 import type { Db } from '../../db/index.ts';
 import type { SystemConfigurationTable } from './system.table.ts';
 
 /** The configuration lives in one row. */
 const CONFIGURATION_ID = 1;
 
+/** The stored row; hwidResetsPerWeek is `defaultResetsPerWeek` (HWID_RESETS_PER_WEEK) until an admin sets it. */
 export function systemConfigurationRowToConfiguration(
   row: Selectable<SystemConfigurationTable>,
-): SystemConfiguration {
-  return { totalSlots: row.total_slots, paymentWallets: JSON.parse(row.payment_wallets) };
+  defaultResetsPerWeek: number,
+): SystemConfigurationView {
+  return {
+    totalSlots: row.total_slots,
+    paymentWallets: JSON.parse(row.payment_wallets),
+    hwidResetsPerWeek: row.hwid_resets_per_week ?? defaultResetsPerWeek,
+  };
 }
 
-export async function findSystemConfiguration(db: Db): Promise<SystemConfiguration | undefined> {
+export async function findSystemConfiguration(
+  db: Db,
+  defaultResetsPerWeek: number,
+): Promise<SystemConfigurationView | undefined> {
   const row = await db
     .selectFrom('system_configuration')
     .selectAll()
     .where('id', '=', CONFIGURATION_ID)
     .executeTakeFirst();
-  return row && systemConfigurationRowToConfiguration(row);
+  return row && systemConfigurationRowToConfiguration(row, defaultResetsPerWeek);
 }
 
 /** Inserts the configuration unless a row exists already (another instance may be starting too). */
@@ -39,7 +48,7 @@ export async function insertSystemConfigurationIfMissing(
     .execute();
 }
 
-/** Writes the whole configuration, creating the row if it is missing. */
+/** Writes the whole configuration, creating the row if it is missing; an absent hwidResetsPerWeek keeps the stored one. */
 export async function upsertSystemConfiguration(
   db: Db,
   configuration: SystemConfiguration,
@@ -49,6 +58,9 @@ export async function upsertSystemConfiguration(
     total_slots: configuration.totalSlots,
     payment_wallets: JSON.stringify(configuration.paymentWallets),
     updated_at: now,
+    ...(configuration.hwidResetsPerWeek === undefined
+      ? {}
+      : { hwid_resets_per_week: configuration.hwidResetsPerWeek }),
   };
   await db
     .insertInto('system_configuration')

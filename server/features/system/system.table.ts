@@ -5,4 +5,6 @@ export interface SystemConfigurationTable {
   /** JSON map currency -> address. */
   payment_wallets: string;
   updated_at: number;
+  /** Device resets per script key per rolling 7 days; null: HWID_RESETS_PER_WEEK. */
+  hwid_resets_per_week: number | null;
 }

@@ -1,0 +1,15 @@
+import type { Generated } from 'kysely';
+
+/** One device reset of a script key (My key, or an admin). */
+export interface HwidResetsTable {
+  id: Generated<number>;
+  script_key_id: number;
+  reset_at: number;
+  /** buyer | admin */
+  reset_by: string;
+  ip_address: string | null;
+  /** Devices the reset removed. */
+  removed: number;
+  /** 1: spent an admin-granted extra reset; 0: the weekly budget. */
+  used_extra: number;
+}

@@ -87,6 +87,16 @@ describe('simulator options', () => {
     expect(parse(['--silent-bots', '3', '--failing-bots', '3'])).toThrow(/ask for 6 bots, more than the 5/);
   });
 
+  it('makes the last N bots HTTP-only with --http-bots, at most the fleet', () => {
+    const parse = (argv: string[], env = {}) => parseOptions(argv, { BOT_TOKEN: 't', ...env }, noFile);
+    expect(parse([])).toMatchObject({ httpBots: [] });
+    expect(parse(['--bots', '10', '--http-bots', '2'])).toMatchObject({ httpBots: ['ghost-09', 'ghost-10'] });
+    expect(parse(['--bots', '3'], { SIM_HTTP_BOTS: '1' })).toMatchObject({ httpBots: ['ghost-03'] });
+    expect(() => parse(['--bots', '3', '--http-bots', '4'])).toThrow(
+      /--http-bots must be a whole number from 0 to 3/,
+    );
+  });
+
   it('gives bots stable, sortable ghost ids', () => {
     expect(ghostIds(70).slice(0, 2)).toEqual(['ghost-01', 'ghost-02']);
     expect(ghostIds(70).at(-1)).toBe('ghost-70');

@@ -29,6 +29,8 @@ export interface SimulatorOptions {
   silentBots: readonly string[];
   /** Bots that refuse every `config` frame with an error (`config_ack {ok: false}`): pushes to them fail at once. */
   failingBots: readonly string[];
+  /** Bots without a socket: they speak only POST /api/bot/events and take their frames from its answers. */
+  httpBots: readonly string[];
 }
 
 export const DEFAULT_OPTIONS = {
@@ -43,6 +45,7 @@ export const DEFAULT_OPTIONS = {
   ghostPrefix: 'ghost-',
   silentBots: [],
   failingBots: [],
+  httpBots: [],
 } as const;
 
 export const DEFAULT_TOKEN_FILE = './data/bot-token';
@@ -63,6 +66,9 @@ export const USAGE = `Usage: npm run simulate -- [options]
                        (env SIM_SILENT_BOTS, default none)
   --failing-bots N|IDS bots that refuse every config with an error: N (before the silent ones), or ids
                        (env SIM_FAILING_BOTS, default none)
+  --http-bots N        the last N bots speak only HTTP: they post their events to /api/bot/events every
+                       few seconds (idle too) and take config and emergency frames from its answers
+                       (env SIM_HTTP_BOTS, default 0)
   --help               this text`;
 
 export class OptionsError extends Error {}
@@ -125,6 +131,7 @@ export function parseOptions(
         places: { type: 'string' },
         'silent-bots': { type: 'string' },
         'failing-bots': { type: 'string' },
+        'http-bots': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -170,6 +177,12 @@ export function parseOptions(
     flag('failing-bots') ?? env.SIM_FAILING_BOTS,
   );
 
+  const httpBots = number('--http-bots', flag('http-bots') ?? env.SIM_HTTP_BOTS, 0, {
+    min: 0,
+    max: bots,
+    integer: true,
+  });
+
   return {
     bots,
     hopIntervalMs: number(
@@ -205,6 +218,8 @@ export function parseOptions(
     ghostPrefix: DEFAULT_OPTIONS.ghostPrefix,
     silentBots: silent,
     failingBots: failing,
+    // Whatever they do with a config: an HTTP bot may be silent or failing too.
+    httpBots: httpBots === 0 ? [] : ghostIds(bots).slice(-httpBots),
   };
 }
 

@@ -100,6 +100,38 @@ for (const dialect of DIALECTS) {
     );
 
     it(
+      'HTTP-only bots (--http-bots) take their configuration and emergency frames from their posts',
+      TIMEOUT,
+      async () => {
+        const fleet = await startFleet(['--bots', '3', '--http-bots', '1']);
+        const httpBot = fleet.bots[2]!;
+        expect(httpBot).toMatchObject({ ghostId: 'ghost-03', http: true, socket: null });
+        await expect.poll(deployStates, { timeout: 10_000 }).toEqual({
+          'ghost-01': 'applied',
+          'ghost-02': 'applied',
+          'ghost-03': 'applied',
+        });
+
+        const { result } = await call<{ result: { changeId: string; sent: number } }>(
+          'POST',
+          '/api/admin/configurations/bulk-update',
+          { targetBotIds: ghostIds(3), updates: { hopFrequencyMs: 1000 }, reason: 'faster scans' },
+        );
+        // Sent at once to the two sockets; the HTTP bot is handed it at its next post.
+        expect(result.sent).toBe(2);
+        await expect
+          .poll(async () => (await change(result.changeId))?.counts, { timeout: 10_000 })
+          .toEqual({ pending: 0, applied: 3, failed: 0 });
+        expect(httpBot.hopIntervalMs).toBe(1000);
+
+        await call('POST', '/api/admin/configurations/emergency-stop', { reason: 'drill' });
+        await expect.poll(() => httpBot.paused, { timeout: 10_000 }).toBe(true);
+        await call('POST', '/api/admin/configurations/emergency-resume', { reason: 'drill over' });
+        await expect.poll(() => httpBot.paused, { timeout: 10_000 }).toBe(false);
+      },
+    );
+
+    it(
       'emergency stop silences every bot on the dashboard socket, and resume sets them all hopping again',
       TIMEOUT,
       async () => {

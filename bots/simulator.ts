@@ -12,10 +12,14 @@ import { drawPet, type Random } from './pets.ts';
  * (hello, heartbeat, scanner_status, server_hop, pet_discovered, config_ack) and the server pool's
  * HTTP calls (servers, claim, release). It reacts to the server's `config`, `emergency_stop` and
  * `emergency_resume` frames as a real bot would; options make some bots ignore or refuse configs.
+ * --http-bots bots have no socket: they post the same messages to POST /api/bot/events every
+ * HTTP_POLL_MS (a heartbeat when idle) and take the same frames from its answers.
  */
 
 export const SIMULATOR_VERSION = 'sim-1.0.0';
 const HEARTBEAT_MS = 10_000;
+/** How often an HTTP bot posts its waiting messages (a heartbeat when it has none), and so hears its frames. */
+export const HTTP_POLL_MS = 3_000;
 const RECONNECT_BASE_MS = 1_000;
 const RECONNECT_MAX_MS = 10_000;
 /** A failed hop is retried at once on another server, up to this many attempts. */
@@ -127,6 +131,13 @@ class SimulatedBot {
   /** Stopped by an emergency stop: no hops until resumed. */
   paused = false;
   readonly configRole: ConfigRole;
+  /** Speaks only POST /api/bot/events (--http-bots): no socket. */
+  readonly http: boolean;
+  /** An HTTP bot's messages waiting for its next post. */
+  private outbox: Array<{ type: string; payload: unknown; id: string }> = [];
+  /** An HTTP bot's last post was answered 200 (what `connected` means for it). */
+  private httpUp = false;
+  private posting: Promise<void> | null = null;
   /** The server said emergency_stop on the current connection. */
   private stopHeard = false;
   /** No hops before this time: the current connection is settling (HELLO_SETTLE_MS). */
@@ -156,14 +167,19 @@ class SimulatedBot {
       : fleet.options.failingBots.includes(ghostId)
         ? 'failing'
         : 'applies';
+    this.http = fleet.options.httpBots.includes(ghostId);
   }
 
   get connected(): boolean {
-    return this.socket?.readyState === WebSocket.OPEN;
+    return this.http ? this.httpUp : this.socket?.readyState === WebSocket.OPEN;
   }
 
   connect(): void {
     if (this.fleet.stopping) return;
+    if (this.http) {
+      this.startPolling();
+      return;
+    }
     const { options } = this.fleet;
     // ?ghostId= names the bot, so the server counts its upgrades against it, not the shared address.
     const url = `${options.url.replace(/^http/, 'ws')}/ws?ghostId=${encodeURIComponent(this.ghostId)}`;
@@ -211,7 +227,70 @@ class SimulatedBot {
     });
   }
 
+  /** An HTTP bot: hello, then a post every HTTP_POLL_MS whether it has something to say or not. */
+  private startPolling(): void {
+    this.settledAt = Date.now() + HELLO_SETTLE_MS;
+    this.outbox.push({
+      type: 'hello',
+      payload: { ghostId: this.ghostId, version: SIMULATOR_VERSION },
+      id: randomUUID(),
+    });
+    this.reportStatus('active');
+    const tick = async () => {
+      if (this.fleet.stopping) return;
+      await this.post();
+      setTimeout(() => void tick(), HTTP_POLL_MS).unref();
+    };
+    void tick();
+  }
+
+  /**
+   * Posts the outbox (a heartbeat when empty) and handles the frames of the answer. What a refused
+   * post carried is sent again with the next one (up to the server's batch size).
+   */
+  post(): Promise<void> {
+    this.posting ??= (async () => {
+      const events = this.outbox.splice(0, 100);
+      if (events.length === 0) events.push({ type: 'heartbeat', payload: {}, id: randomUUID() });
+      try {
+        const { status, json } = await this.fleet.api('/api/bot/events', { ghostId: this.ghostId, events });
+        if (status !== 200) {
+          this.httpUp = false;
+          // A bad batch would be refused for ever: only what the server could not take now is kept.
+          if (status === 429 || status >= 500)
+            this.outbox.unshift(...events.filter((e) => e.type !== 'heartbeat'));
+          this.fleet.error(`${this.ghostId}: /api/bot/events answered ${status} ${describe(json)}`);
+          return;
+        }
+        this.httpUp = true;
+        const answer = json as { results?: Array<{ index: number; seq?: number }>; frames?: unknown[] };
+        for (const result of answer.results ?? []) {
+          const event = events[result.index];
+          if (
+            event &&
+            typeof result.seq === 'number' &&
+            (event.type === 'server_hop' || event.type === 'pet_discovered')
+          )
+            this.fleet.onAcknowledged?.({ ghostId: this.ghostId, type: event.type, seq: result.seq });
+        }
+        for (const frame of answer.frames ?? [])
+          this.handleFrame(frame as { type?: unknown; payload?: unknown });
+      } catch (error) {
+        this.httpUp = false;
+        this.outbox.unshift(...events.filter((e) => e.type !== 'heartbeat'));
+        this.fleet.error(`${this.ghostId}: /api/bot/events: ${(error as Error).message}`);
+      }
+    })().finally(() => {
+      this.posting = null;
+    });
+    return this.posting;
+  }
+
   send(type: string, payload: unknown): void {
+    if (this.http) {
+      this.outbox.push({ type, payload, id: randomUUID() });
+      return;
+    }
     if (!this.connected) return;
     const id = randomUUID();
     if ((type === 'server_hop' || type === 'pet_discovered') && this.fleet.onAcknowledged) {
@@ -238,6 +317,11 @@ class SimulatedBot {
     } catch {
       return;
     }
+    this.handleFrame(frame);
+  }
+
+  /** A frame from the server, off the socket or out of an HTTP bot's answer. */
+  private handleFrame(frame: { type?: unknown; payload?: unknown }): void {
     const payload = (frame.payload ?? {}) as Record<string, unknown>;
     switch (frame.type) {
       case 'config':
@@ -464,6 +548,11 @@ class SimulatedBot {
     this.reportStatus('inactive');
     clearInterval(this.heartbeat);
     this.socket?.close(1000, 'Simulator stopped');
+    // An HTTP bot's last words (its release, 'inactive') go in one final post.
+    if (this.http) {
+      await this.posting;
+      await this.post();
+    }
   }
 }
 
@@ -565,7 +654,7 @@ export class Simulator {
     this.counters.lastError = message.slice(0, 160);
   }
 
-  private async api(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  async api(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
     const response = await fetch(`${this.options.url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },

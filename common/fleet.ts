@@ -116,6 +116,15 @@ export const BotEventsRequestSchema = z.strictObject({
 });
 
 /** POST /api/bot/events: every event applied, its rows committed; `seq` is its stream position. */
+/** A frame as the socket sends it: a bot without one is handed these by POST /api/bot/events. */
+export const BotFrameSchema = z.object({
+  type: z.string(),
+  payload: z.unknown(),
+  id: z.string(),
+  timestamp: z.string(),
+});
+export type BotFrame = z.infer<typeof BotFrameSchema>;
+
 export const BotEventsResponseSchema = z.object({
   accepted: z.number(),
   results: z.array(
@@ -128,6 +137,12 @@ export const BotEventsResponseSchema = z.object({
       duplicate: z.literal(true).optional(),
     }),
   ),
+  /**
+   * What waits for this bot when it has no socket: its latest `config` until it acknowledges it (a
+   * `config_ack` event on its next call), `emergency_stop` / `emergency_resume` when the network's
+   * state differs from what it was last told. Empty for a bot with a socket (frames go there).
+   */
+  frames: z.array(BotFrameSchema),
 });
 
 /*

@@ -3,7 +3,8 @@
 
   The scanner for everyone: live pet finds below 10M/s without a key, plus a
   redeem panel. Redeeming a code binds it to this device and loads the premium
-  scanner (every find, auto-join) through the loader with the new key.
+  scanner (every find, auto-join) through the loader with the new key. "Reset
+  devices" frees a key bound to another PC (within the key's weekly resets).
 
     loadstring(game:HttpGet("https://YOUR-SITE/api/script/loader?script=scanline-universal.lua"))()
 
@@ -122,8 +123,8 @@ gui.ResetOnSpawn = false
 gui.Parent = (gethui and gethui()) or game:GetService("CoreGui")
 
 local frame = Instance.new("Frame")
-frame.Size = UDim2.new(0, 300, 0, 250)
-frame.Position = UDim2.new(0, 20, 0.5, -125)
+frame.Size = UDim2.new(0, 300, 0, 340)
+frame.Position = UDim2.new(0, 20, 0.5, -170)
 frame.BackgroundColor3 = Color3.fromRGB(17, 24, 39)
 frame.Active = true
 frame.Draggable = true
@@ -165,6 +166,60 @@ redeemButton.MouseButton1Click:Connect(function()
   if writefile then pcall(writefile, KEY_FILE, key) end
   local _, message = loadPremium(key)
   redeemStatus.Text = message
+end)
+
+-- Device reset: a key bound to another PC (the loader says "device limit reached") is freed here.
+-- A blank box uses this device's saved key, which is never put on screen.
+local keyBox = Instance.new("TextBox")
+keyBox.Size = UDim2.new(1, -12, 0, 28)
+keyBox.Position = UDim2.new(0, 6, 0, 244)
+keyBox.PlaceholderText = "Script key (blank: the saved one)"
+keyBox.Text = ""
+keyBox.ClearTextOnFocus = false
+keyBox.Parent = frame
+
+local resetButton = Instance.new("TextButton")
+resetButton.Size = UDim2.new(1, -12, 0, 28)
+resetButton.Position = UDim2.new(0, 6, 0, 278)
+resetButton.Text = "Reset devices"
+resetButton.Parent = frame
+
+local resetStatus = label(frame, "Moved to a new PC? Reset your key's devices", 312, Color3.fromRGB(156, 163, 175))
+
+-- "2026-12-02T18:30:00.000Z" -> "2026-12-02 18:30 UTC"
+local function shortTime(iso)
+  if type(iso) ~= "string" then return nil end
+  local day, clock = iso:match("^(%d+%-%d+%-%d+)T(%d+:%d+)")
+  return day and (day .. " " .. clock .. " UTC") or iso
+end
+
+local function savedKey()
+  if not (isfile and readfile and isfile(KEY_FILE)) then return "" end
+  local ok, saved = pcall(readfile, KEY_FILE)
+  return ok and type(saved) == "string" and saved:gsub("%s+", "") or ""
+end
+
+resetButton.MouseButton1Click:Connect(function()
+  local key = keyBox.Text:gsub("%s+", "")
+  if key == "" then key = savedKey() end
+  if key == "" then resetStatus.Text = "Enter your script key first" return end
+  resetStatus.Text = "Resetting..."
+  -- A POST, so the key stays out of URLs and logs.
+  local status, text = http("POST", SITE .. "/api/script/reset-hwid", { key = key })
+  local data = decodeJson(text)
+  local nextReset = data and shortTime(data.nextResetAt)
+  if status == 200 and data and type(data.removed) == "number" then
+    local message = string.format("Removed %d device%s. Resets left: %s", data.removed,
+      data.removed == 1 and "" or "s", tostring(data.resetsLeft))
+    if nextReset and data.resetsLeft == 0 then message = message .. ". Next reset: " .. nextReset end
+    resetStatus.Text = message
+  elseif status == nil then
+    resetStatus.Text = "Reset failed: " .. tostring(text)
+  else
+    local message = (data and data.error) or ("Reset failed (HTTP " .. tostring(status) .. ")")
+    if status == 429 and nextReset then message = message .. ". Next reset: " .. nextReset end
+    resetStatus.Text = message
+  end
 end)
 
 -- A key redeemed earlier on this device loads premium straight away.

@@ -16,6 +16,7 @@ import {
   botDisconnected,
 } from './features/configuration/configuration.service.ts';
 import { deleteConfiguration } from './features/configuration/configuration.store.ts';
+import { handOverFrames } from './features/configuration/http-bot-frames.service.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';
 import { adminProtocol } from './features/fleet/admin.protocol.ts';
@@ -174,6 +175,11 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
     botRemovalSteps: { deleteConfiguration, releaseServers: releaseServersOf },
     configurationProgress: new Turns(),
+    // A bot without a socket is handed its frames in its POST /api/bot/events answer.
+    httpBotFrames: {
+      configAcknowledged: (ghostId, ack) => acknowledgeConfig(ctx, ghostId, ack),
+      handOver: (ghostId) => handOverFrames(ctx, ghostId),
+    },
     analysisRuns: new Turns(),
     // Finds' outbox rows ride with the fleet's discovery writes (a feature above the fleet's layer).
     notificationOutbox: createNotificationOutbox(ctx, app.log, fleet),

@@ -29,6 +29,9 @@ const TEXTS = {
   inactiveKey: 'This key has been switched off by the administrator',
   deviceLimit: 'This key is already bound to 1 device: the device limit is reached',
   unknownKey: 'This key does not exist',
+  /** The universal script's Reset devices, on a 1-device key bound to another PC (1 reset a week). */
+  resetDone: 'Removed 1 device. Resets left: 0. Next reset: ',
+  resetRefused: 'No device reset left. Next reset: ',
 };
 
 interface FeedFind {
@@ -250,6 +253,12 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
     const snippetKey = await createScriptKey(1);
     const offKey = await createScriptKey(1);
     const limitKey = await createScriptKey(1);
+    // Bound to an old PC by its loader call; the universal script on the new one resets it.
+    const resetKey = await createScriptKey(1);
+    const bound = await fetch(
+      `${server.url}/api/script/loader?script=scanline-premium.lua&key=${resetKey.key}&hwid=dev-old-pc`,
+    );
+    expect(bound.status, await bound.clone().text()).toBe(200);
 
     // The warm-up: a backlog of finds older than the auto-join limit.
     await new Promise((r) => setTimeout(r, WARM_UP_MS));
@@ -303,6 +312,27 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
         snippet: loaderSnippet('scanline-premium.lua', limitKey.key),
         runSeconds: 8,
         hwid: 'dev-limit-2',
+      }),
+    );
+    runs.reset = runExecutor('reset', {
+      snippet: loaderSnippet('scanline-universal.lua'),
+      runSeconds: 6,
+      hwid: 'dev-new-pc',
+      actions: [
+        { after: 2, fill: { placeholder: 'Script key', text: resetKey.key } },
+        { after: 2.2, click: 'Reset devices' },
+      ],
+    });
+    // Once that run is over, the week's one reset is spent: another is refused with when the next is possible.
+    runs.resetAgain = runs.reset.then(() =>
+      runExecutor('reset-again', {
+        snippet: loaderSnippet('scanline-universal.lua'),
+        runSeconds: 6,
+        hwid: 'dev-third-pc',
+        actions: [
+          { after: 2, fill: { placeholder: 'Script key', text: resetKey.key } },
+          { after: 2.2, click: 'Reset devices' },
+        ],
       }),
     );
     runs.raising = runExecutor('raising', {
@@ -416,6 +446,21 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
     const r = await runs.raising;
     expect(seen(r).join('\n')).toContain(TEXTS.unknownKey);
     expect(r.teleports).toEqual([]);
+  });
+
+  it('(g) universal resets the devices of a key bound to another PC, then says when the next reset is', async () => {
+    const resets = (r: Report) => r.http.filter((h) => h.url.includes('/api/script/reset-hwid'));
+    const first = await runs.reset;
+    expect(seen(first).join('\n')).toContain(TEXTS.resetDone);
+    expect(resets(first).map((h) => h.status)).toEqual([200]);
+    const again = await runs.resetAgain;
+    expect(seen(again).join('\n')).toMatch(
+      new RegExp(`${TEXTS.resetRefused}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC`),
+    );
+    expect(resets(again).map((h) => h.status)).toEqual([429]);
+    // The key went in the POST body, never in a URL.
+    expect([...resets(first), ...resets(again)].every((h) => !h.url.includes('key='))).toBe(true);
+    expect([...first.errors, ...again.errors]).toEqual([]);
   });
 
   it('auto-join never teleports to a find older than 15 s (p50/p99 find → teleport)', async () => {

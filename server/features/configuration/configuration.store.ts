@@ -145,6 +145,7 @@ export async function insertDefaultConfigurations(db: Db, botIds: string[], now:
         ack_deadline_at: null,
         last_deployed: null,
         socket_id: null,
+        emergency_told: null,
         created_at: now,
         updated_at: now,
       })),
@@ -209,6 +210,15 @@ export async function markConfigurationSent(
     .where('bot_id', '=', botId)
     .where('version', '=', version)
     .where('deploy_state', '!=', 'applied')
+    .execute();
+}
+
+/** What the bot was told of the emergency stop over POST /api/bot/events. */
+export async function setEmergencyTold(trx: Db, botId: string, stopped: boolean): Promise<void> {
+  await trx
+    .updateTable('bot_configurations')
+    .set({ emergency_told: stopped ? 1 : 0 })
+    .where('bot_id', '=', botId)
     .execute();
 }
 

@@ -31,6 +31,8 @@ export interface BotConfigurationsTable {
   last_deployed: number | null;
   /** The bot's open socket (its connection id), so pushes know who can answer; null without one. */
   socket_id: string | null;
+  /** What the bot was last told over POST /api/bot/events: 1 stopped, 0 running, null never. */
+  emergency_told: number | null;
   created_at: number;
   updated_at: number;
 }

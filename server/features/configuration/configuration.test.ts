@@ -140,7 +140,7 @@ for (const dialect of DIALECTS) {
         profileId: null,
         profileName: null,
         lastDeployed: null,
-        // It has no socket to be sent anything: its version waits.
+        // Handed its version in the POST's answer: pending until it acknowledges.
         deployState: 'pending',
         deployError: null,
       });

@@ -6,6 +6,7 @@ import {
   BotEventsResponseSchema,
   BotMessageSchemas,
   type BotMessageType,
+  type ConfigAckPayloadSchema,
 } from '../../../common/fleet.ts';
 import type { AppContext, FeatureOptions } from '../../context.ts';
 import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
@@ -15,6 +16,7 @@ import { refuseOverBudget } from './bot-event-budget.ts';
 import { requireBotToken } from './bot-token.ts';
 import { FLEET_SWEEP_EVERY_MS, FLEET_TEXTS } from './fleet.service.ts';
 import { forgetSilentBots } from './fleet-removal.service.ts';
+import { toBotFrames } from './http-bot-frames.ts';
 
 /**
  * Runs the app's fleet (ctx.services.fleet) on the root instance: it loads what the database holds
@@ -38,6 +40,7 @@ export function registerFleet(app: FastifyInstance, ctx: AppContext): void {
   });
 }
 
+type ConfigAck = z.infer<typeof ConfigAckPayloadSchema>;
 type CheckedEvent = { type: BotMessageType; payload: unknown };
 
 /** Validates every event of a batch; the first bad one is named by its index and field. */
@@ -69,7 +72,9 @@ function checkEvents(
 
 /**
  * POST /api/bot/events: a batch of bot messages from a bot that cannot hold a socket. The whole
- * batch is validated before any of it is applied, so a bad event leaves nothing half-written.
+ * batch is validated before any of it is applied, so a bad event leaves nothing half-written. The
+ * answer carries the frames waiting for the bot (http-bot-frames.ts), so it gets its configuration
+ * and emergency stops without a socket.
  */
 export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   app.post(
@@ -102,6 +107,13 @@ export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
           return reply.status(result.status).send({ error: `events.${refused.index}: ${result.error}` });
         }
       }
+      const { httpBotFrames } = ctx.services;
+      for (const event of checked.events) {
+        if (event.type === 'config_ack')
+          await httpBotFrames.configAcknowledged(ghostId, event.payload as ConfigAck);
+      }
+      // After its acks: a version just acknowledged is not handed over again.
+      const frames = toBotFrames(await httpBotFrames.handOver(ghostId), ctx.now());
       return {
         accepted: results.length,
         results: results.map((result, index) => {
@@ -109,6 +121,7 @@ export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
           const id = request.body.events[index]?.id;
           return { index, ...(id === undefined ? {} : { id }), ...rest };
         }),
+        frames,
       };
     },
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HWID_RESET_WINDOW_MS, KEY_STATUS_TEXTS } from '../../../common/key-status.ts';
 import { insertScriptKeyBinding } from '../../test/fixtures.ts';
-import { DIALECTS, useTestApp } from '../../test/helper.ts';
+import { buildTestApp, DIALECTS, useTestApp } from '../../test/helper.ts';
 import {
   auditRows,
   callLoader,
@@ -227,6 +227,28 @@ for (const dialect of DIALECTS) {
       const limited = await reset(key.scriptKey, '10.0.0.3');
       expect(limited.statusCode).toBe(429);
       expect(limited.json().error).toMatch(/^Too many requests/);
+    });
+
+    it('keeps the key out of the request log', async () => {
+      const lines: string[] = [];
+      const logged = await buildTestApp(
+        dialect,
+        {},
+        {
+          app: { logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } } },
+        },
+      );
+      try {
+        const key = await insertTestScriptKey(logged);
+        for (const url of ['/api/script/key-status', '/api/script/reset-hwid']) {
+          const res = await logged.app.inject({ method: 'POST', url, payload: { key: key.scriptKey } });
+          expect(res.statusCode, res.body).toBe(200);
+        }
+        expect(lines.join('')).toContain('/api/script/reset-hwid');
+        expect(lines.join('')).not.toContain(key.scriptKey);
+      } finally {
+        await logged.close();
+      }
     });
   });
 }

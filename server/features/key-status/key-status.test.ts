@@ -201,6 +201,32 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    it("lets an admin reset a key's devices without spending the buyer's resets, audited by 'admin'", async () => {
+      const key = await insertTestScriptKey(t, { expiresAt: t.clock.now() - 1 });
+      await insertScriptKeyBinding(t, key.id, 'device-1');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/script-keys/${key.id}/reset-hwid`,
+        headers: { cookie: t.cookie },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ removed: 1, resetsLeft: 1, nextResetAt: null });
+      expect(await scriptKeyBindings(t, key.id)).toEqual([]);
+      const rows = await auditRows(t, 'hwid_reset');
+      expect(rows.map((row) => row.details.by)).toEqual(['admin']);
+      const history = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/hardware/bindings',
+        headers: { cookie: t.cookie },
+      });
+      expect(history.json().resets).toMatchObject([{ scriptKey: key.scriptKey, by: 'admin', removed: 1 }]);
+      const signedOut = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/script-keys/${key.id}/reset-hwid`,
+      });
+      expect(signedOut.statusCode).toBe(401);
+    });
+
     it('refuses to reset an expired or switched-off key with 403', async () => {
       const expired = await insertTestScriptKey(t, { expiresAt: t.clock.now() - 1 });
       const off = await insertTestScriptKey(t, { isActive: 0 });

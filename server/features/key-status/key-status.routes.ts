@@ -13,7 +13,7 @@ import {
 import type { FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
-import { grantResets, keyStatus, NoResetLeftError, resetHwid } from './key-status.service.ts';
+import { adminResetHwid, grantResets, keyStatus, NoResetLeftError, resetHwid } from './key-status.service.ts';
 
 const ScriptKeyIdParamsSchema = z.object({ id: z.coerce.number().pipe(idField('id')) });
 
@@ -73,5 +73,17 @@ export const keyStatusRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       },
     },
     async (request) => grantResets(ctx, request.params.id, request.body.count, { ip: request.ip }),
+  );
+
+  app.post(
+    '/api/admin/script-keys/:id/reset-hwid',
+    {
+      schema: {
+        summary: "Remove every device bound to a script key, spending none of the buyer's resets",
+        params: ScriptKeyIdParamsSchema,
+        response: responses({ 200: ResetHwidResponseSchema }),
+      },
+    },
+    async (request) => adminResetHwid(ctx, request.params.id, { ip: request.ip }),
   );
 };

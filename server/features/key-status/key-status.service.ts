@@ -153,6 +153,49 @@ export async function resetHwid(
   return { removed: result.removed, resetsLeft: result.resetsLeft, nextResetAt: result.nextResetAt };
 }
 
+/**
+ * POST /api/admin/script-keys/{id}/reset-hwid: the admin frees the key's devices whatever its state,
+ * spending none of the buyer's budget. Audited hwid_reset with by 'admin'.
+ */
+export async function adminResetHwid(
+  ctx: AppContext,
+  id: number,
+  client: { ip: string },
+): Promise<ResetHwidResponse> {
+  const now = ctx.now();
+  const perWeek = (await getSystemConfiguration(ctx)).hwidResetsPerWeek;
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const row = await lockScriptKey(trx, ctx.dialect, id);
+    if (!row) throw notFound(SCRIPT_KEY_TEXTS.notFound);
+    const removed = await deleteActiveDevices(trx, row.id);
+    await insertHwidReset(
+      trx,
+      { scriptKeyId: row.id, by: 'admin', ip: client.ip, removed, usedExtra: false },
+      now,
+    );
+    await insertAuditLog(
+      trx,
+      {
+        eventType: 'hwid_reset',
+        success: true,
+        licenseKey: row.script_key,
+        ipAddress: client.ip,
+        details: { by: 'admin', scriptKeyId: row.id, removed, usedExtra: false },
+      },
+      now,
+    );
+    const budget = await budgetOf(trx, row, perWeek, now);
+    return {
+      removed,
+      resetsLeft: budget.resetsLeft,
+      nextResetAt: budget.nextResetAt,
+      scriptKey: row.script_key,
+    };
+  });
+  await announceScriptKeyChanged(ctx, result.scriptKey);
+  return { removed: result.removed, resetsLeft: result.resetsLeft, nextResetAt: result.nextResetAt };
+}
+
 /** POST /api/admin/script-keys/{id}/grant-resets: extra resets beyond the weekly budget, audited. */
 export async function grantResets(
   ctx: AppContext,

@@ -32,13 +32,14 @@ export async function deleteActiveDevices(db: Db, scriptKeyId: number): Promise<
   return Number(result.numDeletedRows);
 }
 
-/** When the weekly-budget resets since `since` happened, oldest first. */
+/** When the buyer's weekly-budget resets since `since` happened, oldest first (an admin's spend nothing). */
 export async function listBudgetResetTimes(db: Db, scriptKeyId: number, since: number): Promise<number[]> {
   const rows = await db
     .selectFrom('hwid_resets')
     .select('reset_at')
     .where('script_key_id', '=', scriptKeyId)
     .where('used_extra', '=', 0)
+    .where('reset_by', '=', 'buyer')
     .where('reset_at', '>', since)
     .orderBy('reset_at')
     .execute();

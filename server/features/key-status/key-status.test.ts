@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HWID_RESET_WINDOW_MS, KEY_STATUS_TEXTS } from '../../../common/key-status.ts';
 import { insertScriptKeyBinding } from '../../test/fixtures.ts';
-import { DIALECTS, useTestApp } from '../../test/helper.ts';
+import { buildTestApp, DIALECTS, useTestApp } from '../../test/helper.ts';
 import {
   auditRows,
   callLoader,
@@ -201,6 +201,32 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    it("lets an admin reset a key's devices without spending the buyer's resets, audited by 'admin'", async () => {
+      const key = await insertTestScriptKey(t, { expiresAt: t.clock.now() - 1 });
+      await insertScriptKeyBinding(t, key.id, 'device-1');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/script-keys/${key.id}/reset-hwid`,
+        headers: { cookie: t.cookie },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ removed: 1, resetsLeft: 1, nextResetAt: null });
+      expect(await scriptKeyBindings(t, key.id)).toEqual([]);
+      const rows = await auditRows(t, 'hwid_reset');
+      expect(rows.map((row) => row.details.by)).toEqual(['admin']);
+      const history = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/hardware/bindings',
+        headers: { cookie: t.cookie },
+      });
+      expect(history.json().resets).toMatchObject([{ scriptKey: key.scriptKey, by: 'admin', removed: 1 }]);
+      const signedOut = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/script-keys/${key.id}/reset-hwid`,
+      });
+      expect(signedOut.statusCode).toBe(401);
+    });
+
     it('refuses to reset an expired or switched-off key with 403', async () => {
       const expired = await insertTestScriptKey(t, { expiresAt: t.clock.now() - 1 });
       const off = await insertTestScriptKey(t, { isActive: 0 });
@@ -227,6 +253,28 @@ for (const dialect of DIALECTS) {
       const limited = await reset(key.scriptKey, '10.0.0.3');
       expect(limited.statusCode).toBe(429);
       expect(limited.json().error).toMatch(/^Too many requests/);
+    });
+
+    it('keeps the key out of the request log', async () => {
+      const lines: string[] = [];
+      const logged = await buildTestApp(
+        dialect,
+        {},
+        {
+          app: { logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } } },
+        },
+      );
+      try {
+        const key = await insertTestScriptKey(logged);
+        for (const url of ['/api/script/key-status', '/api/script/reset-hwid']) {
+          const res = await logged.app.inject({ method: 'POST', url, payload: { key: key.scriptKey } });
+          expect(res.statusCode, res.body).toBe(200);
+        }
+        expect(lines.join('')).toContain('/api/script/reset-hwid');
+        expect(lines.join('')).not.toContain(key.scriptKey);
+      } finally {
+        await logged.close();
+      }
     });
   });
 }

@@ -32,12 +32,13 @@ const FEATURE_LAYERS: Record<string, number> = {
   configuration: 4,
   redemption: 4,
   'script-keys': 5,
-  bindings: 6,
-  loader: 7,
-  feed: 8,
-  dashboard: 9,
-  public: 9,
-  health: 9,
+  'key-status': 6,
+  bindings: 7,
+  loader: 8,
+  feed: 9,
+  dashboard: 10,
+  public: 10,
+  health: 10,
 };
 
 function sourceFiles(dir: string): string[] {

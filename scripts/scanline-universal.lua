@@ -134,19 +134,19 @@ label(frame, "Scanline - Universal", 4, Color3.fromRGB(250, 204, 21)).Font = Enu
 local feedStatus = label(frame, "Connecting...", 26, Color3.fromRGB(156, 163, 175))
 local latest = label(frame, "No finds yet", 48)
 
-local codeBox = Instance.new("TextBox")
-codeBox.Size = UDim2.new(1, -12, 0, 28)
-codeBox.Position = UDim2.new(0, 6, 0, 150)
-codeBox.PlaceholderText = "Redemption code"
-codeBox.Text = ""
-codeBox.ClearTextOnFocus = false
-codeBox.Parent = frame
+-- A text box (with its placeholder) or a button across the panel at height y.
+local function control(class, y, text, placeholder)
+  local c = Instance.new(class)
+  c.Size = UDim2.new(1, -12, 0, 28)
+  c.Position = UDim2.new(0, 6, 0, y)
+  c.Text = text
+  if placeholder then c.PlaceholderText = placeholder c.ClearTextOnFocus = false end
+  c.Parent = frame
+  return c
+end
 
-local redeemButton = Instance.new("TextButton")
-redeemButton.Size = UDim2.new(1, -12, 0, 28)
-redeemButton.Position = UDim2.new(0, 6, 0, 184)
-redeemButton.Text = "Redeem & load premium"
-redeemButton.Parent = frame
+local codeBox = control("TextBox", 150, "", "Redemption code")
+local redeemButton = control("TextButton", 184, "Redeem & load premium")
 
 redeemStatus = label(frame, "Premium: every find, auto-join from 5M/s", 218, Color3.fromRGB(156, 163, 175))
 
@@ -170,19 +170,8 @@ end)
 
 -- Device reset: a key bound to another PC (the loader says "device limit reached") is freed here.
 -- A blank box uses this device's saved key, which is never put on screen.
-local keyBox = Instance.new("TextBox")
-keyBox.Size = UDim2.new(1, -12, 0, 28)
-keyBox.Position = UDim2.new(0, 6, 0, 244)
-keyBox.PlaceholderText = "Script key (blank: the saved one)"
-keyBox.Text = ""
-keyBox.ClearTextOnFocus = false
-keyBox.Parent = frame
-
-local resetButton = Instance.new("TextButton")
-resetButton.Size = UDim2.new(1, -12, 0, 28)
-resetButton.Position = UDim2.new(0, 6, 0, 278)
-resetButton.Text = "Reset devices"
-resetButton.Parent = frame
+local keyBox = control("TextBox", 244, "", "Script key (blank: the saved one)")
+local resetButton = control("TextButton", 278, "Reset devices")
 
 local resetStatus = label(frame, "Moved to a new PC? Reset your key's devices", 312, Color3.fromRGB(156, 163, 175))
 
@@ -223,12 +212,9 @@ resetButton.MouseButton1Click:Connect(function()
 end)
 
 -- A key redeemed earlier on this device loads premium straight away.
-if isfile and readfile and isfile(KEY_FILE) then
-  local ok, saved = pcall(readfile, KEY_FILE)
-  if ok and saved ~= "" then
-    local _, message = loadPremium(saved)
-    redeemStatus.Text = message
-  end
+if savedKey() ~= "" then
+  local _, message = loadPremium(savedKey())
+  redeemStatus.Text = message
 end
 
 -- The free feed (the server decides what it holds: finds below 10M/s). `cursor` is where this

@@ -148,6 +148,12 @@ describe('Live Monitoring in the browser', () => {
     await expect
       .poll(async () => shownOf(await footer.innerText()).of, { timeout: 15_000 })
       .toBeGreaterThan(50);
+    // The feed is random: wait for a failed hop (a Warning row) before freezing it.
+    await choose(page, 'Filter events by severity', 'Warning');
+    await expect
+      .poll(async () => shownOf(await footer.innerText()).shown, { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    await choose(page, 'Filter events by severity', 'All Levels');
     // Frozen lists, so counts can be compared.
     await page.getByRole('button', { name: 'Pause Feed' }).click();
     const all = shownOf(await footer.innerText());

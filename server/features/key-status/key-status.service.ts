@@ -96,6 +96,29 @@ export async function keyStatus(ctx: AppContext, key: string): Promise<KeyStatus
   };
 }
 
+/** Removes the key's active devices and records the reset: a hwid_resets row and its audit row. */
+async function removeDevices(
+  trx: Parameters<typeof deleteActiveDevices>[0],
+  row: { id: number; script_key: string },
+  reset: ResetClient & { usedExtra: boolean },
+  now: number,
+): Promise<number> {
+  const removed = await deleteActiveDevices(trx, row.id);
+  await insertHwidReset(trx, { scriptKeyId: row.id, ...reset, removed }, now);
+  await insertAuditLog(
+    trx,
+    {
+      eventType: 'hwid_reset',
+      success: true,
+      licenseKey: row.script_key,
+      ipAddress: reset.ip,
+      details: { by: reset.by, scriptKeyId: row.id, removed, usedExtra: reset.usedExtra },
+    },
+    now,
+  );
+  return removed;
+}
+
 /**
  * POST /api/script/reset-hwid: removes every ACTIVE device of the key, so the next loader call binds
  * the new one. Spends the weekly budget first, then a granted extra; over budget, 429 with the time
@@ -118,23 +141,7 @@ export async function resetHwid(
     const before = await budgetOf(trx, row, perWeek, now);
     const usedExtra = before.weeklyLeft === 0;
     if (usedExtra && !(await spendExtraReset(trx, row.id))) throw new NoResetLeftError(before.nextResetAt);
-    const removed = await deleteActiveDevices(trx, row.id);
-    await insertHwidReset(
-      trx,
-      { scriptKeyId: row.id, by: client.by, ip: client.ip, removed, usedExtra },
-      now,
-    );
-    await insertAuditLog(
-      trx,
-      {
-        eventType: 'hwid_reset',
-        success: true,
-        licenseKey: row.script_key,
-        ipAddress: client.ip,
-        details: { by: client.by, scriptKeyId: row.id, removed, usedExtra },
-      },
-      now,
-    );
+    const removed = await removeDevices(trx, row, { by: client.by, ip: client.ip, usedExtra }, now);
     const after = await budgetOf(
       trx,
       { ...row, extra_resets: row.extra_resets - (usedExtra ? 1 : 0) },
@@ -167,23 +174,7 @@ export async function adminResetHwid(
   const result = await ctx.db.transaction().execute(async (trx) => {
     const row = await lockScriptKey(trx, ctx.dialect, id);
     if (!row) throw notFound(SCRIPT_KEY_TEXTS.notFound);
-    const removed = await deleteActiveDevices(trx, row.id);
-    await insertHwidReset(
-      trx,
-      { scriptKeyId: row.id, by: 'admin', ip: client.ip, removed, usedExtra: false },
-      now,
-    );
-    await insertAuditLog(
-      trx,
-      {
-        eventType: 'hwid_reset',
-        success: true,
-        licenseKey: row.script_key,
-        ipAddress: client.ip,
-        details: { by: 'admin', scriptKeyId: row.id, removed, usedExtra: false },
-      },
-      now,
-    );
+    const removed = await removeDevices(trx, row, { by: 'admin', ip: client.ip, usedExtra: false }, now);
     const budget = await budgetOf(trx, row, perWeek, now);
     return {
       removed,

@@ -1,17 +1,7 @@
 import { KeyRound, MonitorSmartphone, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-action-button.tsx';
 import { BackToHomeButton, glassCard, PublicShell } from '@/components/public-shell.tsx';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
@@ -265,26 +255,18 @@ function KeyDetails({
             <Row label="Resets left">{status.resetsLeft}</Row>
             {status.nextResetAt !== null && <Row label="Next reset">{nextResetText(status.nextResetAt)}</Row>}
           </dl>
-          <AlertDialog>
-            <AlertDialogTrigger asChild>
+          <ConfirmDialog
+            trigger={
               <Button variant="outline" className="justify-self-start" disabled={resetting}>
                 {resetting ? 'Resetting...' : 'Reset devices'}
               </Button>
-            </AlertDialogTrigger>
-            <AlertDialogContent>
-              <AlertDialogHeader>
-                <AlertDialogTitle>Reset devices?</AlertDialogTitle>
-                <AlertDialogDescription>
-                  Every device bound to this key is removed, and this uses one of your resets. The next device
-                  that loads the script binds to the key.
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel>Cancel</AlertDialogCancel>
-                <AlertDialogAction onClick={() => void reset()}>Reset devices</AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+            }
+            title="Reset devices?"
+            description="Every device bound to this key is removed, and this uses one of your resets. The next device that loads the script binds to the key."
+            confirmLabel="Reset devices"
+            confirmVariant="default"
+            onConfirm={() => void reset()}
+          />
           {outcome && (
             <p
               role={outcome.ok ? 'status' : 'alert'}

@@ -10,6 +10,8 @@ export const SECURITY_EVENT_TYPES = [
   'transaction_conflict',
   /** A script key's devices were reset (details.by: 'buyer' or 'admin'); also the admin's grant, 'hwid_resets_granted'. */
   'hwid_reset',
+  /** A payment webhook with a missing or wrong signature (details: the IP), refused with 401. */
+  'webhook_rejected',
 ] as const;
 
 export const AUDIT_PAGE_SIZES = [50, 100, 200, 500] as const;
@@ -69,7 +71,7 @@ export const AuditLogListResponseSchema = z
 export type AuditLogListResponse = z.infer<typeof AuditLogListResponseSchema>;
 
 /** Which limited call a limit guards. */
-export const RATE_LIMITED_CALLS = ['login', 'redeem', 'challenge', 'loader', 'feed', 'key'] as const;
+export const RATE_LIMITED_CALLS = ['login', 'redeem', 'challenge', 'loader', 'feed', 'key', 'order'] as const;
 export type RateLimitedCall = (typeof RATE_LIMITED_CALLS)[number];
 
 export const RateLimitStatusSchema = z

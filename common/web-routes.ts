@@ -13,7 +13,14 @@ export const PUBLIC_PAGES = {
   buyer: ['/buyer'],
   scripts: ['/scripts', '/script'],
   key: ['/key'],
+  order: [],
 } as const;
+
+/** Public pages at a path with a parameter: `/order/{id}` (its secret follows in the fragment). */
+const PUBLIC_PAGE_PREFIXES: ReadonlyArray<[prefix: string, page: PublicPageName]> = [['/order/', 'order']];
+
+/** One path segment of URL-safe characters: what an order id may look like in a page path. */
+const PARAMETER = /^[a-z0-9_-]{1,64}$/;
 
 export type PublicPageName = keyof typeof PUBLIC_PAGES;
 
@@ -47,6 +54,7 @@ export const ADMIN_SCREEN_SEGMENTS = {
   liveMonitoring: 'live-monitoring',
   liveConfiguration: 'configuration',
   notifications: 'notifications',
+  orders: 'orders',
   aiDebugging: 'ai-debugging',
 } as const;
 
@@ -87,14 +95,22 @@ function normalizedPath(pathname: string): string | null {
   return (trimmed || '/').toLowerCase();
 }
 
+/** The page of a path with a parameter (`/order/{id}`), or null. */
+function parameterPageAt(path: string): PublicPageName | null {
+  for (const [prefix, page] of PUBLIC_PAGE_PREFIXES) {
+    if (path.startsWith(prefix) && PARAMETER.test(path.slice(prefix.length))) return page;
+  }
+  return null;
+}
+
 /** Whether the web app shows a page of its own at `pathname` (no query string). */
 export function isWebPagePath(pathname: string): boolean {
   const path = normalizedPath(pathname);
-  return path !== null && knownPaths.has(path);
+  return path !== null && (knownPaths.has(path) || parameterPageAt(path) !== null);
 }
 
 /** The public page shown at `pathname` (no query string), or null for the console's paths and unknown ones. */
 export function publicPageAt(pathname: string): PublicPageName | null {
   const path = normalizedPath(pathname);
-  return path === null ? null : (publicPageByPath.get(path) ?? null);
+  return path === null ? null : (publicPageByPath.get(path) ?? parameterPageAt(path));
 }

@@ -24,6 +24,9 @@ function bareOrigin(entry: string): string | null {
   return bare && web ? url.origin : null;
 }
 
+/** Empty or blank text is no value: `BTCPAY_API_KEY=` leaves the setting to System Configuration. */
+const blankAsUnset = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
+
 /** Every setting the server reads from the environment, with defaults that run out of the box. */
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -79,6 +82,8 @@ const ConfigSchema = z.object({
   RATE_LIMIT_FEED: rateLimit(120),
   /** My key calls (POST /api/script/key-status and reset-hwid) per IP and per script key per window. */
   RATE_LIMIT_KEY: rateLimit(20),
+  /** Orders placed (POST /api/public/orders) per IP per window: each one holds a slot until its invoice expires. */
+  RATE_LIMIT_ORDER: rateLimit(5),
   /** Device resets each script key may make over a rolling 7 days: the default of System Configuration's setting. */
   HWID_RESETS_PER_WEEK: z.coerce
     .number({ error: 'must be a number' })
@@ -311,6 +316,49 @@ const ConfigSchema = z.object({
       ctx.addIssue(
         `${template} is not an https URL like https://example.com/join?placeId={placeId}&gameInstanceId={jobId}`,
       );
+      return z.NEVER;
+    }),
+  /*
+   * Payments (server/features/payments): BTCPay Server's Greenfield API. Each of the four, when set
+   * here, wins over what System Configuration stores; with all four set (in either place) the buyer
+   * page offers Pay now. Empty counts as unset.
+   */
+  /** The BTCPay Server's base URL, e.g. https://btcpay.example.com. */
+  BTCPAY_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const url = v?.trim().replace(/\/+$/, '');
+      if (!url) return undefined;
+      if (/^https?:\/\/[^/]/.test(url) && URL.canParse(url)) return url;
+      ctx.addIssue(`${url} is not an http(s) URL like https://btcpay.example.com`);
+      return z.NEVER;
+    }),
+  /** The store whose invoices the orders are. */
+  BTCPAY_STORE_ID: z.string().optional().transform(blankAsUnset),
+  /** A Greenfield API key with the store's btcpay.store.cancreateinvoice and btcpay.store.canviewinvoices permissions. */
+  BTCPAY_API_KEY: z.string().optional().transform(blankAsUnset),
+  /** The secret of the store's webhook (BTCPay-Sig's HMAC key). */
+  BTCPAY_WEBHOOK_SECRET: z.string().optional().transform(blankAsUnset),
+  /** How often pending orders' invoices are read again (a webhook that never came), in milliseconds. */
+  PAYMENTS_RECONCILE_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of milliseconds')
+    .min(1000, 'must be at least 1000 (one second)')
+    .default(60_000),
+  /**
+   * The site's address as buyers reach it (e.g. https://scanline.example.com), for BTCPay's redirect
+   * back to /order/{id}. Unset: the address the buyer's request came to (through the proxy when
+   * TRUST_PROXY allows).
+   */
+  PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v?.trim()) return undefined;
+      const origin = bareOrigin(v.trim().replace(/\/+$/, '/'));
+      if (origin) return origin;
+      ctx.addIssue(`${v} is not an origin like https://scanline.example.com`);
       return z.NEVER;
     }),
   /** Set when the server sits behind a TLS-terminating proxy, so cookies get the Secure flag. */

@@ -32,6 +32,7 @@ const FEATURE_LAYERS: Record<string, number> = {
   configuration: 4,
   redemption: 4,
   'script-keys': 5,
+  payments: 5,
   'key-status': 6,
   bindings: 7,
   loader: 8,

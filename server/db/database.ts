@@ -25,9 +25,13 @@ import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/li
 import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
 import type {
   NotificationDestinationsTable,
-  NotificationLeasesTable,
   NotificationOutboxTable,
 } from '../features/notifications/notifications.table.ts';
+import type {
+  OrdersTable,
+  PaymentSettingsTable,
+  PaymentWebhookDeliveriesTable,
+} from '../features/payments/payments.table.ts';
 import type { RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
 import type { ScriptKeysTable } from '../features/script-keys/script-keys.table.ts';
 import type {
@@ -42,6 +46,7 @@ import type {
   PoolServersTable,
 } from '../features/server-pool/server-pool.table.ts';
 import type { SystemConfigurationTable } from '../features/system/system.table.ts';
+import type { LeasesTable } from './leases.ts';
 
 /** Every table, joined from the features that own them. */
 export interface Database {
@@ -72,7 +77,10 @@ export interface Database {
   fleet_discoveries: FleetDiscoveriesTable;
   notification_destinations: NotificationDestinationsTable;
   notification_outbox: NotificationOutboxTable;
-  notification_leases: NotificationLeasesTable;
+  leases: LeasesTable;
+  payment_settings: PaymentSettingsTable;
+  orders: OrdersTable;
+  payment_webhook_deliveries: PaymentWebhookDeliveriesTable;
   fleet_scanners: FleetScannersTable;
   bot_configurations: BotConfigurationsTable;
   configuration_changes: ConfigurationChangesTable;

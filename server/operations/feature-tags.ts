@@ -28,6 +28,7 @@ const FEATURE_TAGS: Record<string, string> = {
   serverPoolRoutes: 'server-pool',
   configurationRoutes: 'configuration',
   notificationsRoutes: 'notifications',
+  paymentsRoutes: 'payments',
   probesRoutes: 'operations',
   metricsRoutes: 'operations',
 };
@@ -54,6 +55,10 @@ export const API_TAGS = [
   {
     name: 'notifications',
     description: 'Where finds are posted (Discord webhooks, JSON endpoints) and the deliveries',
+  },
+  {
+    name: 'payments',
+    description: 'Orders paid through BTCPay Server, its webhook, the connection settings',
   },
   { name: 'scripts', description: 'Script store, versions, files, the scripts page' },
   { name: 'security', description: 'Audit log and rate-limit status' },

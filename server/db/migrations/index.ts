@@ -14,6 +14,7 @@ import * as createAnalysis from './2026_11_26_000000_create_analysis.ts';
 import * as createNotifications from './2026_11_27_000000_create_notifications.ts';
 import * as hwidResets from './2026_11_28_000000_hwid_resets.ts';
 import * as configurationEmergencyTold from './2026_11_28_000100_configuration_emergency_told.ts';
+import * as createPayments from './2026_11_29_000000_create_payments.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
@@ -33,4 +34,5 @@ export const migrations = {
   '2026_11_27_000000_create_notifications': createNotifications,
   '2026_11_28_000000_hwid_resets': hwidResets,
   '2026_11_28_000100_configuration_emergency_told': configurationEmergencyTold,
+  '2026_11_29_000000_create_payments': createPayments,
 };

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/index.ts';
 
 /*
- * The dispatcher's SQL: the cluster-wide lease, the due deliveries and their outcomes. Every write
- * is conditional (a lease held by someone else is not taken; a delivery no longer pending is not
- * touched), so two instances racing never both win.
+ * The dispatcher's SQL: the due deliveries and their outcomes (its lease is in db/leases.ts). Every
+ * write is conditional (a delivery no longer pending is not touched), so two instances racing never
+ * both win.
  */
 
 /** A due delivery with what its destination needs to post it. */
@@ -22,48 +22,6 @@ export interface DueDelivery {
     mentionRoleId: string | null;
     mentionFromValue: number | null;
   };
-}
-
-/**
- * Takes the lease `name` for `holder` until `now + ttlMs` when it is free, expired or already ours.
- * True when `holder` holds it afterwards.
- */
-export async function acquireLease(
-  db: Db,
-  name: string,
-  holder: string,
-  now: number,
-  ttlMs: number,
-): Promise<boolean> {
-  const updated = await db
-    .updateTable('notification_leases')
-    .set({ holder, expires_at: now + ttlMs })
-    .where('name', '=', name)
-    .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<=', now)]))
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) return true;
-  // No row yet (or someone else's live one): the primary key lets one INSERT win.
-  await db
-    .insertInto('notification_leases')
-    .values({ name, holder, expires_at: now + ttlMs })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('notification_leases')
-    .select(['holder', 'expires_at'])
-    .where('name', '=', name)
-    .executeTakeFirst();
-  return row !== undefined && row.holder === holder && Number(row.expires_at) > now;
-}
-
-/** Gives the lease up (on stop) so another instance takes over at once. */
-export async function releaseLease(db: Db, name: string, holder: string): Promise<void> {
-  await db
-    .updateTable('notification_leases')
-    .set({ expires_at: 0 })
-    .where('name', '=', name)
-    .where('holder', '=', holder)
-    .execute();
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Db, DialectName } from '../../db/index.ts';
+import { acquireLease, releaseLease } from '../../db/leases.ts';
 import {
   type DiscordMessageOptions,
   foldDiscordMessages,
@@ -7,12 +8,10 @@ import {
   sampleFind,
 } from './discord-message.ts';
 import {
-  acquireLease,
   type DueDelivery,
   disableDestination,
   markDeliveriesFailed,
   markDeliveriesSent,
-  releaseLease,
   scheduleDeliveryRetry,
   selectDueDeliveries,
 } from './dispatcher.store.ts';

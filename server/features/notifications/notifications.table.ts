@@ -44,10 +44,3 @@ export interface NotificationOutboxTable {
   sent_at: number | null;
   last_error: string | null;
 }
-
-/** Who dispatches for the cluster, until when. */
-export interface NotificationLeasesTable {
-  name: string;
-  holder: string;
-  expires_at: number;
-}

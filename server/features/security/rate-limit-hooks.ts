@@ -89,6 +89,7 @@ export function registerRateLimits(app: FastifyInstance, ctx: AppContext) {
     loader: ctx.config.RATE_LIMIT_LOADER,
     feed: ctx.config.RATE_LIMIT_FEED,
     key: ctx.config.RATE_LIMIT_KEY,
+    order: ctx.config.RATE_LIMIT_ORDER,
   };
   app.decorate('rateLimitStore', store);
   app.decorate('rateLimitHooks', (call: RateLimitedCall, options: RateLimitOptions = {}) => [

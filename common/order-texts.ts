@@ -1,0 +1,48 @@
+/*
+ * What the buyer's side of payments says and shares with the server, free of zod so the public
+ * pages (buyer, /order/{id}) can import it without the schemas (see common/payments.ts for those).
+ */
+
+/** pending: waiting for payment (holds a slot); paid: the code is ready; expired / invalid: ended. */
+export const ORDER_STATUSES = ['pending', 'paid', 'expired', 'invalid'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** BTCPay Server's webhook, which the operator enters in the store's Webhooks settings. */
+export const BTCPAY_WEBHOOK_PATH = '/api/payments/btcpay/webhook';
+
+/** The order's page; its secret follows in the fragment (`/order/{id}#{secret}`) so it never reaches a log. */
+export const ORDER_PAGE_PREFIX = '/order/';
+
+/** An order id: 16 URL-safe characters (96 random bits). */
+export const ORDER_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
+/** An order secret: 22 URL-safe characters (128 random bits). */
+export const ORDER_SECRET_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** How often the order page asks for its order's status while it waits for the payment. */
+export const ORDER_POLL_MS = 3_000;
+
+export const ORDER_TEXTS = {
+  payNow: 'Pay now',
+  /** POST /api/public/orders when no slot is free (409), as the landing page's button reads. */
+  soldOut: 'Sold Out',
+  /** POST /api/public/orders when no processor is connected (404). */
+  notAvailable: 'Online payment is not available',
+  /** BTCPay Server did not answer or refused the invoice (503). */
+  processorUnavailable: 'The payment processor is not answering. Please try again in a minute.',
+  /** An unknown order, or a wrong secret (the same 404). */
+  notFound: 'Order not found',
+  waiting: 'Waiting for payment',
+  paid: 'Payment received',
+  expired: 'This order has expired',
+  invalid: 'This payment was not accepted',
+  startAgain: 'Start a new order',
+  failedToLoad: 'Failed to load the order',
+} as const;
+
+/** The steps the order page shows with the code once it is paid. */
+export const REDEEM_STEPS = [
+  'Copy your redemption code.',
+  'Load the Scanline script in your executor (the loader on the Scripts page).',
+  "Paste the code into the script's redeem panel and press 'Redeem & load premium'.",
+  'Premium activates on this device at once. Check your key and its devices on My key.',
+] as const;

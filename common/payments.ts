@@ -1,0 +1,246 @@
+import { z } from 'zod';
+import { ORDER_SECRET_PATTERN, ORDER_STATUSES } from './order-texts.ts';
+import { CreateRedemptionKeySchema, REDEMPTION_KEY_TYPES } from './redemption.ts';
+
+export { ORDER_STATUSES, type OrderStatus } from './order-texts.ts';
+
+/*
+ * Payments through BTCPay Server's Greenfield API: the public order calls, the admin's settings and
+ * orders, as they are validated and answered. Times on the wire are ISO strings.
+ */
+
+/** One sale: 40 USD, as the buyer page shows it. */
+export const ORDER_PRICE = { amount: '40', currency: 'USD' } as const;
+
+// ---------------------------------------------------------------- public
+
+/** POST /api/public/orders (201). */
+export const CreateOrderResponseSchema = z
+  .object({
+    orderId: z.string(),
+    /** BTCPay's checkout page for the invoice; it sends the buyer back to /order/{id}#{secret}. */
+    checkoutLink: z.string(),
+  })
+  .meta({ id: 'OrderCreated' });
+export type CreateOrderResponse = z.infer<typeof CreateOrderResponseSchema>;
+
+/** POST /api/public/orders/{id}/status */
+export const OrderStatusRequestSchema = z.object(
+  {
+    secret: z
+      .string({ error: 'secret must be text' })
+      .regex(ORDER_SECRET_PATTERN, 'secret must be the 22 characters after # in the order link'),
+  },
+  { error: 'Request body must be a JSON object with the order secret' },
+);
+
+export const OrderStatusResponseSchema = z
+  .object({
+    status: z.enum(ORDER_STATUSES),
+    /** The redemption code, once paid. */
+    code: z.string().optional(),
+    keyType: z.enum(REDEMPTION_KEY_TYPES),
+    /** Hours the script key made from the code stays valid. */
+    validityHours: z.number().int(),
+    /** When the invoice expires (pending) or expired. */
+    expiresAt: z.string(),
+    /** While pending: where to pay. */
+    checkoutLink: z.string().optional(),
+  })
+  .meta({ id: 'OrderStatus' });
+export type OrderStatusResponse = z.infer<typeof OrderStatusResponseSchema>;
+
+// ---------------------------------------------------------------- admin: settings
+
+/** What a paid order delivers, validated as the create-code form is (defaults PREMIUM, 24 h, 1 device). */
+export const PaymentDeliverySchema = z.object(
+  {
+    keyType: CreateRedemptionKeySchema.shape.keyType,
+    validityHours: CreateRedemptionKeySchema.shape.validityDuration,
+    maxHardwareBindings: CreateRedemptionKeySchema.shape.maxHardwareBindings,
+  },
+  { error: 'delivery must be an object with keyType, validityHours and maxHardwareBindings' },
+);
+export type PaymentDelivery = z.output<typeof PaymentDeliverySchema>;
+export const DEFAULT_PAYMENT_DELIVERY: PaymentDelivery = {
+  keyType: 'PREMIUM',
+  validityHours: 24,
+  maxHardwareBindings: 1,
+};
+
+/** The four connection settings, each from the environment or from System Configuration. */
+export const PAYMENT_SETTING_FIELDS = ['btcpayUrl', 'storeId', 'apiKey', 'webhookSecret'] as const;
+export type PaymentSettingField = (typeof PAYMENT_SETTING_FIELDS)[number];
+/** The environment variable behind each field. */
+export const PAYMENT_SETTING_ENV: Record<PaymentSettingField, string> = {
+  btcpayUrl: 'BTCPAY_URL',
+  storeId: 'BTCPAY_STORE_ID',
+  apiKey: 'BTCPAY_API_KEY',
+  webhookSecret: 'BTCPAY_WEBHOOK_SECRET',
+};
+
+/** GET/PUT /api/admin/payments/settings: the key and the secret masked, never whole. */
+export const PaymentSettingsSchema = z
+  .object({
+    btcpayUrl: z.string().nullable(),
+    storeId: z.string().nullable(),
+    /** Masked (last 4 characters). */
+    apiKey: z.string().nullable(),
+    /** Masked (last 4 characters). */
+    webhookSecret: z.string().nullable(),
+    /** Which fields the environment sets (those cannot be changed here). */
+    fromEnvironment: z.object({
+      btcpayUrl: z.boolean(),
+      storeId: z.boolean(),
+      apiKey: z.boolean(),
+      webhookSecret: z.boolean(),
+    }),
+    /** All four are set: the buyer page offers Pay now. */
+    connected: z.boolean(),
+    delivery: PaymentDeliverySchema,
+  })
+  .meta({ id: 'PaymentSettings' });
+export type PaymentSettings = z.infer<typeof PaymentSettingsSchema>;
+
+export const PaymentSettingsResponseSchema = z
+  .object({ settings: PaymentSettingsSchema })
+  .meta({ id: 'PaymentSettingsResponse' });
+export type PaymentSettingsResponse = z.infer<typeof PaymentSettingsResponseSchema>;
+
+const optionalSetting = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be text or null` })
+    .trim()
+    .min(1, `${field} cannot be empty (send null to clear it)`)
+    .max(max, `${field} must be at most ${max} characters`)
+    .nullable()
+    .optional();
+
+/** PUT /api/admin/payments/settings: an absent field is kept, null clears it. */
+export const UpdatePaymentSettingsSchema = z.object(
+  {
+    btcpayUrl: z
+      .string({ error: 'btcpayUrl must be text or null' })
+      .trim()
+      .max(500, 'btcpayUrl must be at most 500 characters')
+      .refine((value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+        } catch {
+          return false;
+        }
+      }, 'btcpayUrl must be an http(s) URL like https://btcpay.example.com')
+      .nullable()
+      .optional(),
+    storeId: optionalSetting('storeId', 200),
+    apiKey: optionalSetting('apiKey', 500),
+    webhookSecret: optionalSetting('webhookSecret', 500),
+    delivery: PaymentDeliverySchema.optional(),
+  },
+  { error: 'Request body must be a JSON object' },
+);
+/** What the screen sends. */
+export type UpdatePaymentSettingsRequest = z.input<typeof UpdatePaymentSettingsSchema>;
+/** What the server applies (validated). */
+export type UpdatePaymentSettings = z.output<typeof UpdatePaymentSettingsSchema>;
+
+/** GET /api/admin/payments/connection: whether BTCPay Server answers for the store. */
+export const PaymentConnectionSchema = z
+  .object({
+    configured: z.boolean(),
+    reachable: z.boolean(),
+    /** The store's name as BTCPay Server has it, when it answered. */
+    storeName: z.string().nullable(),
+    /** Why not, in words. */
+    error: z.string().nullable(),
+    checkedAt: z.string(),
+  })
+  .meta({ id: 'PaymentConnection' });
+export type PaymentConnection = z.infer<typeof PaymentConnectionSchema>;
+
+// ---------------------------------------------------------------- admin: orders
+
+/** What a webhook delivery did. */
+export const WEBHOOK_OUTCOMES = [
+  /** The order was marked paid and its code created. */
+  'paid',
+  /** Already paid (a redelivery, a duplicate, or a concurrent twin): nothing changed. */
+  'already_paid',
+  'expired',
+  'invalid',
+  /** The invoice is still open (New, Processing): nothing to do yet. */
+  'unchanged',
+  /** No order has this invoice. */
+  'unknown_invoice',
+  /** Another store's invoice, or an event this app does not act on. */
+  'ignored',
+] as const;
+export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
+
+export const WebhookDeliverySchema = z
+  .object({
+    id: z.number().int(),
+    deliveryId: z.string(),
+    originalDeliveryId: z.string().nullable(),
+    isRedelivery: z.union([z.literal(0), z.literal(1)]),
+    type: z.string(),
+    outcome: z.enum(WEBHOOK_OUTCOMES),
+    receivedAt: z.string(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+
+export const AdminOrderSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(ORDER_STATUSES),
+    invoiceId: z.string().nullable(),
+    amount: z.string(),
+    currency: z.string(),
+    keyType: z.enum(REDEMPTION_KEY_TYPES),
+    validityHours: z.number().int(),
+    maxHardwareBindings: z.number().int(),
+    /** The code it produced (masked like Redemption Codes does), and its row there. */
+    redemptionCode: z.string().nullable(),
+    redemptionKeyId: z.number().int().nullable(),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+    paidAt: z.string().nullable(),
+    endedAt: z.string().nullable(),
+    /** Webhook deliveries received for it, newest first. */
+    deliveries: z.array(WebhookDeliverySchema),
+  })
+  .meta({ id: 'Order' });
+export type AdminOrder = z.infer<typeof AdminOrderSchema>;
+
+export const ORDER_LIST_LIMIT = { default: 200, max: 1000 } as const;
+
+/** GET /api/admin/orders?status=&search=&limit= */
+export const OrderListQuerySchema = z.object({
+  status: z
+    .enum(['all', ...ORDER_STATUSES], { error: 'status must be all, pending, paid, expired or invalid' })
+    .default('all'),
+  /** Case-insensitive contains, over the order id, the invoice id and the code. */
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, `limit must be between 1 and ${ORDER_LIST_LIMIT.max}`)
+    .max(ORDER_LIST_LIMIT.max, `limit must be between 1 and ${ORDER_LIST_LIMIT.max}`)
+    .default(ORDER_LIST_LIMIT.default),
+});
+export type OrderListQuery = z.input<typeof OrderListQuerySchema>;
+
+export const OrderListResponseSchema = z
+  .object({ orders: z.array(AdminOrderSchema), count: z.number().int(), timestamp: z.string() })
+  .meta({ id: 'OrderList' });
+export type OrderListResponse = z.infer<typeof OrderListResponseSchema>;
+
+/** Paid orders and their sum, for the dashboard. */
+export const SalesSummarySchema = z.object({
+  today: z.object({ orders: z.number().int(), amount: z.number() }),
+  week: z.object({ orders: z.number().int(), amount: z.number() }),
+  currency: z.string(),
+});
+export type SalesSummary = z.infer<typeof SalesSummarySchema>;

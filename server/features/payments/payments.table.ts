@@ -1,0 +1,67 @@
+import type { Generated } from 'kysely';
+import type { OrderStatus } from '../../../common/payments.ts';
+import type { RedemptionKeyType } from '../../../common/redemption.ts';
+
+/**
+ * The BTCPay Server connection and what a paid order delivers (one row, id 1). A connection setting
+ * set in the environment (BTCPAY_URL…) wins over the one stored here.
+ */
+export interface PaymentSettingsTable {
+  id: number;
+  btcpay_url: string | null;
+  store_id: string | null;
+  /** Greenfield API key (sent as `Authorization: token …`); never shown whole, never logged. */
+  api_key: string | null;
+  /** The webhook's secret (BTCPay-Sig HMAC key); never shown whole, never logged. */
+  webhook_secret: string | null;
+  key_type: RedemptionKeyType;
+  validity_hours: number;
+  max_hardware_bindings: number;
+  updated_at: number;
+}
+
+/** A buyer's order: one BTCPay invoice, and once it settles exactly one redemption code. */
+export interface OrdersTable {
+  /** Public id (random, URL-safe): /order/{id}. */
+  id: string;
+  /** SHA-256 (hex) of the order's 128-bit secret, which only the buyer's URL fragment holds. */
+  secret_hash: string;
+  status: OrderStatus;
+  /** Null until BTCPay answered the invoice's creation. */
+  invoice_id: string | null;
+  checkout_link: string | null;
+  /** Decimal text as BTCPay takes it ('40'). */
+  amount: string;
+  currency: string;
+  /** What the order delivers, fixed when it was placed. */
+  key_type: RedemptionKeyType;
+  validity_hours: number;
+  max_hardware_bindings: number;
+  /** The code it produced; unique, so an order can never make two. */
+  redemption_key_id: number | null;
+  redemption_code: string | null;
+  client_ip: string | null;
+  created_at: number;
+  /** A pending order holds a slot until this (its invoice's expiry). */
+  expires_at: number;
+  paid_at: number | null;
+  /** When it became expired or invalid. */
+  ended_at: number | null;
+  /** When the reconciler last read its invoice. */
+  checked_at: number | null;
+}
+
+/** Every webhook delivery received with a valid signature, and what it did. */
+export interface PaymentWebhookDeliveriesTable {
+  id: Generated<number>;
+  delivery_id: string;
+  original_delivery_id: string | null;
+  is_redelivery: number;
+  /** InvoiceSettled, InvoiceExpired… as BTCPay names it. */
+  event_type: string;
+  invoice_id: string | null;
+  order_id: string | null;
+  /** WebhookOutcome: what the delivery changed. */
+  outcome: string;
+  received_at: number;
+}

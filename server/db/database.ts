@@ -46,7 +46,7 @@ import type {
   PoolServersTable,
 } from '../features/server-pool/server-pool.table.ts';
 import type { SystemConfigurationTable } from '../features/system/system.table.ts';
-import type { LeasesTable } from './leases.ts';
+import type { LeasesTable } from './leases.table.ts';
 
 /** Every table, joined from the features that own them. */
 export interface Database {

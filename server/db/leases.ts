@@ -6,13 +6,6 @@ import type { Db } from './index.ts';
  * instances racing for a lease never both win.
  */
 
-/** Who does the work named `name` for the cluster, until when. */
-export interface LeasesTable {
-  name: string;
-  holder: string;
-  expires_at: number;
-}
-
 /**
  * Takes the lease `name` for `holder` until `now + ttlMs` when it is free, expired or already ours.
  * True when `holder` holds it afterwards.

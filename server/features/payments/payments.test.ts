@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BTCPAY_WEBHOOK_PATH, ORDER_ID_PATTERN, ORDER_TEXTS } from '../../../common/order-texts.ts';
 import { type FakeBtcpay, type FakeWebhookType, startFakeBtcpay } from '../../test/fake-btcpay.ts';
 import { DIALECTS, type TestAppSuite, useTestApp } from '../../test/helper.ts';
-import { reconcileOrders } from './payments-reconciler.ts';
+import { RECONCILER_LEASE, reconcileOrders } from './payments-reconciler.ts';
 
 const MINUTE = 60_000;
 
@@ -312,6 +312,47 @@ for (const dialect of DIALECTS) {
         });
         expect(res.statusCode).toBe(200);
       }
+    });
+  });
+
+  describe(`${dialect}: the reconciler's timer`, () => {
+    let fake: FakeBtcpay;
+    const env: Record<string, string> = { PAYMENTS_RECONCILE_MS: '1000' };
+    beforeAll(async () => {
+      fake = await startFakeBtcpay();
+      Object.assign(env, {
+        BTCPAY_URL: fake.origin,
+        BTCPAY_STORE_ID: fake.storeId,
+        BTCPAY_API_KEY: fake.apiKey,
+        BTCPAY_WEBHOOK_SECRET: fake.webhookSecret,
+      });
+    });
+    afterAll(async () => {
+      await fake.close();
+    });
+    const t = useTestApp(dialect, { env });
+
+    it('delivers a missed payment on its own while holding the lease, and gives the lease up on close', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/public/orders' });
+      const { orderId } = res.json();
+      await fake.settle(fake.invoiceOfOrder(orderId)!.id, { webhook: false });
+      const orderStatus = async () =>
+        (
+          await t.ctx.db
+            .selectFrom('orders')
+            .select('status')
+            .where('id', '=', orderId)
+            .executeTakeFirstOrThrow()
+        ).status;
+      await vi.waitFor(async () => expect(await orderStatus()).toBe('paid'), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      const lease = () =>
+        t.ctx.db.selectFrom('leases').selectAll().where('name', '=', RECONCILER_LEASE).executeTakeFirst();
+      expect(Number((await lease())?.expires_at)).toBeGreaterThan(t.clock.now());
+      await t.app.close();
+      expect(Number((await lease())?.expires_at)).toBe(0);
     });
   });
 

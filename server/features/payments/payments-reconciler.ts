@@ -84,13 +84,19 @@ export function startPaymentsReconciler(
       timer = setTimeout(resolve, intervalMs);
     });
 
+  const holdLease = async () => {
+    holding = await acquireLease(ctx.db, RECONCILER_LEASE, instanceId, ctx.now(), leaseTtlMs);
+    return holding;
+  };
+
   const loop = (async () => {
+    // The lease is taken at start (its row exists from then on); the first sweep waits one interval.
+    await holdLease().catch((error: unknown) => log.error({ err: error }, 'payments: lease not taken'));
     while (running) {
       await pause();
       if (!running) break;
       try {
-        holding = await acquireLease(ctx.db, RECONCILER_LEASE, instanceId, ctx.now(), leaseTtlMs);
-        if (holding) {
+        if (await holdLease()) {
           const summary = await reconcileOrders(ctx, log);
           if (summary.paid > 0 || summary.ended > 0) log.info(summary, 'payments: reconciled pending orders');
         }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { WebhookOutcome } from '../../../common/payments.ts';
 import { findUnsafeText } from '../../../common/text.ts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, HttpError } from '../../http-error.ts';
+import { badRequest, HttpError, notFound } from '../../http-error.ts';
 import { unsafeTextError } from '../../plugins/text-check.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, getInvoice } from './btcpay-client.ts';
@@ -60,7 +60,8 @@ export async function receiveBtcpayWebhook(
   request: { body: Buffer; signature: string | undefined; ip: string },
 ): Promise<WebhookResult> {
   const connection = await getBtcpayConnection(ctx);
-  if (!connection) throw new HttpError(503, WEBHOOK_TEXTS.notConfigured);
+  // 404 as for an order: without a connection there is no webhook here (BTCPay retries anyway).
+  if (!connection) throw notFound(WEBHOOK_TEXTS.notConfigured);
   if (!signatureMatches(request.signature, connection.webhookSecret, request.body)) {
     const reason =
       request.signature === undefined ? WEBHOOK_TEXTS.missingSignature : WEBHOOK_TEXTS.wrongSignature;

@@ -22,6 +22,9 @@ const WebhookAnswerSchema = z
 /** BTCPay posts small JSON events; anything bigger is not one. */
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
+/** Per IP. BTCPay retries a refused delivery later, so a burst beyond this loses nothing. */
+const WEBHOOK_CALLS_PER_MINUTE = 600;
+
 /**
  * A page polling every 3 s (ORDER_POLL_MS) for a 15-minute invoice asks about 20 times a minute; a
  * few tabs fit under this. The secret has 128 bits, so no limit is needed against guessing it.
@@ -91,6 +94,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           response: responses({ 200: WebhookAnswerSchema }),
         },
         bodyLimit: WEBHOOK_BODY_LIMIT,
+        // Far above what a busy store sends, but a flood of forged posts cannot flood the audit log.
+        config: { rateLimit: { max: WEBHOOK_CALLS_PER_MINUTE, timeWindow: '1 minute' } },
       },
       async (request) => {
         const signature = request.headers['btcpay-sig'];

@@ -133,12 +133,16 @@ export async function setOrderCode(
 }
 
 /** Keeps a pending order's slot until at least `until` (a paid invoice waiting for confirmations). */
+/**
+ * Holds a paid-but-unconfirmed order's slot until `until`. An order that ended only because its hold
+ * ran out (its invoice was being paid all along) is pending again.
+ */
 export async function extendPendingOrder(db: Db, id: string, until: number): Promise<void> {
   await db
     .updateTable('orders')
-    .set({ expires_at: until })
+    .set({ status: 'pending', ended_at: null, expires_at: until })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where('status', 'in', ['pending', 'expired'])
     .where('expires_at', '<', until)
     .execute();
 }
@@ -147,13 +151,25 @@ export async function markOrderChecked(db: Db, id: string, now: number): Promise
   await db.updateTable('orders').set({ checked_at: now }).where('id', '=', id).execute();
 }
 
-/** Pending orders with an invoice, the longest unchecked first: what the reconciler reads again. */
-export async function listPendingInvoicedOrders(db: Db, limit: number): Promise<OrderRow[]> {
+/**
+ * What the reconciler reads again, the longest unchecked first: pending orders with an invoice, and
+ * orders that expired by time alone (their hold ran out and BTCPay has not been read since), whose
+ * invoice may still be Processing or Settled.
+ */
+export async function listOrdersToReconcile(db: Db, limit: number): Promise<OrderRow[]> {
   const rows = await db
     .selectFrom('orders')
     .selectAll()
-    .where('status', '=', 'pending')
     .where('invoice_id', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([
+          eb('status', '=', 'expired'),
+          eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', eb.ref('ended_at'))]),
+        ]),
+      ]),
+    )
     .orderBy((eb) => eb.fn.coalesce('checked_at', eb.val(0)))
     .orderBy('created_at')
     .limit(limit)

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { acquireLease, releaseLease } from '../../db/leases.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, getInvoice } from './btcpay-client.ts';
 import { applyInvoice, expireOrder } from './orders.service.ts';
-import { listDueUninvoicedOrders, listPendingInvoicedOrders } from './orders.store.ts';
+import { listDueUninvoicedOrders, listOrdersToReconcile, markOrderChecked } from './orders.store.ts';
 import { getBtcpayConnection } from './payment-settings.service.ts';
 
 /*
@@ -35,7 +35,7 @@ export async function reconcileOrders(ctx: AppContext, log?: FastifyBaseLogger):
   }
   const connection = await getBtcpayConnection(ctx);
   if (!connection) return summary;
-  for (const order of await listPendingInvoicedOrders(ctx.db, BATCH)) {
+  for (const order of await listOrdersToReconcile(ctx.db, BATCH)) {
     let invoice: Awaited<ReturnType<typeof getInvoice>>;
     try {
       invoice = await getInvoice(connection, order.invoice_id as string);
@@ -47,9 +47,10 @@ export async function reconcileOrders(ctx: AppContext, log?: FastifyBaseLogger):
     }
     summary.checked += 1;
     if (!invoice || invoice.storeId !== connection.storeId) {
-      // BTCPay does not know it (any more): it ends when its hold runs out.
+      // BTCPay does not know it (any more): it ends when its hold runs out, and is not asked again.
       if (order.expires_at <= ctx.now() && (await expireOrder(ctx, order, 'invoice_not_found')))
         summary.ended += 1;
+      if (order.status === 'expired') await markOrderChecked(ctx.db, order.id, ctx.now());
       continue;
     }
     const outcome = await applyInvoice(ctx, order, invoice, { via: 'reconciler' });

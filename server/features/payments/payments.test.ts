@@ -210,6 +210,33 @@ for (const dialect of DIALECTS) {
       expect((await status(orderId, secret)).json().status).toBe('pending');
     });
 
+    it('still delivers an order that ran out of time while its payment confirmed, its webhooks lost', async () => {
+      const { orderId, invoiceId, secret } = await order();
+      await fake.process(invoiceId, { webhook: false });
+      t.clock.advance(16 * MINUTE);
+      expect((await status(orderId, secret)).json().status).toBe('expired');
+      // BTCPay says Processing: the order holds its slot again, and is watched until it settles.
+      await reconcileOrders(t.ctx);
+      expect((await status(orderId, secret)).json().status).toBe('pending');
+      await settle(invoiceId);
+      expect((await reconcileOrders(t.ctx)).paid).toBe(1);
+      expect((await status(orderId, secret)).json()).toMatchObject({
+        status: 'paid',
+        code: expect.any(String),
+      });
+    });
+
+    it('asks BTCPay once about an order that ran out of time unpaid', async () => {
+      const { orderId, invoiceId, secret } = await order();
+      t.clock.advance(16 * MINUTE);
+      expect((await status(orderId, secret)).json().status).toBe('expired');
+      await fake.expire(invoiceId, { webhook: false });
+      const before = fake.requests;
+      await reconcileOrders(t.ctx);
+      await reconcileOrders(t.ctx);
+      expect(fake.requests - before).toBe(1);
+    });
+
     it('sells the last slot once when two buyers order at the same moment', async () => {
       const used = (await t.app.inject({ method: 'GET', url: '/api/public/purchase-info' })).json().slots;
       await t.ctx.db

@@ -10,7 +10,7 @@ import {
   RotateCcw,
   XCircle,
 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { BackToHomeButton, glassCard, PublicShell } from '@/components/public-shell.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
@@ -246,6 +246,7 @@ function PendingCard({ order }: { order: OrderStatusResponse }) {
 }
 
 function PaidCard({ order }: { order: OrderStatusResponse }) {
+  const stepsHeading = useId();
   return (
     <Card className={glassCard}>
       <CardHeader>
@@ -264,8 +265,13 @@ function PaidCard({ order }: { order: OrderStatusResponse }) {
           <Row label="Valid for">{plural(order.validityHours, 'hour', 'hours')}</Row>
         </dl>
         <div>
-          <Subheading className="mb-3 font-semibold text-foreground">How to redeem</Subheading>
-          <ol className="grid list-decimal gap-2 pl-5 text-sm text-slate-300 marker:text-cyan-300">
+          <Subheading id={stepsHeading} className="mb-3 font-semibold text-foreground">
+            How to redeem
+          </Subheading>
+          <ol
+            aria-labelledby={stepsHeading}
+            className="grid list-decimal gap-2 pl-5 text-sm text-slate-300 marker:text-cyan-300"
+          >
             {REDEEM_STEPS.map((step) => (
               <li key={step}>{step}</li>
             ))}
@@ -278,7 +284,7 @@ function PaidCard({ order }: { order: OrderStatusResponse }) {
           <Button asChild variant="outline" className="border-white/15 hover:bg-white/10">
             <a href="/key">
               <KeyRound aria-hidden="true" />
-              My key
+              Check my key
             </a>
           </Button>
         </div>

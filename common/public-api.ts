@@ -11,6 +11,8 @@ export const PurchaseInfoSchema = z.object({
   slots: z.object({ available: z.number(), total: z.number(), utilizationPercentage: z.number() }),
   /** Currency code → wallet address. */
   paymentWallets: z.record(z.string(), z.string()),
+  /** Present (true) only when BTCPay Server is connected: the page offers Pay now. */
+  payNow: z.literal(true).optional(),
 });
 export type PurchaseInfo = z.infer<typeof PurchaseInfoSchema>;
 

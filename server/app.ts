@@ -37,6 +37,8 @@ import {
   createNotificationOutbox,
   registerNotifications,
 } from './features/notifications/notifications-lifecycle.ts';
+import { paymentsRoutes } from './features/payments/payments.routes.ts';
+import { registerPaymentsReconciler } from './features/payments/payments-reconciler.ts';
 import { publicRoutes } from './features/public/public.routes.ts';
 import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
 import { scriptKeysRoutes } from './features/script-keys/script-keys.routes.ts';
@@ -186,6 +188,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   };
   registerFleet(app, ctx);
   registerNotifications(app, ctx);
+  registerPaymentsReconciler(app, ctx);
   await registerApiDocs(app);
 
   for (const feature of [
@@ -213,6 +216,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     serverPoolRoutes,
     configurationRoutes,
     notificationsRoutes,
+    paymentsRoutes,
     metricsRoutes,
   ]) {
     await app.register(documentedFeature(feature), { ctx });

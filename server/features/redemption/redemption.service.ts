@@ -4,8 +4,10 @@ import {
   REDEMPTION_TEXTS,
   type RedemptionKey,
   type RedemptionKeyListResponse,
+  type RedemptionKeyType,
 } from '../../../common/redemption.ts';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/index.ts';
 import { isoOrNull } from '../../db/times.ts';
 import { notFound } from '../../http-error.ts';
 import { futureExpiry } from '../licensing/expiry.ts';
@@ -28,6 +30,56 @@ export async function listRedemptionKeysForAdmin(ctx: AppContext): Promise<Redem
   return { redemptionKeys, count: redemptionKeys.length, timestamp: new Date(ctx.now()).toISOString() };
 }
 
+/** What a new code delivers, as the create-code form (or a paid order's terms) says. */
+export interface NewCodeTerms {
+  keyType: RedemptionKeyType;
+  maxHardwareBindings: number;
+  validityDuration: number;
+  /** Epoch milliseconds, or null for none. */
+  expiresAt: number | null;
+  notes: string | null;
+}
+
+/**
+ * Inserts one available code with a fresh random value and its `redemption_code_created` audit row,
+ * inside the caller's transaction (the admin's create, or a paid order's delivery alongside the
+ * order's own update). The caller announces the change after committing.
+ */
+export async function insertNewRedemptionCode(
+  trx: Db,
+  terms: NewCodeTerms,
+  audit: { ip: string | null; details?: Record<string, unknown> },
+  now: number,
+): Promise<RedemptionKey> {
+  for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
+    const redemptionCode = generateRedemptionCode();
+    const id = await insertRedemptionKeyUnlessTaken(trx, { redemptionCode, ...terms }, now);
+    if (id === undefined) continue;
+    await insertAuditLog(
+      trx,
+      {
+        eventType: 'redemption_code_created',
+        success: true,
+        licenseKey: redemptionCode,
+        ipAddress: audit.ip,
+        details: {
+          id,
+          keyType: terms.keyType,
+          maxHardwareBindings: terms.maxHardwareBindings,
+          validityDuration: terms.validityDuration,
+          expiresAt: isoOrNull(terms.expiresAt),
+          ...audit.details,
+        },
+      },
+      now,
+    );
+    const created = await findRedemptionKeyById(trx, id);
+    if (!created) throw new Error(`redemption code ${id} vanished after insert`);
+    return created;
+  }
+  throw new Error(`no free redemption code after ${CODE_ATTEMPTS} draws`);
+}
+
 /** Creates an available code with a fresh random value; an expiry, when given, must lie ahead. */
 export async function createRedemptionKey(
   ctx: AppContext,
@@ -36,46 +88,16 @@ export async function createRedemptionKey(
 ): Promise<RedemptionKey> {
   const now = ctx.now();
   const expiresAt = futureExpiry(input.expiresAt, now, REDEMPTION_TEXTS.expiresInPast);
-  const notes = input.notes?.trim() || null;
-  const created = await ctx.db.transaction().execute(async (trx) => {
-    for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
-      const redemptionCode = generateRedemptionCode();
-      const id = await insertRedemptionKeyUnlessTaken(
-        trx,
-        {
-          redemptionCode,
-          keyType: input.keyType,
-          maxHardwareBindings: input.maxHardwareBindings,
-          validityDuration: input.validityDuration,
-          expiresAt,
-          notes,
-        },
-        now,
-      );
-      if (id === undefined) continue;
-      await insertAuditLog(
-        trx,
-        {
-          eventType: 'redemption_code_created',
-          success: true,
-          licenseKey: redemptionCode,
-          ipAddress: client.ip,
-          details: {
-            id,
-            keyType: input.keyType,
-            maxHardwareBindings: input.maxHardwareBindings,
-            validityDuration: input.validityDuration,
-            expiresAt: isoOrNull(expiresAt),
-          },
-        },
-        now,
-      );
-      const created = await findRedemptionKeyById(trx, id);
-      if (!created) throw new Error(`redemption code ${id} vanished after insert`);
-      return created;
-    }
-    throw new Error(`no free redemption code after ${CODE_ATTEMPTS} draws`);
-  });
+  const terms: NewCodeTerms = {
+    keyType: input.keyType,
+    maxHardwareBindings: input.maxHardwareBindings,
+    validityDuration: input.validityDuration,
+    expiresAt,
+    notes: input.notes?.trim() || null,
+  };
+  const created = await ctx.db
+    .transaction()
+    .execute((trx) => insertNewRedemptionCode(trx, terms, { ip: client.ip }, now));
   await announceLicensingChanged(ctx, 'redemption_code');
   return created;
 }

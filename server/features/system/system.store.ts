@@ -70,11 +70,13 @@ export async function upsertSystemConfiguration(
 }
 
 /**
- * Keys that hold a premium slot: ACTIVE PREMIUM and VIP license keys, and switched-on PREMIUM, VIP
- * and premium_24h script keys, each not past its expiry. One query per table.
+ * What holds a premium slot: ACTIVE PREMIUM and VIP license keys, and switched-on PREMIUM, VIP and
+ * premium_24h script keys, each not past its expiry; and orders (payments): a pending one until its
+ * invoice expires (so two buyers never pay for the last slot), and a paid one until its code is
+ * redeemed (then the script key it became holds the slot). One query per table.
  */
 export async function countUsedSlots(db: Db, now: number): Promise<number> {
-  const [licenseKeys, scriptKeys] = await Promise.all([
+  const [licenseKeys, scriptKeys, pendingOrders, paidOrders] = await Promise.all([
     db
       .selectFrom('license_keys')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -89,6 +91,19 @@ export async function countUsedSlots(db: Db, now: number): Promise<number> {
       .where('script_type', 'in', ['PREMIUM', 'VIP', 'premium_24h'])
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
       .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', now)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('orders')
+      .innerJoin('redemption_keys', 'redemption_keys.id', 'orders.redemption_key_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('orders.status', '=', 'paid')
+      .where('redemption_keys.is_redeemed', '=', 0)
+      .executeTakeFirstOrThrow(),
   ]);
-  return Number(licenseKeys.n) + Number(scriptKeys.n);
+  return Number(licenseKeys.n) + Number(scriptKeys.n) + Number(pendingOrders.n) + Number(paidOrders.n);
 }

@@ -1,0 +1,191 @@
+import { ORDER_PRICE } from '../../../common/payments.ts';
+import type { BtcpayConnection } from './payment-settings.service.ts';
+
+/*
+ * The Greenfield calls Scanline makes to BTCPay Server: create an invoice, read one back, read the
+ * store (the admin's connection check). The API key travels only in the Authorization header and
+ * appears in no error message or log line.
+ */
+
+/** Long enough for a slow BTCPay Server, short enough that a buyer is not left waiting for nothing. */
+export const BTCPAY_TIMEOUT_MS = 10_000;
+
+export const INVOICE_STATUSES = ['New', 'Processing', 'Expired', 'Invalid', 'Settled'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** BTCPay Server did not answer, answered 5xx, or answered something that is not its JSON. Try again later. */
+export class BtcpayUnavailableError extends Error {
+  override name = 'BtcpayUnavailableError';
+}
+
+/** BTCPay Server refused the call (401/403: the API key; 404: the store or invoice; other 4xx). */
+export class BtcpayRefusedError extends Error {
+  override name = 'BtcpayRefusedError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CreatedInvoice {
+  id: string;
+  checkoutLink: string;
+  status: string;
+  /** Epoch milliseconds (Greenfield answers unix seconds). */
+  expiresAt: number;
+}
+
+export interface Invoice {
+  id: string;
+  storeId: string;
+  /** One of INVOICE_STATUSES, or whatever a newer BTCPay says (treated as still open). */
+  status: string;
+  /** metadata.orderId when it is text. */
+  orderId: string | null;
+  /** Epoch milliseconds. */
+  expiresAt: number | null;
+}
+
+export interface StoreCheck {
+  reachable: boolean;
+  storeName: string | null;
+  error: string | null;
+}
+
+function refusalText(status: number, what: string): string {
+  if (status === 401) return `BTCPay Server refused the API key (401) while ${what}`;
+  if (status === 403)
+    return `The API key lacks a permission (403) while ${what}: it needs btcpay.store.canviewinvoices and btcpay.store.cancreateinvoice`;
+  if (status === 404) return `BTCPay Server does not know the store or invoice (404) while ${what}`;
+  return `BTCPay Server refused the request (${status}) while ${what}`;
+}
+
+/** One Greenfield call: its JSON answer, or a typed error saying why not. */
+async function greenfield(
+  connection: BtcpayConnection,
+  method: 'GET' | 'POST',
+  path: string,
+  what: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  let res: Response;
+  try {
+    res = await fetch(`${connection.url}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `token ${connection.apiKey}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'error',
+      signal: AbortSignal.timeout(BTCPAY_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const reason =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${BTCPAY_TIMEOUT_MS / 1000} s`
+        : error instanceof Error && error.cause instanceof Error
+          ? error.cause.message
+          : 'the connection failed';
+    throw new BtcpayUnavailableError(`BTCPay Server did not answer while ${what}: ${reason}`);
+  }
+  let text: string;
+  try {
+    text = await res.text();
+  } catch {
+    throw new BtcpayUnavailableError(`BTCPay Server's answer was cut off while ${what}`);
+  }
+  if (res.status >= 500 || res.status === 429) {
+    throw new BtcpayUnavailableError(`BTCPay Server answered ${res.status} while ${what}`);
+  }
+  if (res.status >= 400) throw new BtcpayRefusedError(res.status, refusalText(res.status, what));
+  if (res.status < 200 || res.status >= 300) {
+    throw new BtcpayUnavailableError(`BTCPay Server answered ${res.status} while ${what}`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      return parsed as Record<string, unknown>;
+    }
+  } catch {
+    // Not JSON: below.
+  }
+  throw new BtcpayUnavailableError(`BTCPay Server's answer was not JSON while ${what}`);
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const secondsToMs = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 1000) : null;
+
+const storePath = (connection: BtcpayConnection) => `/stores/${encodeURIComponent(connection.storeId)}`;
+
+/** Creates the order's 40 USD invoice; the checkout sends the buyer back to `redirectUrl`. */
+export async function createInvoice(
+  connection: BtcpayConnection,
+  orderId: string,
+  redirectUrl: string,
+): Promise<CreatedInvoice> {
+  const what = 'creating an invoice';
+  const answer = await greenfield(connection, 'POST', `${storePath(connection)}/invoices`, what, {
+    amount: ORDER_PRICE.amount,
+    currency: ORDER_PRICE.currency,
+    metadata: { orderId },
+    checkout: { redirectURL: redirectUrl, redirectAutomatically: true },
+  });
+  const id = text(answer.id);
+  const checkoutLink = text(answer.checkoutLink);
+  const expiresAt = secondsToMs(answer.expirationTime);
+  if (!id || !checkoutLink || expiresAt === null) {
+    throw new BtcpayUnavailableError(
+      `BTCPay Server's answer lacked the invoice's id, link or expiry while ${what}`,
+    );
+  }
+  return { id, checkoutLink, status: text(answer.status) ?? 'New', expiresAt };
+}
+
+/** Reads an invoice back (what the webhook and the reconciler act on). Null when BTCPay does not know it (404). */
+export async function getInvoice(connection: BtcpayConnection, invoiceId: string): Promise<Invoice | null> {
+  let answer: Record<string, unknown>;
+  try {
+    answer = await greenfield(
+      connection,
+      'GET',
+      `${storePath(connection)}/invoices/${encodeURIComponent(invoiceId)}`,
+      'reading an invoice',
+    );
+  } catch (error) {
+    if (error instanceof BtcpayRefusedError && error.status === 404) return null;
+    throw error;
+  }
+  const id = text(answer.id);
+  const status = text(answer.status);
+  if (!id || !status) throw new BtcpayUnavailableError("BTCPay Server's invoice lacked its id or status");
+  const metadata = answer.metadata;
+  const orderId =
+    typeof metadata === 'object' && metadata !== null
+      ? text((metadata as Record<string, unknown>).orderId)
+      : null;
+  return {
+    id,
+    storeId: text(answer.storeId) ?? connection.storeId,
+    status,
+    orderId,
+    expiresAt: secondsToMs(answer.expirationTime),
+  };
+}
+
+/** Whether BTCPay Server answers for the store with this key: the admin's connection check. */
+export async function checkBtcpayStore(connection: BtcpayConnection): Promise<StoreCheck> {
+  try {
+    const store = await greenfield(connection, 'GET', storePath(connection), 'reading the store');
+    return { reachable: true, storeName: text(store.name), error: null };
+  } catch (error) {
+    if (error instanceof BtcpayUnavailableError || error instanceof BtcpayRefusedError) {
+      return { reachable: false, storeName: null, error: error.message };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,203 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { WebhookOutcome } from '../../../common/payments.ts';
+import type { Db, DialectName } from '../../db/index.ts';
+import type { OrdersTable, PaymentWebhookDeliveriesTable } from './payments.table.ts';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+/** Bigint columns come back as text from PostgreSQL: numbers inside. */
+function orderOf(row: OrderRow): OrderRow {
+  const orNull = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    ...row,
+    validity_hours: Number(row.validity_hours),
+    max_hardware_bindings: Number(row.max_hardware_bindings),
+    redemption_key_id: orNull(row.redemption_key_id),
+    created_at: Number(row.created_at),
+    expires_at: Number(row.expires_at),
+    paid_at: orNull(row.paid_at),
+    ended_at: orNull(row.ended_at),
+    checked_at: orNull(row.checked_at),
+  };
+}
+
+/**
+ * Serializes the decisions that hand out slots (a new order): on PostgreSQL the one configuration
+ * row is locked until the transaction ends; SQLite runs one write transaction at a time anyway.
+ */
+export async function lockSlots(trx: Db, dialect: DialectName): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await trx.selectFrom('system_configuration').select('id').where('id', '=', 1).forUpdate().execute();
+}
+
+export async function insertOrder(trx: Db, order: Insertable<OrdersTable>): Promise<void> {
+  await trx.insertInto('orders').values(order).execute();
+}
+
+export async function findOrderById(db: Db, id: string): Promise<OrderRow | undefined> {
+  const row = await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && orderOf(row);
+}
+
+export async function findOrderByInvoiceId(db: Db, invoiceId: string): Promise<OrderRow | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  return row && orderOf(row);
+}
+
+/** Records the order's invoice once BTCPay created it (never over another invoice). */
+export async function setOrderInvoice(
+  db: Db,
+  id: string,
+  invoice: { invoiceId: string; checkoutLink: string | null; expiresAt: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set((eb) => ({
+      invoice_id: invoice.invoiceId,
+      checkout_link: eb.fn.coalesce('checkout_link', eb.val(invoice.checkoutLink)),
+      // Only a pending order's hold follows its invoice's expiry.
+      expires_at: eb
+        .case()
+        .when('status', '=', 'pending')
+        .then(invoice.expiresAt)
+        .else(eb.ref('expires_at'))
+        .end(),
+    }))
+    .where('id', '=', id)
+    .where('invoice_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Ends a pending order (expired or invalid), which frees its slot; false when it was not pending. */
+export async function endPendingOrder(
+  db: Db,
+  id: string,
+  status: 'expired' | 'invalid',
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status, ended_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Ends a pending order whose hold ran out; false when it was not pending or still holds. */
+export async function expireOrderIfDue(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status: 'expired', ended_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Claims the order for payment: the one conditional update that lets exactly one of any number of
+ * webhooks, redeliveries and reconciler rounds go on to create its code. A late payment of an ended
+ * order is still a sale. On PostgreSQL a concurrent twin waits for this row's lock and then finds
+ * it paid.
+ */
+export async function claimOrderPaid(trx: Db, id: string, now: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('orders')
+    .set({ status: 'paid', paid_at: now, ended_at: null })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'expired', 'invalid'])
+    .where('redemption_key_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Names the code a claimed order produced (redemption_key_id is unique: never two orders, never two codes). */
+export async function setOrderCode(
+  trx: Db,
+  id: string,
+  code: { redemptionKeyId: number; redemptionCode: string },
+): Promise<void> {
+  await trx
+    .updateTable('orders')
+    .set({ redemption_key_id: code.redemptionKeyId, redemption_code: code.redemptionCode })
+    .where('id', '=', id)
+    .where('redemption_key_id', 'is', null)
+    .execute();
+}
+
+/** Keeps a pending order's slot until at least `until` (a paid invoice waiting for confirmations). */
+export async function extendPendingOrder(db: Db, id: string, until: number): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ expires_at: until })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('expires_at', '<', until)
+    .execute();
+}
+
+export async function markOrderChecked(db: Db, id: string, now: number): Promise<void> {
+  await db.updateTable('orders').set({ checked_at: now }).where('id', '=', id).execute();
+}
+
+/** Pending orders with an invoice, the longest unchecked first: what the reconciler reads again. */
+export async function listPendingInvoicedOrders(db: Db, limit: number): Promise<OrderRow[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('invoice_id', 'is not', null)
+    .orderBy((eb) => eb.fn.coalesce('checked_at', eb.val(0)))
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map(orderOf);
+}
+
+/** Pending orders past their hold that never got an invoice id (BTCPay failed, or a crash in between). */
+export async function listDueUninvoicedOrders(db: Db, now: number, limit: number): Promise<OrderRow[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('invoice_id', 'is', null)
+    .where('expires_at', '<=', now)
+    .limit(limit)
+    .execute();
+  return rows.map(orderOf);
+}
+
+export interface NewWebhookDelivery {
+  deliveryId: string;
+  originalDeliveryId: string | null;
+  isRedelivery: boolean;
+  eventType: string;
+  invoiceId: string | null;
+  orderId: string | null;
+  outcome: WebhookOutcome;
+}
+
+export async function insertWebhookDelivery(
+  trx: Db,
+  delivery: NewWebhookDelivery,
+  now: number,
+): Promise<void> {
+  const row: Insertable<PaymentWebhookDeliveriesTable> = {
+    delivery_id: delivery.deliveryId,
+    original_delivery_id: delivery.originalDeliveryId,
+    is_redelivery: delivery.isRedelivery ? 1 : 0,
+    event_type: delivery.eventType,
+    invoice_id: delivery.invoiceId,
+    order_id: delivery.orderId,
+    outcome: delivery.outcome,
+    received_at: now,
+  };
+  await trx.insertInto('payment_webhook_deliveries').values(row).execute();
+}

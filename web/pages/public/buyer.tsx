@@ -91,9 +91,7 @@ export function BuyerPage() {
             <CardContent>
               <PaymentWallets wallets={data?.paymentWallets} isPending={isPending} isError={isError} />
               {/* Only when the operator connected a payment processor; otherwise the page is the spec's. */}
-              {(data as { payNow?: boolean } | undefined)?.payNow === true && (
-                <PayNow soldOut={toSlotView(data).soldOut} />
-              )}
+              {data?.payNow && <PayNow soldOut={toSlotView(data).soldOut} />}
             </CardContent>
           </Card>
 

@@ -109,7 +109,7 @@ describe('payments in the browser (fake BTCPay Server)', () => {
       1,
     );
 
-    await page.getByRole('button', { name: 'Copy redemption code' }).click();
+    await page.getByRole('button', { name: 'Copy code' }).click();
     await toastTitled(page, 'Copied to clipboard').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
     expect(await seriousViolations(page)).toEqual([]);

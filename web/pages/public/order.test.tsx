@@ -72,7 +72,7 @@ describe('OrderPage', () => {
     expect(String(url)).not.toContain(SECRET);
     expect(JSON.parse(String(init?.body))).toEqual({ secret: SECRET });
 
-    fireEvent.click(screen.getByRole('button', { name: 'Copy redemption code' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Copy code' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(CODE));
     expect(await screen.findByText('Copied to clipboard')).toBeTruthy();
   });

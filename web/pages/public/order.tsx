@@ -309,13 +309,13 @@ function CodeBox({ code }: { code: string }) {
       <Button
         variant="outline"
         className="border-white/15 hover:bg-white/10"
-        aria-label="Copy redemption code"
         onClick={() => {
           void copyToClipboard(code, 'Redemption code').then(setCopied);
         }}
       >
+        {/* The name stays "Copy code" (the toast says it was copied), so it always matches what is shown. */}
         {copied ? <Check className="text-emerald-400" aria-hidden="true" /> : <Copy aria-hidden="true" />}
-        <span aria-hidden="true">{copied ? 'Copied' : 'Copy'}</span>
+        Copy code
       </Button>
     </div>
   );

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { prerender } from './build/prerender.ts';
-import { PUBLIC_PAGE_PATHS } from './common/web-routes.ts';
+import { publicPageAt } from './common/web-routes.ts';
 
 // The public pages' build (`npm run build:web` runs it after vite.config.ts, into the same directory):
 // web/public.html with web/public-main.tsx, prerendered to HTML (build/prerender.ts) that hydrates.
@@ -33,13 +33,12 @@ const serverPort = Number(process.env.PORT ?? 5000);
 
 /** `npm run dev:public`: the public pages' paths get the template, which renders the page from the address. */
 function servePublicTemplate(): Plugin {
-  const pages = new Set<string>(PUBLIC_PAGE_PATHS);
   return {
     name: 'scanline:serve-public-template',
     apply: 'serve',
     configureServer(server) {
       server.middlewares.use((request, _response, next) => {
-        if (pages.has((request.url ?? '').split('?')[0] ?? '')) request.url = '/public.html';
+        if (publicPageAt((request.url ?? '').split('?')[0] ?? '') !== null) request.url = '/public.html';
         next();
       });
     },

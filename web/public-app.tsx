@@ -15,6 +15,7 @@ const PAGES: Record<PrerenderedPageName, () => Promise<PublicPage>> = {
   buyer: () => import('@/pages/public/buyer.tsx').then((m) => m.BuyerPage),
   scripts: () => import('@/pages/public/scripts.tsx').then((m) => m.ScriptsPage),
   key: () => import('@/pages/public/key.tsx').then((m) => m.KeyPage),
+  order: () => import('@/pages/public/order.tsx').then((m) => m.OrderPage),
   'not-found': () => import('@/pages/public/not-found.tsx').then((m) => m.NotFoundPage),
 };
 

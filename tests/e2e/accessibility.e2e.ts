@@ -10,6 +10,7 @@ import {
   configureSystem,
   loginThroughApi,
   newPage,
+  ORDER_PAGE_EXAMPLE,
   sameOriginHeaders,
   useBrowserSuite,
 } from './harness.ts';
@@ -34,7 +35,7 @@ const isOutlineRule = (id: string) =>
   id === 'heading-order' || id === 'region' || id === 'page-has-heading-one' || id.startsWith('landmark-');
 
 /** The login screen is only shown signed out; every other page is looked at signed in. */
-const SIGNED_OUT_PATHS = new Set<string>([...PUBLIC_PAGE_PATHS, ADMIN_LOGIN_PATH]);
+const SIGNED_OUT_PATHS = new Set<string>([...PUBLIC_PAGE_PATHS, ORDER_PAGE_EXAMPLE, ADMIN_LOGIN_PATH]);
 
 /**
  * Waits until the page shows its data: its h1 or form, no loading text or busy placeholder left, and on
@@ -141,8 +142,10 @@ describe('accessibility of every page (axe-core)', () => {
         problems.push(...describeViolations(`${where} at ${size.width} px`, results.violations));
       };
       // Signed out first (the login form), then signed in for the console.
+      // An order page is at a path of its own per order: one stands for them (payments.e2e.ts checks its other states).
       const ordered = [
         ...WEB_PAGE_PATHS.filter((p) => SIGNED_OUT_PATHS.has(p)),
+        ORDER_PAGE_EXAMPLE,
         ...WEB_PAGE_PATHS.filter((p) => !SIGNED_OUT_PATHS.has(p)),
       ];
       let signedIn = false;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_LOGIN_PATH, ADMIN_ROOT_PATH, WEB_PAGE_PATHS } from '../../common/web-routes.ts';
-import { useBrowserSuite } from './harness.ts';
+import { ORDER_PAGE_EXAMPLE, useBrowserSuite } from './harness.ts';
 import { signIn } from './realistic-data.ts';
 
 /*
@@ -61,7 +61,8 @@ describe('every page, visited normally', () => {
   const suite = useBrowserSuite();
 
   it('logs nothing wrong on the public pages and the login page', async () => {
-    const paths = WEB_PAGE_PATHS.filter((path) => !isAdminScreen(path));
+    // An order page stands for every /order/{id}.
+    const paths = [...WEB_PAGE_PATHS.filter((path) => !isAdminScreen(path)), ORDER_PAGE_EXAMPLE];
     expect(paths).toContain('/');
     expect(paths).toContain(ADMIN_LOGIN_PATH);
     const found = await visit(suite.page, paths);

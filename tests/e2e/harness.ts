@@ -5,9 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { ORDER_PAGE_PREFIX } from '../../common/order-texts.ts';
 import { CHROMIUM_ARGS, findOrInstallChromium } from './chromium.ts';
 
 export const E2E_ADMIN_SECRET = 'e2e-admin-secret';
+
+/**
+ * An order page (`/order/{id}`) as the page-by-page tests visit it: no secret in the fragment, so it
+ * asks the server nothing and shows how to open an order's link (tests/e2e/payments.e2e.ts walks a real one).
+ */
+export const ORDER_PAGE_EXAMPLE = `${ORDER_PAGE_PREFIX}e2eExampleOrder1`;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowserSuite } from './harness.ts';
+import { ORDER_PAGE_EXAMPLE, useBrowserSuite } from './harness.ts';
 
 /** What each public page shows before any of its script has run, and what it shows once hydrated. */
 const PAGES = [
@@ -26,6 +26,13 @@ const PAGES = [
     heading: 'My key',
     before: ['Your script key', 'Check key'],
     loaded: 'Your script key',
+  },
+  {
+    // The build cannot know the order: its HTML is the loading state, the address is read once it runs.
+    path: ORDER_PAGE_EXAMPLE,
+    heading: 'Your order',
+    before: ['Loading your order...'],
+    loaded: 'Order not found',
   },
 ] as const;
 

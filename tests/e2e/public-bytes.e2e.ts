@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { E2E_DIST, useBrowserSuite } from './harness.ts';
+import { E2E_DIST, ORDER_PAGE_EXAMPLE, useBrowserSuite } from './harness.ts';
 
 /**
  * A public page's JavaScript budget: 60 KB (counted as 1000 bytes, the stricter reading), compressed
@@ -34,6 +34,7 @@ const SHOWN_WHEN_LOADED: Record<string, string> = {
   '/buyer': 'Premium Access - Purchase',
   '/scripts': 'How to Use',
   '/key': 'Your script key',
+  [ORDER_PAGE_EXAMPLE]: 'Order not found',
 };
 
 interface ScriptOnWire {

@@ -1,7 +1,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { leavePageFor } from '@/lib/navigation.ts';
 import { json, mockClipboard, mockFetch, renderWithProviders } from '@/test/render.tsx';
 import { BuyerPage } from './buyer.tsx';
+
+vi.mock('@/lib/navigation.ts', () => ({ leavePageFor: vi.fn() }));
 
 const PURCHASE_INFO = '/api/public/purchase-info';
 const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
@@ -17,6 +20,7 @@ beforeAll(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.mocked(leavePageFor).mockClear();
 });
 
 describe('BuyerPage', () => {
@@ -64,5 +68,82 @@ describe('BuyerPage', () => {
     expect(screen.getByText(/premium license key within 24 hours/)).toBeTruthy();
     expect(screen.getByRole('link', { name: /Join Community Chat/ }).getAttribute('target')).toBe('_blank');
     expect(screen.getByRole('link', { name: /Back to Home/ }).getAttribute('href')).toBe('/');
+  });
+
+  it('offers no Pay now without a connected payment processor', async () => {
+    mockFetch({
+      [PURCHASE_INFO]: () =>
+        json({ slots: { available: 3, total: 30, utilizationPercentage: 90 }, paymentWallets: { BTC } }),
+    });
+    renderWithProviders(<BuyerPage />);
+    await screen.findByText('bc1qxy2k...fjhx0wlh');
+    expect(screen.queryByRole('button', { name: /Pay now/ })).toBeNull();
+    expect(screen.queryByText(/Or pay now at checkout/)).toBeNull();
+  });
+});
+
+describe('BuyerPage with Pay now', () => {
+  const connected = (available: number) => () =>
+    json({
+      slots: { available, total: 30, utilizationPercentage: 0 },
+      paymentWallets: { BTC },
+      payNow: true,
+    });
+
+  it('creates an order and sends the buyer to its checkout, keeping the manual steps', async () => {
+    let answer: (response: Response) => void = () => {};
+    const fetchMock = mockFetch({
+      [PURCHASE_INFO]: connected(3),
+      'POST /api/public/orders': () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+    });
+    renderWithProviders(<BuyerPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay now' }));
+
+    const progress = await screen.findByRole('button', { name: 'Opening checkout...' });
+    expect((progress as HTMLButtonElement).disabled).toBe(true);
+    answer(json({ orderId: 'AbCdEfGhIjKlMnOp', checkoutLink: 'https://pay.example.com/i/inv1' }, 201));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith('https://pay.example.com/i/inv1'));
+    expect(
+      fetchMock.mock.calls.some(([url, init]) => url === '/api/public/orders' && init?.method === 'POST'),
+    ).toBe(true);
+    // The spec's manual path is still there for everyone.
+    expect(screen.getByText(/create a ticket and give us the transaction hash/)).toBeTruthy();
+    expect(screen.getByText('bc1qxy2k...fjhx0wlh')).toBeTruthy();
+  });
+
+  it('reads Sold Out, disabled, when no slot is free', async () => {
+    mockFetch({ [PURCHASE_INFO]: connected(0) });
+    renderWithProviders(<BuyerPage />);
+    const soldOut = await screen.findByRole('button', { name: 'Sold Out' });
+    expect((soldOut as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Pay now' })).toBeNull();
+  });
+
+  it('turns to Sold Out when the server has no slot left for the order (409)', async () => {
+    mockFetch({
+      [PURCHASE_INFO]: connected(1),
+      'POST /api/public/orders': () => json({ error: 'Sold Out' }, 409),
+    });
+    renderWithProviders(<BuyerPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay now' }));
+    const soldOut = await screen.findByRole('button', { name: 'Sold Out' });
+    expect((soldOut as HTMLButtonElement).disabled).toBe(true);
+    expect(leavePageFor).not.toHaveBeenCalled();
+  });
+
+  it("shows the server's reason when the order cannot be made, and lets the buyer try again", async () => {
+    const text = 'The payment processor is not answering. Please try again in a minute.';
+    mockFetch({
+      [PURCHASE_INFO]: connected(2),
+      'POST /api/public/orders': () => json({ error: text }, 503),
+    });
+    renderWithProviders(<BuyerPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay now' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(text);
+    expect((screen.getByRole('button', { name: 'Pay now' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(leavePageFor).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api.ts';
+import { apiRequest, failedStatus } from '@/lib/api.ts';
+import { ORDER_POLL_MS } from '../../../common/order-texts.ts';
+import type { OrderStatusResponse } from '../../../common/payments.ts';
 import type { PurchaseInfo } from '../../../common/public-api.ts';
 import { PUBLIC_SCRIPTS_PAGE_CONFIG_URL } from '../../../common/public-defaults.ts';
 import type { ScriptsPageConfig } from '../../../common/scripts-page.ts';
@@ -28,5 +30,25 @@ export function purchaseInfoQuery() {
 export function scriptsPageConfigQuery() {
   return queryOptions<{ config: ScriptsPageConfig }>({
     queryKey: [PUBLIC_SCRIPTS_PAGE_CONFIG_URL],
+  });
+}
+
+/**
+ * An order's status, asked with its secret (a POST, so the secret stays out of URLs and logs). Polled
+ * every ORDER_POLL_MS while the order waits for its payment, and after a failed call that may pass
+ * (not a 404), until it is paid or ended. The poll pauses while the tab is hidden (TanStack Query's
+ * interval skips a hidden document) and asks again at once when it is shown.
+ */
+export function orderStatusQuery(orderId: string, secret: string) {
+  const keepAsking = ({ state }: { state: { data?: OrderStatusResponse; error: Error | null } }) =>
+    state.error ? failedStatus(state.error) !== 404 : state.data?.status === 'pending';
+  return queryOptions({
+    queryKey: ['/api/public/orders', orderId, 'status', secret],
+    queryFn: () =>
+      apiRequest<OrderStatusResponse>('POST', `/api/public/orders/${encodeURIComponent(orderId)}/status`, {
+        secret,
+      }),
+    refetchInterval: (query) => (keepAsking(query) ? ORDER_POLL_MS : false),
+    refetchOnWindowFocus: (query) => (keepAsking(query) ? 'always' : false),
   });
 }

@@ -37,6 +37,7 @@ import {
   createNotificationOutbox,
   registerNotifications,
 } from './features/notifications/notifications-lifecycle.ts';
+import { paymentsAdminRoutes } from './features/payments/payments-admin.routes.ts';
 import { publicRoutes } from './features/public/public.routes.ts';
 import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
 import { scriptKeysRoutes } from './features/script-keys/script-keys.routes.ts';
@@ -213,6 +214,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     serverPoolRoutes,
     configurationRoutes,
     notificationsRoutes,
+    paymentsAdminRoutes,
     metricsRoutes,
   ]) {
     await app.register(documentedFeature(feature), { ctx });

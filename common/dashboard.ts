@@ -16,6 +16,9 @@ export const DashboardStatsSchema = z.object({
     monthlyUsage: z.number(),
   }),
   /** Paid orders (BTCPay Server): today since UTC midnight, and the last 7 UTC days as weeklyUsage counts them. */
-  sales: SalesSummarySchema,
+  sales: SalesSummarySchema.extend({
+    /** Payments are connected (all four BTCPay settings set): without it and without sales, the cards stay hidden. */
+    connected: z.boolean(),
+  }),
 });
 export type DashboardStats = z.infer<typeof DashboardStatsSchema>;

@@ -3,6 +3,7 @@ import { ORDER_PRICE } from '../../../common/payments.ts';
 import type { AppContext } from '../../context.ts';
 import { usageDay, usageWindowStart } from '../../db/usage-day.ts';
 import { sumPaidOrders } from '../payments/orders-admin.store.ts';
+import { getBtcpayConnection } from '../payments/payment-settings.service.ts';
 import {
   countHardwareBindings,
   countLicenseKeysByStatus,
@@ -17,7 +18,7 @@ import {
  */
 export async function getDashboardStats(ctx: AppContext): Promise<DashboardStats> {
   const now = ctx.now();
-  const [licenseKeys, scriptKeys, bindings, usage, sales] = await Promise.all([
+  const [licenseKeys, scriptKeys, bindings, usage, sales, connection] = await Promise.all([
     countLicenseKeysByStatus(ctx.db, now),
     countScriptKeysByStatus(ctx.db, now),
     countHardwareBindings(ctx.db),
@@ -31,6 +32,7 @@ export async function getDashboardStats(ctx: AppContext): Promise<DashboardStats
       weekStart: Date.parse(usageWindowStart(now, 7)),
       currency: ORDER_PRICE.currency,
     }),
+    getBtcpayConnection(ctx),
   ]);
   return {
     timestamp: new Date(now).toISOString(),
@@ -45,6 +47,6 @@ export async function getDashboardStats(ctx: AppContext): Promise<DashboardStats
       weeklyUsage: usage.week,
       monthlyUsage: usage.month,
     },
-    sales: { ...sales, currency: ORDER_PRICE.currency },
+    sales: { ...sales, currency: ORDER_PRICE.currency, connected: connection !== null },
   };
 }

@@ -508,7 +508,21 @@ for (const dialect of DIALECTS) {
         today: { orders: 2, amount: 80.5 },
         week: { orders: 4, amount: 160.5 },
         currency: 'USD',
+        connected: false,
       });
+
+      await callsOf(t)('PUT', '/api/admin/payments/settings', {
+        btcpayUrl: 'https://btcpay.example.com',
+        storeId: STORE_ID,
+        apiKey: API_KEY,
+        webhookSecret: WEBHOOK_SECRET,
+      });
+      const connected = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/dashboard/stats',
+        headers: { cookie: t.cookie },
+      });
+      expect(connected.json().sales.connected).toBe(true);
     });
   });
 }

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getJson } from '@/lib/api.ts';
 import { ORDER_STATUSES, type OrderListResponse, type OrderStatus } from '../../../../common/payments.ts';
 import { errorText } from '../shared/error-text.ts';
@@ -40,6 +40,8 @@ export function ordersQuery(filters: { search: string; status: OrderFilter }) {
       return getJson<OrderListResponse>(`${ORDERS_URL}?${params}`, { failure: 'Failed to load orders' });
     },
     refetchInterval: ORDERS_REFETCH_MS,
+    // A new search or filter keeps the rows shown until its answer comes, rather than flashing "Loading".
+    placeholderData: keepPreviousData,
   });
 }
 

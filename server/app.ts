@@ -38,6 +38,7 @@ import {
   registerNotifications,
 } from './features/notifications/notifications-lifecycle.ts';
 import { paymentsRoutes } from './features/payments/payments.routes.ts';
+import { paymentsAdminRoutes } from './features/payments/payments-admin.routes.ts';
 import { registerPaymentsReconciler } from './features/payments/payments-reconciler.ts';
 import { publicRoutes } from './features/public/public.routes.ts';
 import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
@@ -217,6 +218,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     configurationRoutes,
     notificationsRoutes,
     paymentsRoutes,
+    paymentsAdminRoutes,
     metricsRoutes,
   ]) {
     await app.register(documentedFeature(feature), { ctx });

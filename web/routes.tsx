@@ -39,6 +39,7 @@ const adminScreens: Record<AdminScreenName, LazyScreen> = {
   liveMonitoring: lazyScreen(() => import('@/pages/admin/live-monitoring/live-monitoring.tsx')),
   liveConfiguration: lazyScreen(() => import('@/pages/admin/live-configuration/live-configuration.tsx')),
   notifications: lazyScreen(() => import('@/pages/admin/notifications/notifications.tsx')),
+  orders: lazyScreen(() => import('@/pages/admin/orders/orders.tsx')),
   aiDebugging: lazyScreen(() => import('@/pages/admin/ai-debugging/ai-debugging.tsx')),
 };
 

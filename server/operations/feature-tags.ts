@@ -29,6 +29,7 @@ const FEATURE_TAGS: Record<string, string> = {
   configurationRoutes: 'configuration',
   notificationsRoutes: 'notifications',
   paymentsRoutes: 'payments',
+  paymentsAdminRoutes: 'payments',
   probesRoutes: 'operations',
   metricsRoutes: 'operations',
 };

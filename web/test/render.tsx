@@ -70,4 +70,10 @@ export const EMPTY_DASHBOARD_STATS = {
     weeklyUsage: 0,
     monthlyUsage: 0,
   },
+  sales: {
+    today: { orders: 0, amount: 0 },
+    week: { orders: 0, amount: 0 },
+    currency: 'USD',
+    connected: false,
+  },
 };

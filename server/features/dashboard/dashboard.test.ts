@@ -45,6 +45,12 @@ for (const dialect of DIALECTS) {
           weeklyUsage: 0,
           monthlyUsage: 0,
         },
+        sales: {
+          today: { orders: 0, amount: 0 },
+          week: { orders: 0, amount: 0 },
+          currency: 'USD',
+          connected: false,
+        },
       });
     });
 

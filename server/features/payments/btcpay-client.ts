@@ -177,15 +177,28 @@ export async function getInvoice(connection: BtcpayConnection, invoiceId: string
   };
 }
 
+/** Why BTCPay refused the store, in words an operator can act on. */
+function storeRefusal(status: number, storeId: string): string {
+  if (status === 401)
+    return 'BTCPay Server refused the API key (401): check the key in your account’s API keys';
+  if (status === 403)
+    return 'The API key lacks a permission for this store (403): give it btcpay.store.canviewstoresettings, btcpay.store.cancreateinvoice and btcpay.store.canviewinvoices';
+  if (status === 404)
+    return `BTCPay Server has no store ${storeId} (404): check the store ID in the store's settings`;
+  return `BTCPay Server answered ${status} when asked for the store`;
+}
+
 /** Whether BTCPay Server answers for the store with this key: the admin's connection check. */
 export async function checkBtcpayStore(connection: BtcpayConnection): Promise<StoreCheck> {
   try {
     const store = await greenfield(connection, 'GET', storePath(connection), 'reading the store');
     return { reachable: true, storeName: text(store.name), error: null };
   } catch (error) {
-    if (error instanceof BtcpayUnavailableError || error instanceof BtcpayRefusedError) {
-      return { reachable: false, storeName: null, error: error.message };
+    if (error instanceof BtcpayRefusedError) {
+      return { reachable: false, storeName: null, error: storeRefusal(error.status, connection.storeId) };
     }
+    if (error instanceof BtcpayUnavailableError)
+      return { reachable: false, storeName: null, error: error.message };
     throw error;
   }
 }

@@ -27,6 +27,12 @@ const STATS = {
     weeklyUsage: 40,
     monthlyUsage: 120,
   },
+  sales: {
+    today: { orders: 0, amount: 0 },
+    week: { orders: 0, amount: 0 },
+    currency: 'USD',
+    connected: false,
+  },
 };
 
 beforeEach(() => {
@@ -40,6 +46,35 @@ afterEach(() => {
 });
 
 describe('DashboardPage', () => {
+  it('shows sales today and this week once payments are connected, and no sales cards without them', async () => {
+    mockFetch({
+      [STATS_URL]: () =>
+        json({
+          ...STATS,
+          sales: {
+            today: { orders: 2, amount: 80.5 },
+            week: { orders: 5, amount: 200 },
+            currency: 'USD',
+            connected: true,
+          },
+        }),
+    });
+    const { unmount } = renderAt(<DashboardPage />, '/admin/dashboard');
+    const today = (await screen.findByRole('group', { name: 'Sales Today' })).textContent;
+    expect(today).toContain('$80.50');
+    expect(today).toContain('2 paid orders since midnight UTC');
+    const week = screen.getByRole('group', { name: 'Sales This Week' }).textContent;
+    expect(week).toContain('$200');
+    expect(week).toContain('5 paid orders in 7 days');
+    unmount();
+    vi.unstubAllGlobals();
+
+    mockFetch({ [STATS_URL]: () => json(STATS) });
+    renderAt(<DashboardPage />, '/admin/dashboard');
+    await screen.findByRole('group', { name: 'Total Keys' });
+    expect(screen.queryByRole('group', { name: 'Sales Today' })).toBeNull();
+  });
+
   it('shows every stat card and both health bars', async () => {
     mockFetch({ [STATS_URL]: () => json(STATS) });
     renderAt(<DashboardPage />, '/admin/dashboard');

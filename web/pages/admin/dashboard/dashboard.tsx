@@ -9,8 +9,10 @@ import {
   Link2,
   type LucideIcon,
   Plus,
+  Receipt,
   RefreshCw,
   ShieldCheck,
+  ShoppingCart,
   TrendingUp,
   Users,
 } from 'lucide-react';
@@ -30,6 +32,7 @@ import { StatCard } from '../shared/stat-card.tsx';
 import { dashboardStatsQuery } from './dashboard-queries.ts';
 
 type Stats = DashboardStats['stats'];
+type Sales = DashboardStats['sales'];
 
 /** /admin/dashboard: licence and binding figures, refreshed every 30 s, and the live-data indicator. */
 export default function DashboardPage() {
@@ -54,7 +57,7 @@ export default function DashboardPage() {
           </AlertDescription>
         </Alert>
       ) : data ? (
-        <DashboardBody stats={data.stats} />
+        <DashboardBody stats={data.stats} sales={data.sales} />
       ) : (
         <DashboardSkeleton />
       )}
@@ -89,7 +92,7 @@ function LiveDataIndicator() {
   );
 }
 
-function DashboardBody({ stats }: { stats: Stats }) {
+function DashboardBody({ stats, sales }: { stats: Stats; sales: Sales | undefined }) {
   const keyHealth = percent(stats.activeKeys, stats.totalKeys);
   const bindingUse = percent(stats.activeBindings, stats.totalBindings);
   return (
@@ -152,6 +155,8 @@ function DashboardBody({ stats }: { stats: Stats }) {
         />
       </section>
 
+      {sales && (sales.connected || sales.week.orders > 0) && <SalesCards sales={sales} />}
+
       <section className="grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>
@@ -199,6 +204,42 @@ function DashboardBody({ stats }: { stats: Stats }) {
       <QuickActions />
     </>
   );
+}
+
+/**
+ * Paid orders today (since UTC midnight) and over the last 7 days, shown once payments are connected
+ * (or while sales made before a disconnection still count this week).
+ */
+function SalesCards({ sales }: { sales: Sales }) {
+  return (
+    <section aria-label="Sales" className="grid grid-cols-2 gap-3 sm:gap-4">
+      <StatCard
+        title="Sales Today"
+        value={formatMoney(sales.today.amount, sales.currency)}
+        icon={ShoppingCart}
+        hint={paidOrdersText(sales.today.orders, 'since midnight UTC')}
+        tone="text-emerald-400"
+      />
+      <StatCard
+        title="Sales This Week"
+        value={formatMoney(sales.week.amount, sales.currency)}
+        icon={Receipt}
+        hint={paidOrdersText(sales.week.orders, 'in 7 days')}
+      />
+    </section>
+  );
+}
+
+function formatMoney(amount: number, currency: string): string {
+  return amount.toLocaleString('en-US', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
+  });
+}
+
+function paidOrdersText(count: number, when: string): string {
+  return `${count} paid ${count === 1 ? 'order' : 'orders'} ${when}`;
 }
 
 const QUICK_ACTIONS: {

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '@/lib/api.ts';
 import { CONFIGURATION_POLL_MS, type ConfigurationDashboard } from '../../../../common/configuration.ts';
 import type { LicenseKey, LicenseKeyStatus } from '../../../../common/licensing.ts';
+import type { PaymentSettingsResponse } from '../../../../common/payments.ts';
 import type { RedemptionKeyListResponse } from '../../../../common/redemption.ts';
 import type { AllScriptsListResponse } from '../../../../common/scripts.ts';
 import { LICENSING_REFETCH_MS } from './polling.ts';
@@ -68,5 +69,24 @@ export function configurationDashboardQuery() {
     queryFn: () =>
       getJson<ConfigurationDashboard>(QUERY_KEYS.configurationDashboard, { failure: DASHBOARD_LOAD_FAILURE }),
     refetchInterval: CONFIGURATION_POLL_MS.dashboard,
+  });
+}
+
+/** How often the payment settings are read again (an environment change shows after a restart). */
+export const PAYMENT_SETTINGS_REFETCH_MS = 30_000;
+
+/**
+ * The BTCPay connection settings (the key and secret masked) and what an order delivers: System
+ * Configuration edits them, Orders reads whether payments are connected. Polled every 30 s.
+ */
+export function paymentSettingsQuery() {
+  return queryOptions({
+    queryKey: [QUERY_KEYS.paymentSettings],
+    queryFn: () =>
+      getJson<PaymentSettingsResponse>(QUERY_KEYS.paymentSettings, {
+        failure: 'Failed to load the payment settings',
+      }),
+    select: (data) => data.settings,
+    refetchInterval: PAYMENT_SETTINGS_REFETCH_MS,
   });
 }

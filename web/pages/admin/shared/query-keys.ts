@@ -19,6 +19,9 @@ export const QUERY_KEYS = {
   configurations: '/api/admin/configurations',
   configurationProfiles: '/api/admin/configuration-profiles',
   configurationHistory: '/api/admin/configurations/history',
+  orders: '/api/admin/orders',
+  paymentSettings: '/api/admin/payments/settings',
+  paymentConnection: '/api/admin/payments/connection',
 } as const;
 
 /** Everything a push, a profile application, a rollback or an emergency toggle makes stale. */

@@ -80,6 +80,7 @@ describe('AdminLayout', () => {
       'Server Pool',
       'Live Configuration',
       'Notifications',
+      'Orders',
       'System Configuration',
       'Redemption Codes',
       'License Keys',
@@ -97,7 +98,7 @@ describe('AdminLayout', () => {
     ).toBe('/admin/license-keys');
     expect(links[0].textContent).toContain('Overview and key metrics');
     expect(links[1].textContent).toContain('LIVE');
-    expect(links[5].textContent).toContain('Slot capacity and payment wallets');
+    expect(links[6].textContent).toContain('Slot capacity and payment wallets');
     expect(
       links.filter((link) => link.getAttribute('aria-current') === 'page').map((l) => l.textContent),
     ).toEqual([expect.stringContaining('System Configuration')]);

@@ -287,21 +287,26 @@ function SidebarFooter() {
   return (
     <div className="flex shrink-0 flex-col gap-2 border-t p-3">
       <RealtimeStatus />
-      <Button variant="outline" size="sm" asChild>
-        <Link to="/" reloadDocument>
-          <ExternalLink />
-          Back to public site
-        </Link>
-      </Button>
-      <Button
-        variant="ghost"
-        size="sm"
-        onClick={() => leaving.confirm(() => logout.mutate())}
-        disabled={logout.isPending}
-      >
-        {logout.isPending ? <LoaderCircle className="animate-spin" /> : <LogOut />}
-        Logout
-      </Button>
+      {/* One row for the two, so every sidebar entry still fits a 1280x800 window. */}
+      <div className="flex gap-2">
+        <Button variant="outline" size="sm" className="flex-1" asChild>
+          <Link to="/" reloadDocument>
+            <ExternalLink />
+            Back to public site
+          </Link>
+        </Button>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="w-8 shrink-0 px-0"
+          aria-label="Logout"
+          title="Logout"
+          onClick={() => leaving.confirm(() => logout.mutate())}
+          disabled={logout.isPending}
+        >
+          {logout.isPending ? <LoaderCircle className="animate-spin" /> : <LogOut />}
+        </Button>
+      </div>
       {leaving.dialog}
     </div>
   );

@@ -9,6 +9,7 @@ import {
   LayoutDashboard,
   LayoutTemplate,
   type LucideIcon,
+  Receipt,
   Server,
   Settings,
   ShieldCheck,
@@ -62,6 +63,13 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
     description: 'Finds posted to Discord',
     path: '/admin/notifications',
     icon: Bell,
+    badge: 'NEW',
+  },
+  {
+    label: 'Orders',
+    description: 'Paid orders and their codes',
+    path: '/admin/orders',
+    icon: Receipt,
     badge: 'NEW',
   },
   {

@@ -16,6 +16,7 @@ import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { ConnectionBadge } from '../shared/realtime-status.tsx';
 import { HwidResetsForm } from './hwid-resets-form.tsx';
+import { PaymentProcessorTab } from './payment-processor-tab.tsx';
 import { PaymentWalletsEditor } from './payment-wallets-editor.tsx';
 import { SlotCapacityForm } from './slot-capacity-form.tsx';
 import { slotUsageQuery, systemConfigurationQuery } from './system-configuration-queries.ts';
@@ -81,6 +82,7 @@ export default function SystemConfigurationPage() {
                 </>
               )}
             </TabsTrigger>
+            <TabsTrigger value="processor">Payment Processor</TabsTrigger>
           </TabsList>
 
           <TabsContent value="overview">
@@ -118,6 +120,10 @@ export default function SystemConfigurationPage() {
                 })
               }
             />
+          </TabsContent>
+
+          <TabsContent value="processor">
+            <PaymentProcessorTab />
           </TabsContent>
         </Tabs>
       )}

@@ -210,7 +210,7 @@ class SimulatedBot {
       this.unacknowledged.clear();
       if (this.socket === socket) this.socket = null;
       if (this.fleet.stopping) return;
-      // Refused for good (README, "Bot close codes"): 4400 bad hello, 4403 removed by the
+      // Refused for good (docs/rules-fleet.md, "Bot close codes"): 4400 bad hello, 4403 removed by the
       // administrator, 4409 the fleet is full. Reconnecting would be refused again.
       if (code === 4400 || code === 4403 || code === 4409) {
         this.fleet.error(`${this.ghostId}: refused (${code} ${String(reason)}), not reconnecting`);

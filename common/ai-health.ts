@@ -32,7 +32,7 @@ export const AI_HEALTH_POLL_MS = {
 export const SYSTEM_STATUSES = ['healthy', 'degraded', 'critical'] as const;
 export type SystemStatus = (typeof SYSTEM_STATUSES)[number];
 
-/** One weighted part of the health score (the formula is documented in the server and README). */
+/** One weighted part of the health score (formula documented in the server and docs/rules-ai-health.md). */
 export const ScoreComponentSchema = z.object({
   name: z.enum(['database', 'performance', 'security', 'fleet']),
   /** 0–100. */

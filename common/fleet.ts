@@ -330,7 +330,10 @@ export const FeedResponseSchema = z.object({
 });
 export type FeedResponse = z.infer<typeof FeedResponseSchema>;
 
-/** What `/ws/feed` sends an executor (README, "Live feed"), checked in development and tests. */
+/**
+ * What `/ws/feed` sends an executor (docs/rules-licensing.md, "The discovery feed"), checked in
+ * development and tests.
+ */
 export const FeedSocketSendsSchemas = {
   /** The feed is live from here: the caller's tier and stream position. */
   ready: z.object({ tier: z.enum(['FREE', 'PREMIUM']), cursor: z.number(), serverTime: z.string() }),

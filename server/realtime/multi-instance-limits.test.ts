@@ -5,7 +5,7 @@ import { insertTestScriptKey } from '../features/loader/script-access.fixtures.t
 import { buildTestApp, DIALECTS, type TestApp } from '../test/helper.ts';
 
 /**
- * Rate limits with two instances on one PostgreSQL and one Redis (README "Scale out"): the instances
+ * Rate limits with two instances on one PostgreSQL and one Redis (docs/scale-out.md): the instances
  * count together, so a client alternating between them gets exactly the configured limit, and the
  * call past it is refused whichever instance it lands on. Runs where both services are available
  * (vitest.config.ts leaves it out otherwise; CI sets TEST_DATABASE_URL and TEST_REDIS_URL).

@@ -9,7 +9,7 @@ import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp } from '../test/he
 import { connectTestClient, type TestClient } from '../test/socket-client.ts';
 
 /**
- * The scale-out mode of the README: two server instances on one PostgreSQL database and one Redis
+ * The scale-out mode of docs/scale-out.md: two server instances on one PostgreSQL database and one Redis
  * act as one system. Runs where both are available (CI sets TEST_DATABASE_URL and TEST_REDIS_URL).
  */
 const REDIS_URL = process.env.TEST_REDIS_URL;

@@ -26,7 +26,7 @@ import { FUZZ_ENV, RUNS, SEED, type Seeded, seed } from './setup.ts';
  * `error` frame or a documented close, and the server is still up and answering afterwards.
  */
 
-/** Close codes the README documents for a refused socket (and the ordinary ones). */
+/** Close codes docs/rules*.md document for a refused socket (and the ordinary ones). */
 const DOCUMENTED_CLOSES = new Set([1000, 1001, 1008, 1009, 4400, 4401, 4403, 4409]);
 const MAX_FRAME_BYTES = 64 * 1024;
 

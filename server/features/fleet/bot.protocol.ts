@@ -33,7 +33,7 @@ export interface BotSocketHooks {
   socketClosed(ghostId: string, socketId: string): Promise<void>;
 }
 
-/** The close codes that refuse a bot for good (README, "Bot close codes"), with their close reasons. */
+/** Close codes that refuse a bot for good (docs/rules-fleet.md, "Bot close codes"), with their reasons. */
 const BOT_REFUSALS = {
   [CLOSE_CODES.badHello]: 'Bad hello',
   [CLOSE_CODES.botRemoved]: 'Removed from the fleet',

@@ -14,6 +14,12 @@ import { seedSystemConfiguration } from './features/system/system.service.ts';
 export async function prepareDatabase(
   base: AppBase,
 ): Promise<{ generatedSecret: string | null; botTokenFile: string | null }> {
+  await migrateAndSeed(base);
+  return ensureSecrets(base);
+}
+
+/** Migrations and the defaults a fresh install shows: what every database of a version holds alike. */
+export async function migrateAndSeed(base: AppBase): Promise<void> {
   // Before buildApp: the seeds read the database and configuration only, none of the services.
   const ctx = base as AppContext;
   await migrateToLatest(ctx.db);
@@ -24,6 +30,13 @@ export async function prepareDatabase(
   for (const { filename, problem } of projectScripts.skipped) {
     console.warn(`Shipped script ${filename} was not loaded: ${problem}`);
   }
+}
+
+/** The admin secret and bot token this deployment's configuration asks for, generated once if unset. */
+export async function ensureSecrets(
+  base: AppBase,
+): Promise<{ generatedSecret: string | null; botTokenFile: string | null }> {
+  const ctx = base as AppContext;
   const { generated } = await ensureAdminSecret(ctx);
   const botToken = await ensureBotToken(ctx);
   return { generatedSecret: generated, botTokenFile: botToken.file };

@@ -27,7 +27,7 @@ async function addPoolServers(t: TestApp, count: number): Promise<void> {
   expect(res.statusCode, res.body).toBe(200);
 }
 
-/** Ends every connection of the app named `applicationName` (the test app's schema). */
+/** Ends every connection of the app named `applicationName` (the test app's database). */
 async function terminateConnections(applicationName: string): Promise<number> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -102,7 +102,7 @@ describe.runIf(url)('postgres: the database going away', () => {
     const before = acknowledged.size;
     let terminated = 0;
     for (let i = 0; i < 3; i++) {
-      terminated += await terminateConnections(app.schema ?? '');
+      terminated += await terminateConnections(app.database ?? '');
       await new Promise((r) => setTimeout(r, 300));
     }
     expect(terminated).toBeGreaterThan(0);
@@ -150,7 +150,7 @@ describe.runIf(url)('postgres: the database going away', () => {
     const reads = Array.from({ length: 20 }, () =>
       t!.app.inject({ method: 'GET', url: '/api/admin/security/audit-logs', headers: { cookie } }),
     );
-    await terminateConnections(t.schema ?? '');
+    await terminateConnections(t.database ?? '');
     const answers = await Promise.all(reads);
     for (const res of answers) {
       expect([200, 503]).toContain(res.statusCode);

@@ -55,7 +55,14 @@ export function createDb(
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   if (url !== ':memory:') mkdirSync(dirname(url), { recursive: true });
-  const sqlite = new SQLite(url);
+  return openSqlite(new SQLite(url));
+}
+
+/**
+ * Wraps an open SQLite database with the app's settings. Tests open one from a migrated image
+ * (`new SQLite(buffer)`), which is how they start from a template instead of migrating each time.
+ */
+export function openSqlite(sqlite: SQLite.Database): DbHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -159,7 +159,7 @@ describe('GET /metrics with METRICS_ENABLED=false', () => {
 describe.runIf(process.env.TEST_DATABASE_URL)('postgres: GET /metrics while the database hangs', () => {
   it('still answers, with the last database figures and scanline_stored_figures_up 0, and recovers', async () => {
     const t = await buildTestApp('postgres');
-    const locker = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    const locker = new pg.Client({ connectionString: t.databaseUrl });
     await locker.connect();
     try {
       const servers = [1, 2].map((n) => ({ placeId: PLACE, jobId: `job-${n}` }));
@@ -173,7 +173,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)('postgres: GET /metrics while the 
       expect(sampleValue(before, 'scanline_pool_servers', { status: 'available' })).toBe(2);
 
       // Another session holds the pool's table: the app's count waits for it as long as it is held.
-      await locker.query(`SET search_path TO ${t.schema}`);
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE pool_servers IN ACCESS EXCLUSIVE MODE');
       for (let i = 0; i < 2; i++) {

@@ -3,38 +3,29 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterEach, beforeEach } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { AppBase, AppContext } from '../context.ts';
-import { createDb, type DialectName } from '../db/index.ts';
+import { createDb, type Db, type DialectName } from '../db/index.ts';
 import { createLocalBus, createRedisBus } from '../realtime/bus.ts';
-import { prepareDatabase } from '../startup.ts';
+import { ensureSecrets, prepareDatabase } from '../startup.ts';
+import { cloneSqlite, createPostgresDatabase, urlForDatabase } from './db-template.ts';
 
 /** The bot token every test app accepts (its BOT_TOKEN). */
 export const TEST_BOT_TOKEN = 'test-bot-token';
 
 export const TEST_ADMIN_SECRET = 'test-admin-secret';
 
-/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
-export const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-
 /**
- * Runs `work` while holding a PostgreSQL advisory lock shared by every test process. Kysely's
- * migrator introspects every schema in the database, and that query fails ("schema … does not
- * exist") when a parallel test drops its schema at the same moment: migrations and drops take turns.
+ * SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). TEST_DIALECTS narrows
+ * the list (`npm test` runs the SQLite tier and the PostgreSQL tier one after the other).
  */
-async function withSchemaLock<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`SELECT pg_advisory_lock(hashtext('scanline-test-schemas'))`);
-    return await work(client);
-  } finally {
-    await client.end(); // ending the session releases the lock
-  }
-}
+export const DIALECTS: DialectName[] = (
+  process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']
+).filter(
+  (d) => !process.env.TEST_DIALECTS || process.env.TEST_DIALECTS.split(',').includes(d),
+) as DialectName[];
 
 /** A clock tests can move. */
 export function fakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)) {
@@ -84,17 +75,21 @@ export interface TestApp {
   injectBare(options: InjectOptions | string): Promise<LightMyRequestResponse>;
   ctx: AppContext;
   clock: ReturnType<typeof fakeClock>;
-  /** PostgreSQL only: the schema holding this app's tables (another instance may join it). */
+  /** PostgreSQL only: the schema holding this app's tables. */
   schema?: string;
+  /** PostgreSQL only: this app's own database (a clone of the template), and its URL. */
+  database?: string;
+  databaseUrl?: string;
   /** Logs in and returns the Cookie header value for admin calls. */
   adminCookie(): Promise<string>;
   close(): Promise<void>;
 }
 
 /**
- * A whole app on an empty database of the given dialect: an in-memory SQLite file, or a fresh
- * PostgreSQL schema dropped again on close. `joinSchemaOf` makes a second instance on the same
- * PostgreSQL schema (the first one drops it); `env.REDIS_URL` gives the app a Redis bus.
+ * A whole app on a database of its own, cloned from a migrated and seeded template (db-template.ts):
+ * an in-memory SQLite database, or a PostgreSQL database dropped again on close. `joinSchemaOf`
+ * makes a second instance on the first one's PostgreSQL database (the first one drops it);
+ * `env.REDIS_URL` gives the app a Redis bus.
  */
 export async function buildTestApp(
   dialect: DialectName,
@@ -115,31 +110,32 @@ export async function buildTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  let dropSchema = async () => {};
-  let schema: string | undefined;
+  const clock = fakeClock();
+  // The template holds the shipped scripts; a test of its own SCRIPTS_DIR seeds a fresh database.
+  const fromTemplate = env.SCRIPTS_DIR === undefined;
+  let dropDatabase = async () => {};
+  let database: string | undefined;
+  let databaseUrl: string | undefined;
   let handle: ReturnType<typeof createDb>;
   if (dialect === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('TEST_DATABASE_URL is not set');
-    const joined = options.joinSchemaOf?.schema;
-    schema = joined ?? `t_${randomBytes(6).toString('hex')}`;
-    if (!joined) {
-      await withSchemaLock(url, (c) => c.query(`CREATE SCHEMA ${schema}`));
-      dropSchema = async () => {
-        await withSchemaLock(url, (c) => c.query(`DROP SCHEMA ${schema} CASCADE`));
-      };
+    database = options.joinSchemaOf?.database;
+    if (!database) {
+      const created = await createPostgresDatabase(url, { config, now: clock.now }, fromTemplate);
+      database = created.database;
+      dropDatabase = created.drop;
     }
-    // Named after its schema, so an outage test can end exactly this app's connections.
-    handle = createDb(options.databaseUrl ?? url, {
-      schema,
-      applicationName: schema,
+    databaseUrl = urlForDatabase(url, database);
+    // Named after its database, so an outage test can end exactly this app's connections.
+    handle = createDb(urlForDatabase(options.databaseUrl ?? url, database), {
+      applicationName: database,
       // An outage test cuts connections on purpose: nothing to warn about.
       ...(options.databaseUrl ? { onConnectionError: () => {} } : {}),
     });
   } else {
-    handle = createDb(':memory:');
+    handle = fromTemplate ? await cloneSqlite({ config, now: clock.now }) : createDb(':memory:');
   }
-  const clock = fakeClock();
   const base: AppBase = {
     config,
     db: handle.db,
@@ -147,11 +143,9 @@ export async function buildTestApp(
     bus: config.REDIS_URL ? createRedisBus(config.REDIS_URL) : createLocalBus(),
     now: clock.now,
   };
-  if (dialect === 'postgres') {
-    await withSchemaLock(process.env.TEST_DATABASE_URL ?? '', () => prepareDatabase(base));
-  } else {
-    await prepareDatabase(base);
-  }
+  // A clone of the template needs only its secrets; a second instance starts as a restart does.
+  if (fromTemplate && !options.joinSchemaOf) await ensureSecrets(base);
+  else await prepareDatabase(base);
   const app = await buildApp(base, options.app);
   // buildApp has given it its services.
   const ctx = base as AppContext;
@@ -162,7 +156,7 @@ export async function buildTestApp(
     injectBare,
     ctx,
     clock,
-    schema,
+    ...(database ? { schema: 'public', database, databaseUrl } : {}),
     async adminCookie() {
       const res = await app.inject({
         method: 'POST',
@@ -178,7 +172,27 @@ export async function buildTestApp(
       await app.close();
       await ctx.bus.close();
       await handle.db.destroy();
-      await dropSchema();
+      await dropDatabase();
+    },
+  };
+}
+
+/** A migrated, seeded database with no app on it, for tests of a part that takes `db` alone. */
+export async function openTestDatabase(dialect: DialectName): Promise<{ db: Db; drop(): Promise<void> }> {
+  const template = { config: loadConfig({}), now: fakeClock().now };
+  if (dialect === 'sqlite') {
+    const { db } = await cloneSqlite(template);
+    return { db, drop: () => db.destroy() };
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const created = await createPostgresDatabase(url, template, true);
+  const { db } = createDb(urlForDatabase(url, created.database));
+  return {
+    db,
+    drop: async () => {
+      await db.destroy();
+      await created.drop();
     },
   };
 }

@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PetDiscovery } from '../../../common/fleet.ts';
-import { createDb, type Db } from '../../db/index.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
+import type { Db } from '../../db/index.ts';
 import { type FakeDiscord, seqsReceived, startFakeDiscord } from '../../test/fake-discord.ts';
-import { DIALECTS } from '../../test/helper.ts';
+import { DIALECTS, openTestDatabase } from '../../test/helper.ts';
 import { type NotificationDispatcher, sendTestFind, startNotificationDispatcher } from './dispatcher.ts';
 
 const policy = { allowHosts: ['127.0.0.1'], allowPrivate: true };
@@ -29,44 +26,6 @@ function find(seq: number, over: Partial<PetDiscovery> = {}): PetDiscovery {
   };
 }
 
-async function openDb(dialect: 'sqlite' | 'postgres'): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const { db } = createDb(':memory:');
-    await migrateToLatest(db);
-    return { db, drop: () => db.destroy() };
-  }
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  // Test processes share the database: schema changes take turns (see server/test/helper.ts).
-  const locked = async (sql: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`SELECT pg_advisory_lock(hashtext('scanline-test-schemas'))`);
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await locked(`CREATE SCHEMA ${schema}`);
-  const { db } = createDb(url, { schema });
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`SELECT pg_advisory_lock(hashtext('scanline-test-schemas'))`);
-    await migrateToLatest(db);
-  } finally {
-    await client.end();
-  }
-  return {
-    db,
-    drop: async () => {
-      await db.destroy();
-      await locked(`DROP SCHEMA ${schema} CASCADE`);
-    },
-  };
-}
-
 for (const dialect of DIALECTS) {
   describe(`${dialect}: the notification dispatcher`, () => {
     let db: Db;
@@ -75,7 +34,7 @@ for (const dialect of DIALECTS) {
     const running: NotificationDispatcher[] = [];
 
     beforeEach(async () => {
-      ({ db, drop } = await openDb(dialect));
+      ({ db, drop } = await openTestDatabase(dialect));
       fake = await startFakeDiscord();
     });
     afterEach(async () => {

@@ -19,10 +19,33 @@ const redisTests = [
 ];
 
 /**
- * Seven projects, one run:
+ * Files that replace a module with `vi.mock`: the api project shares its modules between files
+ * (isolate: false, for speed), so a mock there would leak into the next file; these run isolated.
+ */
+const moduleMockingTests = [
+  'server/features/redemption/redemption.test.ts',
+  'server/features/notifications/notifications.test.ts',
+];
+
+const apiProject = {
+  environment: 'node' as const,
+  include: ['server/**/*.test.ts'],
+  testTimeout: 20_000,
+  hookTimeout: 30_000,
+};
+const apiExcludes = [
+  ...configDefaults.exclude,
+  ...(hasScaleOutServices ? [] : scaleOutTests),
+  ...(process.env.TEST_REDIS_URL ? [] : redisTests),
+];
+
+/**
+ * Eight projects (`npm test` runs them in tiers, tests/run-all.mjs):
  * - unit: pure code in common/ and server/ helpers (node)
  * - web:  React components with Testing Library (jsdom)
- * - api:  the Fastify app through app.inject and real sockets, on SQLite and (with TEST_DATABASE_URL) PostgreSQL
+ * - api:  the Fastify app through app.inject and real sockets, on SQLite and (with TEST_DATABASE_URL)
+ *   PostgreSQL; files share one module graph per worker (each test still gets its own app and database)
+ * - api-isolated: the api files that mock a module, each in a fresh module graph
  * - e2e:  Playwright driving Chromium against the built app on a real port
  * - reliability: fast-check fuzz of every route and socket frame, kill -9 under load, concurrent pool
  *   claims (tests/reliability), on SQLite and (with TEST_DATABASE_URL) PostgreSQL; one file at a time
@@ -56,17 +79,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...apiProject,
           name: 'api',
-          environment: 'node',
-          include: ['server/**/*.test.ts'],
-          exclude: [
-            ...configDefaults.exclude,
-            ...(hasScaleOutServices ? [] : scaleOutTests),
-            ...(process.env.TEST_REDIS_URL ? [] : redisTests),
-          ],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          isolate: false,
+          exclude: [...apiExcludes, ...moduleMockingTests],
         },
+      },
+      {
+        extends: true,
+        test: { ...apiProject, name: 'api-isolated', include: moduleMockingTests, exclude: apiExcludes },
       },
       {
         extends: true,

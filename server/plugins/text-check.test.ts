@@ -112,7 +112,7 @@ for (const dialect of DIALECTS) {
       for (const [query, field] of [
         [`script=premium&key=${key.scriptKey}%00`, 'querystring key'],
         [`script=premium&key=${key.scriptKey}&hwid=%00`, 'querystring hwid'],
-      ]) {
+      ] as const) {
         const res = await t.injectBare({ method: 'GET', url: `/api/script/loader?${query}` });
         // An executor gets 200 and Lua that prints the reason; the status rides in a header.
         expect(res.statusCode, query).toBe(200);

@@ -126,7 +126,7 @@ describe('the built web app, served as a CDN would', () => {
       ['/admin/dashboard', INDEX_HTML],
       ['/admin/configuration', INDEX_HTML],
       ['/admin/ai-debugging?tab=reports', INDEX_HTML],
-    ]) {
+    ] as const) {
       const res = await get(url, { accept: 'text/html', 'accept-encoding': 'br' });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type'], url).toMatch(/^text\/html/);

@@ -178,10 +178,21 @@ function teleportAges(r: Report): Array<{ jobId: string; ageMs: number; find?: F
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-const runs: Record<string, Promise<Report>> = {};
+type RunName =
+  | 'free'
+  | 'universal'
+  | 'snippet'
+  | 'switchedOff'
+  | 'limitFirst'
+  | 'limitSecond'
+  | 'reset'
+  | 'resetAgain'
+  | 'raising';
+// Every run is started in beforeAll.
+const runs = {} as Record<RunName, Promise<Report>>;
 const premiumReports: Array<{ label: string; report: Promise<Report> }> = [];
 let redemptionCode = '';
 const switchedOff: { at?: number } = {};
@@ -242,7 +253,7 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
       body: JSON.stringify({ adminSecret: ADMIN_SECRET }),
     });
     expect(login.status, await login.clone().text()).toBe(200);
-    cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+    cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 
     const { redemptionKey } = (await adminFetch('/api/admin/create-redemption-key', 'POST', {
       keyType: 'PREMIUM',
@@ -371,11 +382,12 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
     // The count is the finds received, not the rows shown.
     expect(status?.text).toContain(String(received.length));
     // Newest first: the top row is the newest find received.
-    const newest = [...received].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))[0];
+    // received is not empty (asserted above).
+    const newest = [...received].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))[0]!;
     const rows = visibleRows(r);
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows[0].text).toContain(newest.name);
-    expect(rows[0].text).toContain(newest.value);
+    expect(rows[0]?.text).toContain(newest.name);
+    expect(rows[0]?.text).toContain(newest.value);
     // Live means now: nothing older than the last minute (plus the run) is shown for context.
     const oldest = Math.min(...received.map((f) => Date.parse(f.timestamp)));
     expect(r.startedAt - oldest).toBeLessThanOrEqual(65_000);

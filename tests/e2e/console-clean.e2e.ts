@@ -66,7 +66,7 @@ describe('every page, visited normally', () => {
     expect(paths).toContain('/');
     expect(paths).toContain(ADMIN_LOGIN_PATH);
     const found = await visit(suite.page, paths);
-    found[ADMIN_LOGIN_PATH] = found[ADMIN_LOGIN_PATH]?.filter((problem) => !isSignedOutSessionCheck(problem));
+    found[ADMIN_LOGIN_PATH] = found[ADMIN_LOGIN_PATH]!.filter((problem) => !isSignedOutSessionCheck(problem));
     expect(found).toEqual(noProblems(paths));
   });
 

@@ -29,7 +29,8 @@ function readFocusIndicator(control: Locator): Promise<FocusIndicator> {
     const paint = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
     const pixel = (): [number, number, number] => {
       const [r, g, b] = paint.getImageData(0, 0, 1, 1).data;
-      return [r, g, b];
+      // One pixel: four bytes, RGBA.
+      return [r!, g!, b!];
     };
     const alphaOf = (color: string) => {
       paint.clearRect(0, 0, 1, 1);

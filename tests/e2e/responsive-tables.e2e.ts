@@ -207,7 +207,7 @@ describe('admin tables fit the screen', () => {
     const { page } = suite;
     await page.setViewportSize(DESKTOP);
     await signIn(page, suite.server.url);
-    const screen = SCREENS[1];
+    const screen = SCREENS[1]!;
     const row = await openScreen(page, screen);
     await row.getByRole('button', { name: 'Reveal key' }).click();
     expect(await row.getByTestId('script-key').textContent()).toMatch(/^SK-[0-9a-f]{64}$/);
@@ -222,7 +222,7 @@ describe('admin tables fit the screen', () => {
     const { page } = suite;
     await page.setViewportSize(PHONE);
     await signIn(page, suite.server.url);
-    const row = await openScreen(page, SCREENS[0]);
+    const row = await openScreen(page, SCREENS[0]!);
     await row.getByRole('button', { name: 'Revoke key' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Revoke this license key?' });
     await dialog.waitFor();

@@ -247,7 +247,7 @@ describe('admin screens at every window width', () => {
     await loginThroughApi(page);
     const problems: string[] = [];
     for (const screen of SCREENS) {
-      await page.setViewportSize(WIDTHS[0]);
+      await page.setViewportSize(WIDTHS[0]!);
       await screen.ready?.(page);
       await page.goto(screen.path);
       await waitForScreen(page);

@@ -105,7 +105,7 @@ describe('ErrorBoundary at component level', () => {
     });
     const sent = reports();
     expect(sent).toHaveLength(2);
-    const [first, second] = sent;
+    const [first, second] = sent as [ErrorReport, ErrorReport];
     expect(first).toMatchObject({
       level: 'component',
       error: { name: 'Error', message: 'boom' },
@@ -118,7 +118,7 @@ describe('ErrorBoundary at component level', () => {
     expect(first.errorId).not.toBe(second.errorId);
     expect(new Date(first.timestamp).toISOString()).toBe(first.timestamp);
     expect((first.errorInfo as { componentStack: string }).componentStack).toContain('Flaky');
-    const init = fetchMock.mock.calls[0][1] as RequestInit;
+    const init = fetchMock.mock.calls[0]![1] as RequestInit;
     expect(init.method).toBe('POST');
     expect(init.credentials).toBe('include');
   });
@@ -195,7 +195,7 @@ describe('ErrorBoundary at critical level', () => {
     expect(screen.getByRole('button', { name: 'Reload Application' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to Home' })).toBeTruthy();
     const [report] = reports();
-    expect(screen.getByText(report.errorId)).toBeTruthy();
-    expect(report.level).toBe('critical');
+    expect(screen.getByText(report!.errorId)).toBeTruthy();
+    expect(report?.level).toBe('critical');
   });
 });

@@ -67,6 +67,6 @@ export function relativeLuminance({ r, g, b }: LinearRgb): number {
 
 /** WCAG 2 contrast ratio of two opaque colours, from 1 to 21. */
 export function contrastRatio(first: LinearRgb, second: LinearRgb): number {
-  const [light, dark] = [relativeLuminance(first), relativeLuminance(second)].sort((x, y) => y - x);
-  return (light + 0.05) / (dark + 0.05);
+  const [x, y] = [relativeLuminance(first), relativeLuminance(second)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
 }

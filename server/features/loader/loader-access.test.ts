@@ -195,7 +195,7 @@ for (const dialect of DIALECTS) {
         const key = await premiumKey({ maxHardwareBindings: 2 });
         expectServed(await load({ key: key.scriptKey, hwid: 'device-1' }));
         const [binding] = await scriptKeyBindings(t, key.id);
-        const revoked = await admin('POST', '/api/admin/license/revoke-binding', { bindingId: binding.id });
+        const revoked = await admin('POST', '/api/admin/license/revoke-binding', { bindingId: binding!.id });
         expect(revoked.statusCode, revoked.body).toBe(200);
         expectLuaRefusal(
           await load({ key: key.scriptKey, hwid: 'device-1' }),

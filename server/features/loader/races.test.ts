@@ -33,12 +33,12 @@ function countStatuses(
  * one binding, and that every loser got a 409 saying why (the losers of the conditional update audit
  * a transaction_conflict each).
  */
-async function raceRedemptions(apps: TestApp[]) {
+async function raceRedemptions(apps: [TestApp, ...TestApp[]]) {
   const [t] = apps;
   const { id, code } = await insertRedemptionCode(t, { maxHardwareBindings: 2 });
   const responses = await Promise.all(
     Array.from({ length: RACERS }, (_, i) =>
-      apps[i % apps.length].app.inject({
+      apps[i % apps.length]!.app.inject({
         method: 'POST',
         url: '/api/script/redeem',
         payload: { code, hwid: `device-${i}` },
@@ -52,8 +52,8 @@ async function raceRedemptions(apps: TestApp[]) {
 
   const keys = await t.ctx.db.selectFrom('script_keys').selectAll().execute();
   expect(keys).toHaveLength(1);
-  expect(keys[0].redemption_key_id).toBe(id);
-  expect(await scriptKeyBindings(t, keys[0].id)).toHaveLength(1);
+  expect(keys[0]?.redemption_key_id).toBe(id);
+  expect(await scriptKeyBindings(t, keys[0]!.id)).toHaveLength(1);
   const conflicts = await auditRows(t, 'transaction_conflict');
   expect(conflicts).toHaveLength(losers.filter((e) => e === REDEMPTION_TEXTS.conflict).length);
   for (const row of conflicts)
@@ -61,13 +61,13 @@ async function raceRedemptions(apps: TestApp[]) {
 }
 
 /** 50 different devices load with one 3-device key at once: exactly 3 are bound and served. */
-async function raceBindings(apps: TestApp[], cookie: string) {
+async function raceBindings(apps: [TestApp, ...TestApp[]], cookie: string) {
   const [t] = apps;
   await savePremiumScript(t, cookie, SCRIPT, CONTENT);
   const key = await insertTestScriptKey(t, { maxHardwareBindings: 3 });
   const responses = await Promise.all(
     Array.from({ length: RACERS }, (_, i) =>
-      callLoader(apps[i % apps.length], { script: SCRIPT, key: key.scriptKey, hwid: `device-${i}` }),
+      callLoader(apps[i % apps.length]!, { script: SCRIPT, key: key.scriptKey, hwid: `device-${i}` }),
     ),
   );
   expect(countStatuses(responses)).toEqual({ 200: 3, 403: RACERS - 3 });
@@ -128,7 +128,7 @@ for (const dialect of DIALECTS) {
         method: 'POST',
         url: '/api/admin/license/revoke-binding',
         headers: { cookie: t.cookie },
-        payload: { bindingId: binding.id },
+        payload: { bindingId: binding!.id },
       });
       expect(revoked.statusCode, revoked.body).toBe(200);
       const [old, ...fresh] = await Promise.all([

@@ -51,17 +51,17 @@ for (const dialect of DIALECTS) {
         redemption_key_id: id,
         usage_count: 0,
       });
-      const bindings = await scriptKeyBindings(t, key.id);
+      const bindings = await scriptKeyBindings(t, key!.id);
       expect(bindings).toHaveLength(1);
       expect(bindings[0]).toMatchObject({ hardware_id: 'device-alice', status: 'ACTIVE' });
-      expect(JSON.parse(bindings[0].device_info ?? 'null')).toEqual(device);
+      expect(JSON.parse(bindings[0]?.device_info ?? 'null')).toEqual(device);
 
       const [redeemed] = await auditRows(t, 'code_redeemed');
       expect(redeemed).toMatchObject({
         success: 1,
         license_key: body.scriptKey,
         hardware_id: 'device-alice',
-        details: { redemptionKeyId: id, scriptKeyId: key.id, keyType: 'VIP' },
+        details: { redemptionKeyId: id, scriptKeyId: key!.id, keyType: 'VIP' },
       });
     });
 
@@ -79,7 +79,7 @@ for (const dialect of DIALECTS) {
       expect(loaded.statusCode).toBe(200);
       expect(scriptOf(loaded)).toBe('return "premium"\n');
       const [key] = await scriptKeyRows();
-      expect(await scriptKeyBindings(t, key.id)).toHaveLength(1);
+      expect(await scriptKeyBindings(t, key!.id)).toHaveLength(1);
     });
 
     it('refuses an unknown code with 404, a redeemed one with 409 and an expired one with 410', async () => {

@@ -88,7 +88,7 @@ for (const dialect of DIALECTS) {
         ['one.lua', 'project', 'FREE', 1, 1],
         ['two.lua', 'project', 'FREE', 1, 1],
       ]);
-      expect(rows[1].content).toBe('\uFEFFreturn 2\r\n');
+      expect(rows[1]?.content).toBe('\uFEFFreturn 2\r\n');
       expect(await versionsOf(app, 'one.lua')).toEqual([
         { version: 1, notes: SHIPPED_NOTES, content: 'return 1\n' },
       ]);

@@ -137,7 +137,10 @@ for (const dialect of DIALECTS) {
           .selectAll()
           .where('event_type', '=', 'script_uploaded')
           .execute();
-        expect(JSON.parse(audit.details)).toMatchObject({ filename: 'new.lua', directory: 'hosted-scripts' });
+        expect(JSON.parse(audit!.details)).toMatchObject({
+          filename: 'new.lua',
+          directory: 'hosted-scripts',
+        });
       });
 
       it('makes a new version when a hosted file is uploaded again, with the new access', async () => {
@@ -349,7 +352,7 @@ for (const dialect of DIALECTS) {
         for (const [name, scripts] of [
           ['p\u0430yload.lua', 'Latin and Cyrillic'], // Cyrillic а
           ['t\u03bfols.lua', 'Latin and Greek'], // Greek ο
-        ]) {
+        ] as const) {
           const res = await upload(name, 'return 1');
           expect(res.statusCode, name).toBe(400);
           expect(res.json()).toEqual({
@@ -366,7 +369,7 @@ for (const dialect of DIALECTS) {
           ['\uff43\uff4f\uff50.lua', 'cop.lua'], // fullwidth ｃｏｐ
           ['rnodem.lua', 'modem.lua'], // 'rn' reads as 'm'
           ['scan1ine-free.lua', FREE_SCRIPT_FILE], // '1' for 'l'
-        ]) {
+        ] as const) {
           const res = await upload(name, 'return 2');
           expect(res.statusCode, name).toBe(409);
           expect(res.json()).toEqual({

@@ -108,7 +108,7 @@ for (const dialect of DIALECTS) {
       ]);
       expect((await calls.get('Alpha.lua')).json().script.content).toBe('-- Alpha.lua\nprint("hi")\n');
       const [audit] = await calls.auditRows('script_saved');
-      expect(JSON.parse(audit.details)).toMatchObject({ filename: 'Alpha.lua', version: 1, created: true });
+      expect(JSON.parse(audit!.details)).toMatchObject({ filename: 'Alpha.lua', version: 1, created: true });
     });
 
     it('answers exactly the fields the screen reads (the response schemas strip the rest)', async () => {
@@ -141,7 +141,7 @@ for (const dialect of DIALECTS) {
         [2, 'two', 'return 2\n'],
         [1, 'one', 'return 1\n'],
       ]);
-      expect(new Date(versions[0].createdAt).getTime() - new Date(versions[2].createdAt).getTime()).toBe(
+      expect(new Date(versions[0]!.createdAt).getTime() - new Date(versions[2]!.createdAt).getTime()).toBe(
         120_000,
       );
       const script = (await calls.get('multi.lua')).json().script;
@@ -180,8 +180,8 @@ for (const dialect of DIALECTS) {
       expect((await calls.versions('s.lua')).json().versions).toHaveLength(2);
       const conflicts = await calls.auditRows('transaction_conflict');
       expect(conflicts).toHaveLength(1);
-      expect(conflicts[0].success).toBe(0);
-      expect(JSON.parse(conflicts[0].details)).toMatchObject({ filename: 's.lua', currentVersion: 2 });
+      expect(conflicts[0]?.success).toBe(0);
+      expect(JSON.parse(conflicts[0]!.details)).toMatchObject({ filename: 's.lua', currentVersion: 2 });
     });
 
     it('lets exactly one of ten simultaneous saves from the same version win; the rest get 409', async () => {
@@ -196,7 +196,7 @@ for (const dialect of DIALECTS) {
       const winner = results.find((r) => r.statusCode === 200)?.json().version.content;
       const versions: ScriptVersion[] = (await calls.versions('race.lua')).json().versions;
       expect(versions.map((v) => v.version)).toEqual([2, 1]);
-      expect(versions[0].content).toBe(winner);
+      expect(versions[0]!.content).toBe(winner);
       expect((await calls.get('race.lua')).json().script.content).toBe(winner);
       expect(await calls.auditRows('transaction_conflict')).toHaveLength(9);
     });
@@ -288,7 +288,7 @@ for (const dialect of DIALECTS) {
       });
       expect((await calls.list()).find((s) => s.name === UNIVERSAL_SCRIPT_FILE)?.accessType).toBe('PREMIUM');
       const [audit] = await calls.auditRows('script_access_changed');
-      expect(JSON.parse(audit.details)).toEqual({
+      expect(JSON.parse(audit!.details)).toEqual({
         filename: UNIVERSAL_SCRIPT_FILE,
         from: 'FREE',
         to: 'PREMIUM',

@@ -29,7 +29,7 @@ for (const dialect of DIALECTS) {
       ...DEFAULT_SCRIPTS_PAGE_CONFIG,
       headerTitle: 'Our Scripts',
       showBackButton: 0,
-      sections: [{ ...DEFAULT_SCRIPTS_PAGE_CONFIG.sections[0], title: 'Free Forever', visible: false }],
+      sections: [{ ...DEFAULT_SCRIPTS_PAGE_CONFIG.sections[0]!, title: 'Free Forever', visible: false }],
     };
 
     it('seeds the default page once, under the key default', async () => {
@@ -50,7 +50,7 @@ for (const dialect of DIALECTS) {
         'showBackButton',
       ]);
       expect(Object.keys(config.sections[0]).sort()).toEqual(
-        Object.keys(DEFAULT_SCRIPTS_PAGE_CONFIG.sections[0]).sort(),
+        Object.keys(DEFAULT_SCRIPTS_PAGE_CONFIG.sections[0]!).sort(),
       );
     });
 
@@ -80,7 +80,7 @@ for (const dialect of DIALECTS) {
         .selectAll()
         .where('event_type', '=', 'scripts_page_config_saved')
         .execute();
-      expect(audit.success).toBe(1);
+      expect(audit?.success).toBe(1);
     });
 
     it('fills in the default key and the defaults of optional fields', async () => {

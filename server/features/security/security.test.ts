@@ -34,7 +34,7 @@ for (const dialect of DIALECTS) {
       await record({ eventType: 'binding_attempt' });
       const body = await getLogs();
       expect(Object.keys(body).sort()).toEqual(['count', 'last24h', 'logs', 'timestamp', 'total']);
-      expect(Object.keys(body.logs[0]).sort()).toEqual([
+      expect(Object.keys(body.logs[0]!).sort()).toEqual([
         'details',
         'eventType',
         'hardwareId',

@@ -80,14 +80,14 @@ function countStatuses(responses: { statusCode: number }[]): Record<string, numb
  * 200 claims at once over 100 servers, two by each of 100 bots (spread over the given apps): 100
  * distinct servers, 100 refusals, no bot past POOL_MAX_SERVERS_PER_BOT.
  */
-async function raceClaims(apps: TestApp[], cookie: string) {
+async function raceClaims(apps: [TestApp, ...TestApp[]], cookie: string) {
   const [t] = apps;
   await addServers(t, jobIds(100));
   const bots = Array.from({ length: 100 }, (_, i) => `ghost-${i}`);
   // Each instance's fleet holds the bots (without Redis, instances do not share what they hear).
   for (const app of apps) await Promise.all(bots.map((ghostId) => sayHello(app, ghostId)));
   const responses = await Promise.all(
-    Array.from({ length: 200 }, (_, i) => claim(apps[i % apps.length], bots[i % 100])),
+    Array.from({ length: 200 }, (_, i) => claim(apps[i % apps.length]!, bots[i % 100]!)),
   );
   expect(countStatuses(responses)).toEqual({ 200: 100, 404: 100 });
   const won = responses.filter((r) => r.statusCode === 200).map((r) => r.json().server);
@@ -103,12 +103,12 @@ async function raceClaims(apps: TestApp[], cookie: string) {
 }
 
 /** One bot claims 10 times at once over 20 servers (spread over the given apps): exactly 3 succeed. */
-async function raceClaimsOfOneBot(apps: TestApp[]) {
+async function raceClaimsOfOneBot(apps: [TestApp, ...TestApp[]]) {
   const [t] = apps;
   await addServers(t, jobIds(20));
   for (const app of apps) await sayHello(app, 'ghost-greedy');
   const responses = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => claim(apps[i % apps.length], 'ghost-greedy')),
+    Array.from({ length: 10 }, (_, i) => claim(apps[i % apps.length]!, 'ghost-greedy')),
   );
   expect(countStatuses(responses)).toEqual({ 200: 3, 409: 7 });
   for (const refusal of responses.filter((r) => r.statusCode === 409)) {
@@ -384,7 +384,7 @@ for (const dialect of DIALECTS) {
       });
       // Another bot is not held back by it.
       expect((await claim(t, 'ghost-2')).statusCode).toBe(200);
-      expect((await release(t, 'ghost-1', held[0], 'ok')).statusCode).toBe(200);
+      expect((await release(t, 'ghost-1', held[0]!, 'ok')).statusCode).toBe(200);
       expect((await claim(t, 'ghost-1')).statusCode).toBe(200);
       expect((await stats(t, t.cookie)).byStatus).toMatchObject({ available: 1, assigned: 4 });
     });
@@ -480,7 +480,7 @@ for (const dialect of DIALECTS) {
         .where('event_type', '=', 'server_quarantined')
         .execute();
       expect(audit).toHaveLength(1);
-      expect(JSON.parse(audit[0].details)).toMatchObject({ jobId: 'bad-job', bots: expect.any(Array) });
+      expect(JSON.parse(audit[0]!.details)).toMatchObject({ jobId: 'bad-job', bots: expect.any(Array) });
       // A quarantined server stays out, even when offered again.
       expect(await addServers(t, ['bad-job'])).toEqual({ added: 0, ignored: 1 });
       expect((await claim(t, 'ghost-4')).statusCode).toBe(404);

@@ -12,10 +12,11 @@ export function timeUntil(iso: string, now: number = Date.now()): string {
   const seconds = Math.floor((Date.parse(iso) - now) / 1000);
   if (!(seconds > 0)) return 'now';
   const largest = UNITS.findIndex(([size]) => seconds >= size);
-  if (largest === -1) return 'less than a minute';
+  const largestSize = UNITS[largest]?.[0];
+  if (largestSize === undefined) return 'less than a minute';
   return UNITS.slice(largest, largest + 2)
     .map(([size, unit], index) => {
-      const count = Math.floor((index === 0 ? seconds : seconds % UNITS[largest][0]) / size);
+      const count = Math.floor((index === 0 ? seconds : seconds % largestSize) / size);
       return count === 0 ? '' : `${count} ${unit}${count === 1 ? '' : 's'}`;
     })
     .filter(Boolean)

@@ -138,7 +138,7 @@ describe('ScriptsPage', () => {
       fireEvent.click(await screen.findByRole('button', { name: 'Download .lua' }));
       expect(await screen.findByText('Download Started!')).toBeTruthy();
       expect(downloads).toEqual([{ name: 'free.lua', href: 'blob:test' }]);
-      expect(await createObjectURL.mock.calls[0][0].text()).toBe('print("hi")');
+      expect(await createObjectURL.mock.calls[0]![0].text()).toBe('print("hi")');
     } finally {
       Reflect.deleteProperty(URL, 'createObjectURL');
       Reflect.deleteProperty(URL, 'revokeObjectURL');

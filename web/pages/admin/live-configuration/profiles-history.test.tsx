@@ -71,7 +71,7 @@ describe('Profiles tab', () => {
     const user = userEvent.setup();
     const { sent } = renderLiveConfiguration({}, { [APPLY_BALANCED]: () => result(1) });
     await user.click(await screen.findByRole('tab', { name: 'Profiles' }));
-    await user.click((await screen.findAllByRole('button', { name: 'Apply to Selected' }))[2]);
+    await user.click((await screen.findAllByRole('button', { name: 'Apply to Selected' }))[2]!);
     expect(toast).toHaveBeenCalledWith({
       title: 'No Bots Selected',
       description: 'Please select at least one bot to apply profile',

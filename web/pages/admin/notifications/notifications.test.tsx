@@ -149,7 +149,7 @@ function fakeServer(options: { destinations?: Destination[]; deliveries?: Delive
   return { calls, fetchMock, handlers };
 }
 
-const rowOf = (name: string) => screen.getAllByText(name)[0].closest('tr') as HTMLElement;
+const rowOf = (name: string) => screen.getAllByText(name)[0]!.closest('tr') as HTMLElement;
 
 async function renderPage() {
   const user = userEvent.setup();

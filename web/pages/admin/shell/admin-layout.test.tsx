@@ -96,9 +96,9 @@ describe('AdminLayout', () => {
         .getByRole('link', { name: /License Keys/ })
         .getAttribute('href'),
     ).toBe('/admin/license-keys');
-    expect(links[0].textContent).toContain('Overview and key metrics');
-    expect(links[1].textContent).toContain('LIVE');
-    expect(links[6].textContent).toContain('Slot capacity and payment wallets');
+    expect(links[0]?.textContent).toContain('Overview and key metrics');
+    expect(links[1]?.textContent).toContain('LIVE');
+    expect(links[6]?.textContent).toContain('Slot capacity and payment wallets');
     expect(
       links.filter((link) => link.getAttribute('aria-current') === 'page').map((l) => l.textContent),
     ).toEqual([expect.stringContaining('System Configuration')]);

@@ -64,7 +64,7 @@ describe('AdminLoginForm', () => {
     submitWith('the-secret');
     await waitFor(() => expect(screen.getByTestId('current-path').textContent).toBe('/admin/dashboard'));
     expect(queryClient.getQueryData(ADMIN_SESSION_KEY)).toBe(true);
-    const [, init] = fetchMock.mock.calls[0];
+    const [, init] = fetchMock.mock.calls[0]!;
     expect(init?.credentials).toBe('include');
     expect(JSON.parse(String(init?.body))).toEqual({ adminSecret: 'the-secret' });
   });

@@ -101,10 +101,6 @@ export async function findConfigurations(db: Db): Promise<ConfigurationRow[]> {
   return db.selectFrom('bot_configurations').selectAll().execute();
 }
 
-export async function findConfiguration(db: Db, botId: string): Promise<ConfigurationRow | undefined> {
-  return db.selectFrom('bot_configurations').selectAll().where('bot_id', '=', botId).executeTakeFirst();
-}
-
 /** Deletes a bot's configuration (the bot left the fleet); its change history stays. */
 export async function deleteConfiguration(db: Db, botId: string): Promise<void> {
   await db.deleteFrom('bot_configurations').where('bot_id', '=', botId).execute();

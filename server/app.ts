@@ -9,13 +9,13 @@ import { BatchWriter } from './db/batch-writer.ts';
 import { registerAdminGuard } from './features/auth/admin-guard.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
-import { configurationRoutes } from './features/configuration/configuration.routes.ts';
+import { deleteConfiguration } from './features/configuration/bot-configurations.store.ts';
 import {
   acknowledgeConfig,
   botConnected,
   botDisconnected,
-} from './features/configuration/configuration.service.ts';
-import { deleteConfiguration } from './features/configuration/configuration.store.ts';
+} from './features/configuration/config-delivery.service.ts';
+import { configurationRoutes } from './features/configuration/configuration.routes.ts';
 import { handOverFrames } from './features/configuration/http-bot-frames.service.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { feedRoutes } from './features/feed/feed.routes.ts';

@@ -6,7 +6,8 @@ import { createDb, type Db } from '../../db/index.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { type FakeDiscord, seqsReceived, startFakeDiscord } from '../../test/fake-discord.ts';
 import { DIALECTS } from '../../test/helper.ts';
-import { type NotificationDispatcher, sendTestFind, startNotificationDispatcher } from './dispatcher.ts';
+import { sendTestFind } from './destination-posts.ts';
+import { type NotificationDispatcher, startNotificationDispatcher } from './dispatcher.ts';
 
 const policy = { allowHosts: ['127.0.0.1'], allowPrivate: true };
 const quiet = { info() {}, warn() {}, error() {} };

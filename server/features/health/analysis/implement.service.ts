@@ -7,6 +7,7 @@ import { findProfile } from '../../configuration/configuration-profiles.store.ts
 import { applyProfile } from '../../configuration/configuration-pushes.service.ts';
 import { switchOffScriptKey } from '../../script-keys/script-keys.service.ts';
 import { insertAuditLog } from '../../security/security.store.ts';
+import { listNames } from './detectors/detector.ts';
 import {
   claimRecommendation,
   findRecommendationById,
@@ -14,8 +15,7 @@ import {
   recommendationRowToRecommendation,
   unclaimRecommendation,
   updateActionLabel,
-} from './analysis.store.ts';
-import { listNames } from './detectors/detector.ts';
+} from './recommendations.store.ts';
 import { SLOW_PROFILE } from './recommendations.ts';
 
 export const IMPLEMENT_TEXTS = {

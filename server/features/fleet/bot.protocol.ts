@@ -21,7 +21,7 @@ import { FLEET_TEXTS } from './fleet.service.ts';
 /**
  * What the features above the fleet do on a bot's socket (the configuration feature: its config
  * frame after hello, its acks, its socket on record). The fleet cannot import them (features import
- * downwards), so app.ts hands them over.
+ * downwards), so that feature's entry hands them over as a service (ctx.services.botSocketHooks).
  */
 export interface BotSocketHooks {
   /** The bot's hello was answered: send it what it needs now (its configuration, a stop). */
@@ -31,6 +31,13 @@ export interface BotSocketHooks {
   ): Promise<void>;
   configAcknowledged(ghostId: string, ack: z.infer<typeof ConfigAckPayloadSchema>): Promise<void>;
   socketClosed(ghostId: string, socketId: string): Promise<void>;
+}
+
+declare module '../../context.ts' {
+  interface AppServices {
+    /** What the features above the fleet do on a bot's socket (the configuration feature's). */
+    botSocketHooks: BotSocketHooks;
+  }
 }
 
 /** The close codes that refuse a bot for good (README, "Bot close codes"), with their close reasons. */

@@ -71,7 +71,7 @@ export interface BuildAppOptions {
  * routes register in it, a feature's services may use those of the features before it (the
  * notifications' outbox writes with the fleet's discoveries), and their jobs start and stop in it.
  */
-const FEATURES: Feature[] = [
+const FEATURES = [
   authFeature,
   publicFeature,
   dashboardFeature,
@@ -91,12 +91,22 @@ const FEATURES: Feature[] = [
   configurationFeature,
   notificationsFeature,
   paymentsFeature,
-];
+] as const satisfies readonly Feature[];
+
+/** Turns `A | B` into `A & B`. */
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The services the features' entries build, all together. */
+type FeatureServices = Intersection<
+  ReturnType<Extract<(typeof FEATURES)[number], { services: unknown }>['services']>
+>;
+/** The services buildApp builds itself: whatever no feature does (so a service nobody builds fails to compile). */
+type CrossCuttingServices = Omit<AppServices, keyof FeatureServices>;
 
 /** Builds the whole server: cross-cutting plugins first, then every feature. Used by main and tests. */
 export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   // The services are filled in below, before any feature (or hook) reads them.
   const ctx = base as AppContext;
+  const features: readonly Feature[] = FEATURES;
   const app = Fastify({
     logger: options.logger
       ? {
@@ -155,7 +165,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   // release its socket; before the admin guard, so a forged call never reaches a session lookup.
   registerOriginCheck(app, ctx);
   // The features' guards (the admin session's), after the origin check.
-  for (const feature of FEATURES) feature.guard?.(app, ctx);
+  for (const feature of features) feature.guard?.(app, ctx);
   // One writer for every batched row (fleet events, audit rows, usage counters), written last at close.
   const writer = new BatchWriter(ctx.db, app.log, {
     maxPendingRows: ctx.config.WRITER_MAX_PENDING_ROWS,
@@ -175,19 +185,20 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     checkOutbound: process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test',
   });
   // The cross-cutting services first, then each feature's (the features may use these).
-  ctx.services = { metrics, transport, publisher: transport.publisher } as AppServices;
-  for (const feature of FEATURES) Object.assign(ctx.services, feature.services?.(ctx, app));
-  for (const feature of FEATURES) feature.jobs?.(app, ctx);
+  const crossCutting: CrossCuttingServices = { metrics, transport, publisher: transport.publisher };
+  ctx.services = crossCutting as AppServices;
+  for (const feature of features) Object.assign(ctx.services, feature.services?.(ctx, app));
+  for (const feature of features) feature.jobs?.(app, ctx);
   await registerApiDocs(app);
 
   await app.register(documentedFeature('operations', probesRoutes), { ctx });
-  for (const feature of FEATURES) {
+  for (const feature of features) {
     for (const routes of feature.routes ?? []) {
       await app.register(documentedFeature(feature.name, routes), { ctx });
     }
   }
   await app.register(documentedFeature('operations', metricsRoutes), { ctx });
-  for (const feature of FEATURES) {
+  for (const feature of features) {
     for (const protocol of feature.protocols?.(ctx) ?? []) transport.registerProtocol(protocol);
   }
   await app.register(realtimeRoutes, { transport });

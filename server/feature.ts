@@ -5,7 +5,8 @@ import type { SocketProtocol } from './realtime/protocol.ts';
 
 /**
  * What a feature hands the app: each folder under server/features has one entry module,
- * `<area>/<area>.feature.ts`, exporting its manifest (`export const <area>Feature: Feature`).
+ * `<area>/<area>.feature.ts`, exporting its manifest (`export const <area>Feature = {…} satisfies
+ * Feature`, so app.ts sees which services each builds and a service nobody builds fails to compile).
  * buildApp (server/app.ts) imports only the entries, lists them, and runs each step for every
  * feature in the list's order before the next step: guard, services, jobs, routes, protocols.
  * An entry imports its own feature's files only (tests/architecture.test.ts holds to it); what a

@@ -2,7 +2,7 @@ import type { Feature } from '../../feature.ts';
 import { bindingsRoutes } from './bindings.routes.ts';
 
 /** Hardware bindings of keys to devices. */
-export const bindingsFeature: Feature = {
+export const bindingsFeature = {
   name: 'bindings',
   routes: [bindingsRoutes],
-};
+} satisfies Feature;

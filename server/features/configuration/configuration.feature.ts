@@ -9,7 +9,7 @@ import { handOverFrames } from './http-bot-frames.service.ts';
  * Bot configurations, profiles and emergency control. A bot's configuration rides on the fleet's
  * ways to it (a feature below this one): its socket, its POST /api/bot/events answers, its removal.
  */
-export const configurationFeature: Feature = {
+export const configurationFeature = {
   name: 'configuration',
   services: (ctx) => ({
     configurationProgress: new Turns(),
@@ -26,4 +26,4 @@ export const configurationFeature: Feature = {
     deleteBotConfiguration: deleteConfiguration,
   }),
   routes: [configurationRoutes],
-};
+} satisfies Feature;

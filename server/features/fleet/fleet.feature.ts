@@ -12,7 +12,7 @@ import { fleetAdminRoutes } from './fleet-admin.routes.ts';
  * they add as services of their own (botSocketHooks, httpBotFrames, releaseBotServers,
  * deleteBotConfiguration).
  */
-export const fleetFeature: Feature = {
+export const fleetFeature = {
   name: 'fleet',
   services: (ctx, app) => ({
     fleet: new Fleet(ctx, app.log, app.writer),
@@ -22,4 +22,4 @@ export const fleetFeature: Feature = {
   routes: [fleetRoutes, fleetAdminRoutes],
   // Tried in this order on /ws: an admin session cookie first, then a bot token.
   protocols: (ctx) => [adminProtocol(ctx), botProtocol(ctx, ctx.services.botSocketHooks)],
-};
+} satisfies Feature;

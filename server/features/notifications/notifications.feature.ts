@@ -3,7 +3,7 @@ import { notificationsRoutes } from './notifications.routes.ts';
 import { createNotificationOutbox, registerNotifications } from './notifications-lifecycle.ts';
 
 /** Where finds are posted (Discord webhooks, JSON endpoints): destinations, the outbox, the dispatcher. */
-export const notificationsFeature: Feature = {
+export const notificationsFeature = {
   name: 'notifications',
   // Finds' outbox rows ride with the fleet's discovery writes (the fleet is listed before this feature).
   services: (ctx, app) => ({
@@ -11,4 +11,4 @@ export const notificationsFeature: Feature = {
   }),
   jobs: registerNotifications,
   routes: [notificationsRoutes],
-};
+} satisfies Feature;

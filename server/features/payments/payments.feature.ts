@@ -4,8 +4,8 @@ import { paymentsAdminRoutes } from './payments-admin.routes.ts';
 import { registerPaymentsReconciler } from './payments-reconciler.ts';
 
 /** Orders paid through BTCPay Server: the order page, its webhook, the settings, the reconciler. */
-export const paymentsFeature: Feature = {
+export const paymentsFeature = {
   name: 'payments',
   jobs: registerPaymentsReconciler,
   routes: [paymentsRoutes, paymentsAdminRoutes],
-};
+} satisfies Feature;

@@ -12,7 +12,7 @@ export { PendingWrites } from './pending-writes.ts';
 export { registerRateLimits } from './rate-limit-hooks.ts';
 
 /** The audit log and the rate-limit status screens. */
-export const securityFeature: Feature = {
+export const securityFeature = {
   name: 'security',
   routes: [securityRoutes, rateLimitsRoutes],
-};
+} satisfies Feature;

@@ -3,8 +3,8 @@ import { serverPoolRoutes } from './server-pool.routes.ts';
 import { releaseServersOf } from './server-pool.store.ts';
 
 /** Game servers handed out to bots; a bot removed from the fleet gives its servers back. */
-export const serverPoolFeature: Feature = {
+export const serverPoolFeature = {
   name: 'server-pool',
   services: () => ({ releaseBotServers: releaseServersOf }),
   routes: [serverPoolRoutes],
-};
+} satisfies Feature;

@@ -4,54 +4,33 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import type { AppBase, AppContext } from './context.ts';
+import type { AppBase, AppContext, AppServices } from './context.ts';
 import { BatchWriter } from './db/batch-writer.ts';
-import { registerAdminGuard } from './features/auth/admin-guard.ts';
-import { authRoutes } from './features/auth/auth.routes.ts';
-import { bindingsRoutes } from './features/bindings/bindings.routes.ts';
-import { configurationRoutes } from './features/configuration/configuration.routes.ts';
+import type { Feature } from './feature.ts';
+import { authFeature } from './features/auth/auth.feature.ts';
+import { bindingsFeature } from './features/bindings/bindings.feature.ts';
+import { configurationFeature } from './features/configuration/configuration.feature.ts';
+import { dashboardFeature } from './features/dashboard/dashboard.feature.ts';
+import { feedFeature } from './features/feed/feed.feature.ts';
+import { fleetFeature } from './features/fleet/fleet.feature.ts';
+import { healthFeature } from './features/health/health.feature.ts';
+import { keyStatusFeature } from './features/key-status/key-status.feature.ts';
+import { licensingFeature } from './features/licensing/licensing.feature.ts';
+import { loaderFeature } from './features/loader/loader.feature.ts';
+import { notificationsFeature } from './features/notifications/notifications.feature.ts';
+import { paymentsFeature } from './features/payments/payments.feature.ts';
+import { publicFeature } from './features/public/public.feature.ts';
+import { redemptionFeature } from './features/redemption/redemption.feature.ts';
+import { scriptKeysFeature } from './features/script-keys/script-keys.feature.ts';
+import { scriptsFeature } from './features/scripts/scripts.feature.ts';
 import {
-  acknowledgeConfig,
-  botConnected,
-  botDisconnected,
-} from './features/configuration/configuration.service.ts';
-import { deleteConfiguration } from './features/configuration/configuration.store.ts';
-import { handOverFrames } from './features/configuration/http-bot-frames.service.ts';
-import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
-import { feedRoutes } from './features/feed/feed.routes.ts';
-import { adminProtocol } from './features/fleet/admin.protocol.ts';
-import { botProtocol } from './features/fleet/bot.protocol.ts';
-import { createBotEventBudget } from './features/fleet/bot-event-budget.ts';
-import { fleetRoutes, registerFleet } from './features/fleet/fleet.routes.ts';
-import { Fleet } from './features/fleet/fleet.service.ts';
-import { fleetAdminRoutes } from './features/fleet/fleet-admin.routes.ts';
-import { analysisRoutes } from './features/health/analysis/analysis.routes.ts';
-import { healthRoutes } from './features/health/health.routes.ts';
-import { healthReportRoutes } from './features/health/report/report.routes.ts';
-import { keyStatusRoutes } from './features/key-status/key-status.routes.ts';
-import { licensingRoutes } from './features/licensing/licensing.routes.ts';
-import { loaderRoutes } from './features/loader/loader.routes.ts';
-import { scriptAccessRoutes } from './features/loader/script-access.routes.ts';
-import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
-import {
-  createNotificationOutbox,
-  registerNotifications,
-} from './features/notifications/notifications-lifecycle.ts';
-import { paymentsRoutes } from './features/payments/payments.routes.ts';
-import { paymentsAdminRoutes } from './features/payments/payments-admin.routes.ts';
-import { registerPaymentsReconciler } from './features/payments/payments-reconciler.ts';
-import { publicRoutes } from './features/public/public.routes.ts';
-import { redemptionRoutes } from './features/redemption/redemption.routes.ts';
-import { scriptKeysRoutes } from './features/script-keys/script-keys.routes.ts';
-import { scriptsRoutes } from './features/scripts/scripts.routes.ts';
-import { limitedClientOf } from './features/security/client-address.ts';
-import { PendingWrites } from './features/security/pending-writes.ts';
-import { registerRateLimits } from './features/security/rate-limit-hooks.ts';
-import { rateLimitsRoutes } from './features/security/rate-limits.routes.ts';
-import { securityRoutes } from './features/security/security.routes.ts';
-import { serverPoolRoutes } from './features/server-pool/server-pool.routes.ts';
-import { releaseServersOf } from './features/server-pool/server-pool.store.ts';
-import { systemRoutes } from './features/system/system.routes.ts';
+  limitedClientOf,
+  PendingWrites,
+  registerRateLimits,
+  securityFeature,
+} from './features/security/security.feature.ts';
+import { serverPoolFeature } from './features/server-pool/server-pool.feature.ts';
+import { systemFeature } from './features/system/system.feature.ts';
 import { documentedFeature } from './operations/feature-tags.ts';
 import { registerHttpMetrics } from './operations/http-metrics.ts';
 import { metricsRoutes } from './operations/metrics.routes.ts';
@@ -70,7 +49,6 @@ import { registerWebApp } from './plugins/web-app.ts';
 import { realtimeRoutes } from './realtime/socket.ts';
 import { handleSocketError, MAX_SOCKET_MESSAGE_BYTES } from './realtime/socket-errors.ts';
 import { Transport } from './realtime/transport.ts';
-import { Turns } from './turns.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -88,10 +66,47 @@ export interface BuildAppOptions {
   logger?: boolean | { level: string; stream?: DestinationStream };
 }
 
+/**
+ * Every feature, by its entry (server/feature.ts). Each step runs for them in this order: their
+ * routes register in it, a feature's services may use those of the features before it (the
+ * notifications' outbox writes with the fleet's discoveries), and their jobs start and stop in it.
+ */
+const FEATURES = [
+  authFeature,
+  publicFeature,
+  dashboardFeature,
+  systemFeature,
+  licensingFeature,
+  fleetFeature,
+  bindingsFeature,
+  redemptionFeature,
+  scriptKeysFeature,
+  loaderFeature,
+  securityFeature,
+  scriptsFeature,
+  keyStatusFeature,
+  feedFeature,
+  healthFeature,
+  serverPoolFeature,
+  configurationFeature,
+  notificationsFeature,
+  paymentsFeature,
+] as const satisfies readonly Feature[];
+
+/** Turns `A | B` into `A & B`. */
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The services the features' entries build, all together. */
+type FeatureServices = Intersection<
+  ReturnType<Extract<(typeof FEATURES)[number], { services: unknown }>['services']>
+>;
+/** The services buildApp builds itself: whatever no feature does (so a service nobody builds fails to compile). */
+type CrossCuttingServices = Omit<AppServices, keyof FeatureServices>;
+
 /** Builds the whole server: cross-cutting plugins first, then every feature. Used by main and tests. */
 export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   // The services are filled in below, before any feature (or hook) reads them.
   const ctx = base as AppContext;
+  const features: readonly Feature[] = FEATURES;
   const app = Fastify({
     logger: options.logger
       ? {
@@ -149,7 +164,8 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   // After the websocket plugin, whose onRequest hook must have marked an upgrade for a refusal to
   // release its socket; before the admin guard, so a forged call never reaches a session lookup.
   registerOriginCheck(app, ctx);
-  registerAdminGuard(app, ctx);
+  // The features' guards (the admin session's), after the origin check.
+  for (const feature of features) feature.guard?.(app, ctx);
   // One writer for every batched row (fleet events, audit rows, usage counters), written last at close.
   const writer = new BatchWriter(ctx.db, app.log, {
     maxPendingRows: ctx.config.WRITER_MAX_PENDING_ROWS,
@@ -168,71 +184,23 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     clientAddress: limitedClientOf,
     checkOutbound: process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test',
   });
-  const fleet = new Fleet(ctx, app.log, writer);
-  ctx.services = {
-    metrics,
-    transport,
-    publisher: transport.publisher,
-    fleet,
-    botEventBudget: createBotEventBudget(ctx.config),
-    // A removed bot's configuration and pool leases go with it (features above the fleet's layer).
-    botRemovalSteps: { deleteConfiguration, releaseServers: releaseServersOf },
-    configurationProgress: new Turns(),
-    // A bot without a socket is handed its frames in its POST /api/bot/events answer.
-    httpBotFrames: {
-      configAcknowledged: (ghostId, ack) => acknowledgeConfig(ctx, ghostId, ack),
-      handOver: (ghostId) => handOverFrames(ctx, ghostId),
-    },
-    analysisRuns: new Turns(),
-    // Finds' outbox rows ride with the fleet's discovery writes (a feature above the fleet's layer).
-    notificationOutbox: createNotificationOutbox(ctx, app.log, fleet),
-  };
-  registerFleet(app, ctx);
-  registerNotifications(app, ctx);
-  registerPaymentsReconciler(app, ctx);
+  // The cross-cutting services first, then each feature's (the features may use these).
+  const crossCutting: CrossCuttingServices = { metrics, transport, publisher: transport.publisher };
+  ctx.services = crossCutting as AppServices;
+  for (const feature of features) Object.assign(ctx.services, feature.services?.(ctx, app));
+  for (const feature of features) feature.jobs?.(app, ctx);
   await registerApiDocs(app);
 
-  for (const feature of [
-    probesRoutes,
-    authRoutes,
-    publicRoutes,
-    dashboardRoutes,
-    systemRoutes,
-    licensingRoutes,
-    fleetRoutes,
-    fleetAdminRoutes,
-    bindingsRoutes,
-    redemptionRoutes,
-    scriptKeysRoutes,
-    scriptAccessRoutes,
-    securityRoutes,
-    rateLimitsRoutes,
-    scriptsRoutes,
-    loaderRoutes,
-    keyStatusRoutes,
-    feedRoutes,
-    healthRoutes,
-    healthReportRoutes,
-    analysisRoutes,
-    serverPoolRoutes,
-    configurationRoutes,
-    notificationsRoutes,
-    paymentsRoutes,
-    paymentsAdminRoutes,
-    metricsRoutes,
-  ]) {
-    await app.register(documentedFeature(feature), { ctx });
+  await app.register(documentedFeature('operations', probesRoutes), { ctx });
+  for (const feature of features) {
+    for (const routes of feature.routes ?? []) {
+      await app.register(documentedFeature(feature.name, routes), { ctx });
+    }
   }
-  // Tried in this order on /ws: an admin session cookie first, then a bot token.
-  transport.registerProtocol(adminProtocol(ctx));
-  // A bot's configuration rides on its socket (features above the fleet's layer).
-  transport.registerProtocol(
-    botProtocol(ctx, {
-      helloAnswered: (ghostId, socket) => botConnected(ctx, ghostId, socket),
-      configAcknowledged: (ghostId, ack) => acknowledgeConfig(ctx, ghostId, ack),
-      socketClosed: (ghostId, socketId) => botDisconnected(ctx, ghostId, socketId),
-    }),
-  );
+  await app.register(documentedFeature('operations', metricsRoutes), { ctx });
+  for (const feature of features) {
+    for (const protocol of feature.protocols?.(ctx) ?? []) transport.registerProtocol(protocol);
+  }
   await app.register(realtimeRoutes, { transport });
 
   await registerWebApp(app, ctx.config.WEB_DIST);

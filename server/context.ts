@@ -16,7 +16,8 @@ export interface AppBase {
 }
 
 /**
- * Every feature's long-lived service, built once by buildApp (app.ts) before any feature registers.
+ * Every feature's long-lived service, built once by buildApp (app.ts) from the features' entries
+ * (`services` in server/feature.ts) before any feature registers.
  * The one way to reach them: nothing is kept in a WeakMap keyed by the context or decorated on `app`.
  * A feature adds its own entry where it defines the service (`declare module '…/context.ts'`), so
  * this file imports no feature and the arrows point one way: features → context.

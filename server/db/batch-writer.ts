@@ -1,25 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Transaction } from 'kysely';
-import type { Database } from './database.ts';
 import { isDatabaseUnavailable } from './errors.ts';
 import type { Db } from './index.ts';
+import { type Entry, type Item, type RowKind, RowQueue } from './row-queue.ts';
 
-/**
- * One kind of row that features hand to the writer (hops, audit rows, key-use tallies…). The kind
- * knows its SQL; the writer owns batching, retries and setting a bad row aside.
- */
-export interface RowKind<R> {
-  /** The table the rows go to: named in the log when a row is set aside. */
-  table: string;
-  /** Writes `rows` inside `trx`: all of them or, by throwing, none. */
-  write(trx: Transaction<Database>, rows: R[]): Promise<void>;
-  /** Rows with the same key while queued become one row (a newer status replaces an older one…). */
-  keyOf?(row: R): unknown;
-  /** How a queued row and a newer one with the same key become one (default: the newer one). */
-  merge?(queued: R, next: R): R;
-  /** Called once the rows' transaction committed (a kind that remembers what it inserted). */
-  committed?(rows: R[]): void;
-}
+export type { RowKind } from './row-queue.ts';
 
 /** Why a row was not written although the database was there: it can never be written. */
 export class RowSetAsideError extends Error {
@@ -37,32 +21,6 @@ export class DatabaseUnavailableError extends Error {
     super('The database is unavailable right now: try again in a few seconds', { cause });
     this.name = 'DatabaseUnavailableError';
   }
-}
-
-interface Waiter {
-  resolve: () => void;
-  reject: (error: Error) => void;
-  /** A flush gives up when the database is away; an acknowledgement waits for it to return. */
-  failOnOutage: boolean;
-}
-
-interface Entry {
-  row: unknown;
-  waiters: Waiter[];
-  /**
-   * When a row nobody waits for is due (Date.now() ms). Until then it does not ride along with
-   * other writes: a bot's scanner row changes with every hop, and is written once a second, not
-   * once a hop.
-   */
-  dueAt: number;
-}
-
-type Queue = Map<unknown, Entry>;
-
-/** A row of a batch with its kind, so a failing batch can be split whatever kinds it mixes. */
-interface Item {
-  kind: RowKind<unknown>;
-  entry: Entry;
 }
 
 export interface BatchWriterOptions {
@@ -95,10 +53,7 @@ const RETRY_MAX_MS = 5000;
  * away, every row waits (bounded by `maxPendingRows`) and is written when the database returns.
  */
 export class BatchWriter {
-  /** Queued rows per kind, kinds in the order they were first used (that is the write order). */
-  private readonly queues = new Map<RowKind<unknown>, Queue>();
-  private pending = 0;
-  private nextAnonymousKey = 0;
+  private readonly queue: RowQueue;
   private writing: Promise<void> | undefined;
   private urgent = false;
   private timer: NodeJS.Timeout | undefined;
@@ -113,29 +68,31 @@ export class BatchWriter {
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly options: BatchWriterOptions,
-  ) {}
+  ) {
+    this.queue = new RowQueue(options.lazyDelayMs ?? 1000);
+  }
 
   /** Rows queued or being written. */
   get pendingRows(): number {
-    return this.pending;
+    return this.queue.pending;
   }
 
   /** Whether `rows` more rows fit under the bound (a full writer means the database is behind or away). */
   hasRoomFor(rows: number): boolean {
-    return this.pending + rows <= this.options.maxPendingRows;
+    return this.queue.pending + rows <= this.options.maxPendingRows;
   }
 
   /** Queues a row and resolves once it is committed (rejects with RowSetAsideError if it never can be). */
   write<R>(kind: RowKind<R>, row: R): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.enqueue(kind, row).waiters.push({ resolve, reject, failOnOutage: false });
+      this.queue.add(kind, row).waiters.push({ resolve, reject, failOnOutage: false });
       this.schedule(true);
     });
   }
 
   /** Queues a row nobody waits for (audit rows, usage counters), written within `lazyDelayMs`. */
   add<R>(kind: RowKind<R>, row: R): void {
-    this.enqueue(kind, row);
+    this.queue.add(kind, row);
     this.schedule(false);
   }
 
@@ -157,7 +114,7 @@ export class BatchWriter {
           });
         }),
       );
-    for (const queue of this.queues.values()) for (const entry of queue.values()) watch(entry);
+    for (const entry of this.queue.entries()) watch(entry);
     const inFlight = this.writing;
     this.schedule(true);
     await inFlight;
@@ -169,27 +126,8 @@ export class BatchWriter {
     try {
       await this.flush();
     } catch (err) {
-      this.log.error({ err, rows: this.pending }, 'queued rows could not be written before shutdown');
+      this.log.error({ err, rows: this.queue.pending }, 'queued rows could not be written before shutdown');
     }
-  }
-
-  private enqueue<R>(kind: RowKind<R>, row: R): Entry {
-    const anyKind = kind as RowKind<unknown>;
-    let queue = this.queues.get(anyKind);
-    if (!queue) {
-      queue = new Map();
-      this.queues.set(anyKind, queue);
-    }
-    const key = kind.keyOf ? kind.keyOf(row) : this.nextAnonymousKey++;
-    const queued = queue.get(key);
-    if (queued) {
-      queued.row = kind.merge ? kind.merge(queued.row as R, row) : row;
-      return queued;
-    }
-    const entry: Entry = { row, waiters: [], dueAt: Date.now() + (this.options.lazyDelayMs ?? 1000) };
-    queue.set(key, entry);
-    this.pending += 1;
-    return entry;
   }
 
   private schedule(urgent: boolean): void {
@@ -201,7 +139,7 @@ export class BatchWriter {
       return;
     }
     if (this.urgent) {
-      if (this.pending >= GROUP_NOW_AT_ROWS) {
+      if (this.queue.pending >= GROUP_NOW_AT_ROWS) {
         this.startWrite();
         return;
       }
@@ -224,9 +162,9 @@ export class BatchWriter {
     this.timer = undefined;
     clearTimeout(this.grouping);
     this.grouping = undefined;
-    if (this.writing !== undefined || this.pending === 0) return;
+    if (this.writing !== undefined || this.queue.pending === 0) return;
     this.urgent = false;
-    const items = this.takeQueued();
+    const items = this.queue.takeDue();
     if (items.length === 0) {
       this.schedule(false);
       return;
@@ -235,51 +173,8 @@ export class BatchWriter {
       .catch((err: unknown) => this.log.error({ err }, 'the batched writer failed'))
       .finally(() => {
         this.writing = undefined;
-        if (this.pending > 0) this.schedule(this.hasWaiters());
+        if (this.queue.pending > 0) this.schedule(this.queue.hasWaiters());
       });
-  }
-
-  private hasWaiters(): boolean {
-    for (const queue of this.queues.values())
-      for (const entry of queue.values()) if (entry.waiters.length > 0) return true;
-    return false;
-  }
-
-  /** The rows somebody waits for, and the others that are due. */
-  private takeQueued(): Item[] {
-    const items: Item[] = [];
-    const now = Date.now();
-    for (const [kind, queue] of this.queues) {
-      for (const [key, entry] of queue) {
-        if (entry.waiters.length === 0 && entry.dueAt > now) continue;
-        items.push({ kind, entry });
-        queue.delete(key);
-      }
-    }
-    return items;
-  }
-
-  /** Puts rows back in front of what came since (merging rows that share a key), to be written later. */
-  private requeue(items: Item[]): void {
-    const byKind = new Map<RowKind<unknown>, Item[]>();
-    for (const item of items) byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), item]);
-    for (const [kind, back] of byKind) {
-      const newer = this.queues.get(kind) ?? new Map<unknown, Entry>();
-      const queue: Queue = new Map();
-      for (const { entry } of back) {
-        const key = kind.keyOf ? kind.keyOf(entry.row) : this.nextAnonymousKey++;
-        queue.set(key, entry);
-      }
-      for (const [key, entry] of newer) {
-        const older = queue.get(key);
-        if (older) {
-          older.row = kind.merge ? kind.merge(older.row, entry.row) : entry.row;
-          older.waiters.push(...entry.waiters);
-          this.pending -= 1;
-        } else queue.set(key, entry);
-      }
-      this.queues.set(kind, queue);
-    }
   }
 
   private async writeItems(items: Item[]): Promise<void> {
@@ -335,13 +230,13 @@ export class BatchWriter {
   }
 
   private settle(items: Item[]): void {
-    this.pending -= items.length;
+    this.queue.done(items.length);
     this.counts.written += items.length;
     for (const { entry } of items) for (const waiter of entry.waiters) waiter.resolve();
   }
 
   private setAside({ kind, entry }: Item, error: unknown): void {
-    this.pending -= 1;
+    this.queue.done(1);
     this.counts.setAside += 1;
     const reason = error instanceof Error ? error.message : String(error);
     this.log.error({ table: kind.table, reason, row: entry.row }, 'a row the database refused was set aside');
@@ -351,7 +246,10 @@ export class BatchWriter {
 
   private waitForDatabase(items: Item[], error: unknown): void {
     if (this.available)
-      this.log.warn({ err: error, rows: this.pending }, 'database unavailable: rows wait in the writer');
+      this.log.warn(
+        { err: error, rows: this.queue.pending },
+        'database unavailable: rows wait in the writer',
+      );
     this.available = false;
     this.retryDelayMs = Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, this.retryDelayMs * 2));
     const outage = new DatabaseUnavailableError(error);
@@ -361,6 +259,6 @@ export class BatchWriter {
         return !waiter.failOnOutage;
       });
     }
-    this.requeue(items);
+    this.queue.putBack(items);
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { countAllTargetStates, findEmergencyState } from '../features/configuration/configuration.store.ts';
+import { countAllTargetStates } from '../features/configuration/configuration-figures.store.ts';
+import { findEmergencyState } from '../features/configuration/emergency.store.ts';
 import { countPoolServers } from '../features/server-pool/server-pool.store.ts';
 import type { ScrapeSources, StoredFigures } from './scrape-gauges.ts';
 

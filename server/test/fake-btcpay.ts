@@ -1,6 +1,28 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import {
+  checkoutPage,
+  createInvoice,
+  type FakeInvoice,
+  type FakeStore,
+  type FakeWebhookRequest,
+  type FakeWebhookType,
+  invoiceData,
+  type StatusChangeOptions,
+  signedWebhook,
+  statusAfter,
+  type WebhookOptions,
+} from './fake-btcpay-invoices.ts';
+
+export type {
+  FakeInvoice,
+  FakeInvoiceStatus,
+  FakeWebhookRequest,
+  FakeWebhookType,
+  StatusChangeOptions,
+  WebhookOptions,
+} from './fake-btcpay-invoices.ts';
 
 /**
  * A BTCPay Server stand-in on loopback for the payments tests and the browser test: the Greenfield
@@ -8,52 +30,9 @@ import type { AddressInfo, Socket } from 'node:net';
  * `Authorization: token {apiKey}` (401) and the store id (404); a checkout page per invoice
  * (`GET /i/{id}`) whose "Pay invoice" button settles it, sends the signed InvoiceSettled webhook and
  * sends the buyer back to the invoice's redirectURL; signed webhooks on demand (redeliveries, a bad
- * signature); and a switch to take it down (503).
+ * signature); and a switch to take it down (503). This file is the HTTP side; the invoices, their
+ * statuses and webhooks are in fake-btcpay-invoices.ts.
  */
-
-export type FakeInvoiceStatus = 'New' | 'Processing' | 'Expired' | 'Invalid' | 'Settled';
-export type FakeWebhookType =
-  | 'InvoiceCreated'
-  | 'InvoiceReceivedPayment'
-  | 'InvoiceProcessing'
-  | 'InvoiceSettled'
-  | 'InvoiceExpired'
-  | 'InvoiceInvalid';
-
-export interface FakeInvoice {
-  id: string;
-  storeId: string;
-  amount: string;
-  currency: string;
-  status: FakeInvoiceStatus;
-  metadata: Record<string, unknown>;
-  /** checkout.redirectURL as the app sent it. */
-  redirectURL: string | null;
-  checkoutLink: string;
-  /** Unix seconds, as Greenfield gives them. */
-  createdTime: number;
-  expirationTime: number;
-}
-
-export interface WebhookOptions {
-  deliveryId?: string;
-  isRedelivery?: boolean;
-  originalDeliveryId?: string;
-  /** Signs with another secret: the app must refuse it. */
-  badSignature?: boolean;
-}
-
-export interface StatusChangeOptions {
-  /** Also send the matching webhook (default true); false plays a webhook that never arrived. */
-  webhook?: boolean;
-}
-
-/** A webhook as BTCPay posts it: the exact body text and its headers (BTCPay-Sig among them). */
-export interface FakeWebhookRequest {
-  body: string;
-  headers: Record<string, string>;
-  deliveryId: string;
-}
 
 export interface FakeBtcpay {
   /** http://127.0.0.1:port */
@@ -98,22 +77,6 @@ export interface FakeBtcpayOptions {
   port?: number;
 }
 
-const SETTLED_BY: Record<FakeWebhookType, FakeInvoiceStatus | null> = {
-  InvoiceCreated: null,
-  InvoiceReceivedPayment: null,
-  InvoiceProcessing: 'Processing',
-  InvoiceSettled: 'Settled',
-  InvoiceExpired: 'Expired',
-  InvoiceInvalid: 'Invalid',
-};
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-}
-
 export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<FakeBtcpay> {
   const storeId = options.storeId ?? 'FakeStore1111111111111111111111111111111111';
   const apiKey = options.apiKey ?? randomBytes(20).toString('hex');
@@ -126,33 +89,9 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
   let down = false;
   const sockets = new Set<Socket>();
 
-  const webhookRequest = (
-    invoiceId: string,
-    type: FakeWebhookType,
-    opts: WebhookOptions = {},
-  ): FakeWebhookRequest => {
-    const invoice = fake.invoices.get(invoiceId);
-    const deliveryId = opts.deliveryId ?? randomBytes(12).toString('base64url');
-    const body = JSON.stringify({
-      deliveryId,
-      webhookId,
-      originalDeliveryId: opts.originalDeliveryId ?? deliveryId,
-      isRedelivery: opts.isRedelivery ?? false,
-      type,
-      timestamp: Math.floor(now() / 1000),
-      storeId: invoice?.storeId ?? storeId,
-      invoiceId,
-      metadata: invoice?.metadata ?? {},
-      ...(type === 'InvoiceSettled' ? { manuallyMarked: false, overPaid: false } : {}),
-    });
-    const key = opts.badSignature ? `${webhookSecret}-wrong` : webhookSecret;
-    const signature = createHmac('sha256', key).update(body).digest('hex');
-    return {
-      body,
-      deliveryId,
-      headers: { 'content-type': 'application/json', 'btcpay-sig': `sha256=${signature}` },
-    };
-  };
+  const fakeStore: FakeStore = { storeId, webhookId, webhookSecret, now };
+  const webhookRequest = (invoiceId: string, type: FakeWebhookType, opts: WebhookOptions = {}) =>
+    signedWebhook(fakeStore, invoiceId, fake.invoices.get(invoiceId), type, opts);
 
   const sendWebhook = async (invoiceId: string, type: FakeWebhookType, opts: WebhookOptions = {}) => {
     if (!webhookUrl) throw new Error('fake BTCPay: no webhook URL set');
@@ -174,7 +113,7 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
   ): Promise<number | null> => {
     const invoice = fake.invoices.get(invoiceId);
     if (!invoice) throw new Error(`fake BTCPay: no invoice ${invoiceId}`);
-    invoice.status = SETTLED_BY[type] ?? invoice.status;
+    invoice.status = statusAfter(type, invoice.status);
     if (opts.webhook === false) return null;
     return sendWebhook(invoiceId, type);
   };
@@ -215,32 +154,6 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
   };
   const greenfieldError = (res: ServerResponse, status: number, code: string, message: string) =>
     json(res, status, { code, message });
-
-  const invoiceData = (invoice: FakeInvoice) => ({
-    id: invoice.id,
-    storeId: invoice.storeId,
-    amount: invoice.amount,
-    currency: invoice.currency,
-    type: 'Standard',
-    checkoutLink: invoice.checkoutLink,
-    status: invoice.status,
-    additionalStatus: 'None',
-    createdTime: invoice.createdTime,
-    expirationTime: invoice.expirationTime,
-    monitoringExpiration: invoice.expirationTime + 3600,
-    metadata: invoice.metadata,
-    checkout: { redirectURL: invoice.redirectURL, redirectAutomatically: true },
-  });
-
-  const checkoutPage = (invoice: FakeInvoice) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Invoice ${escapeHtml(invoice.id)}</title></head>
-<body><main>
-<h1>Pay ${escapeHtml(invoice.amount)} ${escapeHtml(invoice.currency)}</h1>
-<p>Invoice <span data-testid="invoice-id">${escapeHtml(invoice.id)}</span>: <span data-testid="invoice-status">${invoice.status}</span></p>
-<form method="post" action="/i/${encodeURIComponent(invoice.id)}/pay">
-<button type="submit">Pay invoice</button>
-</form>
-</main></body></html>`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse, raw: string) => {
     fake.requests += 1;
@@ -301,21 +214,8 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
         greenfieldError(res, 400, 'invalid-json', 'The request body is not JSON');
         return;
       }
-      const id = randomBytes(16).toString('base64url').replace(/[-_]/g, 'x').slice(0, 22);
-      const created = now();
-      const invoice: FakeInvoice = {
-        id,
-        storeId,
-        amount: String(body.amount),
-        currency: String(body.currency ?? 'USD'),
-        status: 'New',
-        metadata: body.metadata ?? {},
-        redirectURL: body.checkout?.redirectURL ?? null,
-        checkoutLink: `${fake.origin}/i/${id}`,
-        createdTime: Math.floor(created / 1000),
-        expirationTime: Math.floor((created + ttlMs) / 1000),
-      };
-      fake.invoices.set(id, invoice);
+      const invoice = createInvoice(body, fakeStore, fake.origin, ttlMs);
+      fake.invoices.set(invoice.id, invoice);
       json(res, 200, invoiceData(invoice));
       return;
     }

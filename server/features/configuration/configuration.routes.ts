@@ -18,17 +18,10 @@ import type { FeatureOptions } from '../../context.ts';
 import { IdParamsSchema } from '../../plugins/id-params.ts';
 import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
 import { responses } from '../../plugins/responses.ts';
-import {
-  applyProfile,
-  bulkUpdate,
-  expireUnacknowledged,
-  getDashboardStats,
-  listConfigurations,
-  listHistory,
-  listProfiles,
-  rollbackChange,
-  switchNetwork,
-} from './configuration.service.ts';
+import { expireUnacknowledged } from './config-delivery.service.ts';
+import { getDashboardStats, listConfigurations, listHistory, listProfiles } from './configuration.service.ts';
+import { applyProfile, bulkUpdate, rollbackChange } from './configuration-pushes.service.ts';
+import { switchNetwork } from './emergency.service.ts';
 
 const HistoryQuerySchema = z.object({
   limit: z.coerce

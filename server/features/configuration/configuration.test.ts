@@ -15,7 +15,7 @@ import {
 import type { ServerFrame } from '../../../common/realtime.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp, useTestApp } from '../../test/helper.ts';
 import { connectTestClient, type TestClient } from '../../test/socket-client.ts';
-import { expireUnacknowledged } from './configuration.service.ts';
+import { expireUnacknowledged } from './config-delivery.service.ts';
 
 /** How a test bot answers `config` frames: at once, with a refusal, or never (the test answers itself). */
 type Answer = 'ok' | 'refuse' | 'never';

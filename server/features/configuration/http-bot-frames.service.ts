@@ -2,14 +2,14 @@ import type { ConfigFramePayload } from '../../../common/configuration.ts';
 import type { AppContext } from '../../context.ts';
 import type { WaitingFrame } from '../fleet/http-bot-frames.ts';
 import {
-  findEmergencyState,
   insertDefaultConfigurations,
   lockConfigurations,
   markConfigurationSent,
-  markTargetsSent,
   parametersOfRow,
   setEmergencyTold,
-} from './configuration.store.ts';
+} from './bot-configurations.store.ts';
+import { markTargetsSent } from './configuration-changes.store.ts';
+import { findEmergencyState } from './emergency.store.ts';
 
 /**
  * The frames waiting for a bot that speaks only POST /api/bot/events, handed over in its answer:

@@ -6,7 +6,7 @@ import {
 } from '../../../common/configuration.ts';
 import type { BotFrame } from '../../../common/fleet.ts';
 import { DIALECTS, TEST_BOT_TOKEN, useTestApp } from '../../test/helper.ts';
-import { expireUnacknowledged } from './configuration.service.ts';
+import { expireUnacknowledged } from './config-delivery.service.ts';
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: a bot that speaks only POST /api/bot/events gets its frames`, () => {

@@ -21,7 +21,7 @@ import { FLEET_TEXTS } from './fleet.service.ts';
 /**
  * What the features above the fleet do on a bot's socket (the configuration feature: its config
  * frame after hello, its acks, its socket on record). The fleet cannot import them (features import
- * downwards), so app.ts hands them over.
+ * downwards), so that feature's entry hands them over as a service (ctx.services.botSocketHooks).
  */
 export interface BotSocketHooks {
   /** The bot's hello was answered: send it what it needs now (its configuration, a stop). */
@@ -33,7 +33,14 @@ export interface BotSocketHooks {
   socketClosed(ghostId: string, socketId: string): Promise<void>;
 }
 
-/** Close codes that refuse a bot for good (docs/rules-fleet.md, "Bot close codes"), with their reasons. */
+declare module '../../context.ts' {
+  interface AppServices {
+    /** What the features above the fleet do on a bot's socket (the configuration feature's). */
+    botSocketHooks: BotSocketHooks;
+  }
+}
+
+/** The close codes that refuse a bot for good (docs/rules-fleet.md, "Bot close codes"), with their close reasons. */
 const BOT_REFUSALS = {
   [CLOSE_CODES.badHello]: 'Bad hello',
   [CLOSE_CODES.botRemoved]: 'Removed from the fleet',

@@ -8,17 +8,6 @@ import { deleteScanner, scannerRowExists } from './fleet.store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * What the features above the fleet keep of a bot, deleted in the removal's transaction. The fleet
- * cannot import them (features import downwards), so app.ts hands them over in the service container.
- */
-export interface BotRemovalSteps {
-  /** Deletes the bot's configuration (configuration feature). */
-  deleteConfiguration(trx: Db, ghostId: string): Promise<void>;
-  /** Puts the servers the bot holds back as available (server pool); returns how many. */
-  releaseServers(trx: Db, ghostId: string, now: number): Promise<number>;
-}
-
 /** Why a bot leaves: the administrator removed it, or it was silent past FLEET_FORGET_AFTER_DAYS. */
 export type RemovalCause = { by: 'admin'; ip: string } | { by: 'silence'; days: number };
 
@@ -38,14 +27,14 @@ export async function removeBot(
     throw notFound(FLEET_TEXTS.unknownBot(ghostId));
   }
   const held = await fleet.forget(ghostId);
-  const steps = ctx.services.botRemovalSteps;
+  const { releaseBotServers, deleteBotConfiguration } = ctx.services;
   const now = ctx.now();
   const releasedServers = await ctx.db.transaction().execute(async (trx) => {
     const deleted = await deleteScanner(trx, ghostId);
     // Removed meanwhile by another call (or another instance's sweep): nothing is left to remove.
     if (!held && !deleted) throw notFound(FLEET_TEXTS.unknownBot(ghostId));
-    const released = await steps.releaseServers(trx, ghostId, now);
-    await steps.deleteConfiguration(trx, ghostId);
+    const released = await releaseBotServers(trx, ghostId, now);
+    await deleteBotConfiguration(trx, ghostId);
     await insertAuditLog(
       trx,
       {
@@ -95,9 +84,15 @@ export async function forgetSilentBots(
   return forgotten;
 }
 
+/*
+ * What the features above the fleet keep of a bot, deleted in the removal's transaction. The fleet
+ * cannot import them (features import downwards), so their entries add these steps to the services.
+ */
 declare module '../../context.ts' {
   interface AppServices {
-    /** What the features above the fleet delete with a removed bot (handed over by app.ts). */
-    botRemovalSteps: BotRemovalSteps;
+    /** Puts the servers a removed bot holds back as available; returns how many (the server pool's). */
+    releaseBotServers: (trx: Db, ghostId: string, now: number) => Promise<number>;
+    /** Deletes a removed bot's configuration (the configuration feature's). */
+    deleteBotConfiguration: (trx: Db, ghostId: string) => Promise<void>;
   }
 }

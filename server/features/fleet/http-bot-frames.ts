@@ -11,7 +11,7 @@ export interface WaitingFrame {
 /**
  * What the features above the fleet do for a bot that speaks only POST /api/bot/events (the
  * configuration feature: its acks, and the frames it is handed). The fleet cannot import them
- * (features import downwards), so app.ts hands them over.
+ * (features import downwards), so that feature's entry hands them over as a service.
  */
 export interface HttpBotFrames {
   configAcknowledged(ghostId: string, ack: z.infer<typeof ConfigAckPayloadSchema>): Promise<void>;
@@ -27,7 +27,7 @@ export function toBotFrames(frames: WaitingFrame[], now: number): BotFrame[] {
 
 declare module '../../context.ts' {
   interface AppServices {
-    /** A bot without a socket: its acks and its waiting frames (handed over by app.ts). */
+    /** A bot without a socket: its acks and its waiting frames (the configuration feature's). */
     httpBotFrames: HttpBotFrames;
   }
 }

@@ -74,18 +74,6 @@ export async function selectDueDeliveries(
   }));
 }
 
-/** The earliest due time of a pending delivery to an enabled destination, or null. */
-export async function selectNextDueAt(db: Db): Promise<number | null> {
-  const row = await db
-    .selectFrom('notification_outbox as o')
-    .innerJoin('notification_destinations as d', 'd.id', 'o.destination_id')
-    .select((eb) => eb.fn.min('o.due_at').as('next'))
-    .where('o.state', '=', 'pending')
-    .where('d.enabled', '=', 1)
-    .executeTakeFirst();
-  return row?.next === null || row?.next === undefined ? null : Number(row.next);
-}
-
 /** Marks deliveries posted (only those still pending). */
 export async function markDeliveriesSent(db: Db, ids: number[], now: number): Promise<void> {
   if (ids.length === 0) return;

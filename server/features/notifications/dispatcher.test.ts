@@ -3,7 +3,8 @@ import type { PetDiscovery } from '../../../common/fleet.ts';
 import type { Db } from '../../db/index.ts';
 import { type FakeDiscord, seqsReceived, startFakeDiscord } from '../../test/fake-discord.ts';
 import { DIALECTS, openTestDatabase } from '../../test/helper.ts';
-import { type NotificationDispatcher, sendTestFind, startNotificationDispatcher } from './dispatcher.ts';
+import { sendTestFind } from './destination-posts.ts';
+import { type NotificationDispatcher, startNotificationDispatcher } from './dispatcher.ts';
 
 const policy = { allowHosts: ['127.0.0.1'], allowPrivate: true };
 const quiet = { info() {}, warn() {}, error() {} };

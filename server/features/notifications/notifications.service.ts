@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { badRequest, HttpError, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
-import { sendTestFind, type TestSendResult } from './dispatcher.ts';
+import { sendTestFind, type TestSendResult } from './destination-posts.ts';
 import type { NotificationOutbox } from './notification-outbox.ts';
 import {
   type DeliveryFilter,

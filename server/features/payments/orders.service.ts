@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ORDER_ID_PATTERN, ORDER_PAGE_PREFIX, ORDER_TEXTS } from '../../../common/order-texts.ts';
 import {
   type CreateOrderResponse,
@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
+import { secretsEqual, sha256 } from '../auth/secret.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { insertNewRedemptionCode } from '../redemption/redemption.service.ts';
 import { insertAuditLog } from '../security/security.store.ts';
@@ -44,13 +45,9 @@ export class ProcessorUnavailableError extends HttpError {
   }
 }
 
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
-
 /** Whether `secret` is the order's, compared in constant time. */
 function secretMatches(order: OrderRow, secret: string): boolean {
-  const given = Buffer.from(sha256Hex(secret), 'hex');
-  const stored = Buffer.from(order.secret_hash, 'hex');
-  return given.length === stored.length && timingSafeEqual(given, stored);
+  return secretsEqual(sha256(secret), order.secret_hash);
 }
 
 /**
@@ -74,7 +71,7 @@ export async function createOrder(
     if ((await countUsedSlots(trx, now)) >= totalSlots) throw conflict(ORDER_TEXTS.soldOut);
     await insertOrder(trx, {
       id: orderId,
-      secret_hash: sha256Hex(secret),
+      secret_hash: sha256(secret),
       status: 'pending',
       invoice_id: null,
       checkout_link: null,

@@ -1,10 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { WebhookOutcome } from '../../../common/payments.ts';
 import { findUnsafeText } from '../../../common/text.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, HttpError, notFound } from '../../http-error.ts';
 import { unsafeTextError } from '../../plugins/text-check.ts';
+import { secretsEqual } from '../auth/secret.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, getInvoice } from './btcpay-client.ts';
 import { applyInvoice } from './orders.service.ts';
@@ -40,8 +41,8 @@ export class WebhookRejectedError extends HttpError {
 function signatureMatches(header: string | undefined, secret: string, body: Buffer): boolean {
   const match = /^sha256=([0-9a-fA-F]{64})$/.exec(header?.trim() ?? '');
   if (!match) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  return timingSafeEqual(expected, Buffer.from(match[1]!, 'hex'));
+  const expected = createHmac('sha256', secret).update(body).digest('hex');
+  return secretsEqual(expected, match[1]!.toLowerCase());
 }
 
 export interface WebhookResult {

@@ -13,27 +13,29 @@ import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import {
   botsFailedOnServerSince,
+  countServersFailedByBotAfter,
+  findPoolBot,
+  insertPoolFailure,
+  listFlaggedBots,
+  lockPoolBot,
+  recordBotFailureStreak,
+  recordBotSuccess,
+  touchPoolBot,
+} from './pool-bots.store.ts';
+import {
   claimAvailableServer,
   countPoolServers,
-  countServersFailedByBotAfter,
   countServersHeldBy,
   findLeasesIdleSince,
-  findPoolBot,
   findPoolServerByJobId,
-  insertPoolFailure,
   insertPoolServers,
-  listFlaggedBots,
   listQuarantinedServers,
-  lockPoolBot,
   markServerQuarantined,
   type PoolServerRow,
   poolServerRowToPoolServer,
   prunePoolHistory,
-  recordBotFailureStreak,
-  recordBotSuccess,
   releaseAssignedServer,
   returnExpiredLeases,
-  touchPoolBot,
 } from './server-pool.store.ts';
 
 const MINUTE_MS = 60_000;

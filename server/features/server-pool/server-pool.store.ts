@@ -1,6 +1,5 @@
 import { type Selectable, sql } from 'kysely';
 import type {
-  FlaggedBot,
   NewPoolServer,
   PoolServer,
   QuarantinedServer,
@@ -10,6 +9,11 @@ import { countWhere } from '../../db/aggregates.ts';
 import type { Db, DialectName } from '../../db/index.ts';
 import { isoOrNull } from '../../db/times.ts';
 import type { PoolServersTable } from './server-pool.table.ts';
+
+/*
+ * The pool's servers: added, claimed, released, their leases, quarantine, pruning and the figures.
+ * What the pool keeps of each bot (its calls, failures, flag) is in pool-bots.store.ts.
+ */
 
 export type PoolServerRow = Selectable<PoolServersTable>;
 
@@ -97,16 +101,6 @@ export async function claimAvailableServer(
     .executeTakeFirst();
 }
 
-/**
- * Holds the bot's pool_bots row until the transaction ends, so claims by one bot take turns and
- * each counts the servers the one before it took (PostgreSQL; SQLite runs one write transaction at a
- * time anyway). The row exists: touchPoolBot runs first.
- */
-export async function lockPoolBot(db: Db, dialect: DialectName, ghostId: string): Promise<void> {
-  if (dialect !== 'postgres') return;
-  await db.selectFrom('pool_bots').select('ghost_id').where('ghost_id', '=', ghostId).forUpdate().execute();
-}
-
 /** How many servers the bot holds claimed right now. */
 export async function countServersHeldBy(db: Db, ghostId: string): Promise<number> {
   const row = await db
@@ -179,80 +173,6 @@ export async function markServerQuarantined(
       updated_at: now,
     })
     .where('job_id', '=', jobId)
-    .execute();
-}
-
-export async function insertPoolFailure(
-  db: Db,
-  failure: { jobId: string; ghostId: string; reason: string },
-  now: number,
-): Promise<void> {
-  await db
-    .insertInto('pool_failures')
-    .values({ job_id: failure.jobId, ghost_id: failure.ghostId, reason: failure.reason, failed_at: now })
-    .execute();
-}
-
-/** The different bots that failed on the server since `since`. */
-export async function botsFailedOnServerSince(db: Db, jobId: string, since: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('pool_failures')
-    .select('ghost_id')
-    .distinct()
-    .where('job_id', '=', jobId)
-    .where('failed_at', '>=', since)
-    .execute();
-  return rows.map((r) => r.ghost_id);
-}
-
-/** How many different servers the bot failed on after `since` (its last good release). */
-export async function countServersFailedByBotAfter(db: Db, ghostId: string, since: number): Promise<number> {
-  const row = await db
-    .selectFrom('pool_failures')
-    .select((eb) => eb.fn.count<number>('job_id').distinct().as('n'))
-    .where('ghost_id', '=', ghostId)
-    .where('failed_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** Records a pool call by the bot (what keeps its leases alive); creates its row on first sight. */
-export async function touchPoolBot(db: Db, ghostId: string, now: number): Promise<void> {
-  await db
-    .insertInto('pool_bots')
-    .values({ ghost_id: ghostId, last_seen_at: now })
-    .onConflict((oc) => oc.column('ghost_id').doUpdateSet({ last_seen_at: now }))
-    .execute();
-}
-
-export async function findPoolBot(db: Db, ghostId: string) {
-  return db.selectFrom('pool_bots').selectAll().where('ghost_id', '=', ghostId).executeTakeFirst();
-}
-
-/** A good release: the bot's failure streak starts over and a flag on it is lifted. */
-export async function recordBotSuccess(db: Db, ghostId: string, now: number): Promise<void> {
-  await db
-    .updateTable('pool_bots')
-    .set({ last_ok_at: now, failed_servers: 0, flagged_at: null })
-    .where('ghost_id', '=', ghostId)
-    .execute();
-}
-
-/** Stores the bot's streak and flags it (keeping the first flag time) once `flag` says so. */
-export async function recordBotFailureStreak(
-  db: Db,
-  ghostId: string,
-  failedServers: number,
-  flag: boolean,
-  now: number,
-): Promise<void> {
-  await db
-    .updateTable('pool_bots')
-    .set((eb) => ({
-      failed_servers: failedServers,
-      ...(flag ? { flagged_at: eb.fn.coalesce('flagged_at', eb.val(now)) } : {}),
-    }))
-    .where('ghost_id', '=', ghostId)
     .execute();
 }
 
@@ -362,22 +282,5 @@ export async function listQuarantinedServers(db: Db, limit: number): Promise<Qua
     placeId: r.place_id,
     reason: r.deleted_reason ?? '',
     quarantinedAt: new Date(r.quarantined_at ?? 0).toISOString(),
-  }));
-}
-
-/** Flagged bots, newest flag first. */
-export async function listFlaggedBots(db: Db, limit: number): Promise<FlaggedBot[]> {
-  const rows = await db
-    .selectFrom('pool_bots')
-    .select(['ghost_id', 'failed_servers', 'flagged_at'])
-    .where('flagged_at', 'is not', null)
-    .orderBy('flagged_at', 'desc')
-    .orderBy('ghost_id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    ghostId: r.ghost_id,
-    failedServers: r.failed_servers,
-    flaggedAt: new Date(r.flagged_at ?? 0).toISOString(),
   }));
 }

@@ -8,17 +8,12 @@ import {
   deleteAnalysisBefore,
   evidenceOf,
   findFindingById,
-  findFindingsNeedingRecommendation,
-  findFindingsWithPendingRecommendation,
   findingRowToAnalysisResult,
   findOpenFindingLastSeen,
   findWatermark,
-  insertRecommendation,
   listFindings,
   listOpenFindings,
-  listRecommendations,
   resolveFindingById,
-  updatePendingRecommendation,
   upsertOpenFinding,
 } from './analysis.store.ts';
 import { detectLoginBursts, detectRateLimitBursts } from './detectors/audit-bursts.ts';
@@ -35,6 +30,13 @@ import { detectFailingBots, detectFailingServers } from './detectors/failure-out
 import { detectHopFailureSpike } from './detectors/hop-failure-spike.ts';
 import { detectSharedKeys } from './detectors/shared-key.ts';
 import { detectSlotsNearlyFull } from './detectors/slots-nearly-full.ts';
+import {
+  findFindingsNeedingRecommendation,
+  findFindingsWithPendingRecommendation,
+  insertRecommendation,
+  listRecommendations,
+  updatePendingRecommendation,
+} from './recommendations.store.ts';
 import { RECOMMENDATION_VALID_MS, type RecommendationState, recommendationFor } from './recommendations.ts';
 
 /** The periodic sweep runs the analysis this often (Generate Report runs it too). */

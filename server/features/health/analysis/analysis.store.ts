@@ -1,16 +1,15 @@
 import { type Selectable, sql } from 'kysely';
-import type {
-  AnalysisResult,
-  AnalysisType,
-  Recommendation,
-  RecommendationAction,
-} from '../../../../common/ai-health.ts';
+import type { AnalysisResult, AnalysisType } from '../../../../common/ai-health.ts';
 import type { Db } from '../../../db/index.ts';
-import type { AnalysisFindingsTable, RecommendationsTable } from './analysis.table.ts';
+import type { AnalysisFindingsTable } from './analysis.table.ts';
 import type { FindingCandidate, FindingEvidence } from './detectors/detector.ts';
 
+/*
+ * The analysis's watermark (how far the audit log was read) and its findings, with the retention of
+ * both findings and recommendations; what the recommendations say is in recommendations.store.ts.
+ */
+
 export type FindingRow = Selectable<AnalysisFindingsTable>;
-export type RecommendationRow = Selectable<RecommendationsTable>;
 
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
 
@@ -35,25 +34,6 @@ export function findingRowToAnalysisResult(row: FindingRow): AnalysisResult {
 
 export function evidenceOf(row: FindingRow): FindingEvidence {
   return JSON.parse(row.evidence) as FindingEvidence;
-}
-
-export function recommendationRowToRecommendation(row: RecommendationRow): Recommendation {
-  return {
-    id: String(row.id),
-    priority: row.priority,
-    category: row.category,
-    title: row.title,
-    description: row.description,
-    reasoning: row.reasoning,
-    estimatedImpact: row.estimated_impact,
-    implementationNotes: row.implementation_notes,
-    createdAt: iso(row.created_at),
-    validUntil: iso(row.valid_until),
-    isImplemented: Number(row.is_implemented) === 1 ? 1 : 0,
-    analysisId: row.analysis_id === null ? null : String(row.analysis_id),
-    action: JSON.parse(row.action) as RecommendationAction,
-    actionLabel: row.action_label,
-  };
 }
 
 /* ---------- the watermark ---------- */
@@ -178,149 +158,6 @@ export async function resolveFindingById(db: Db, id: number, now: number): Promi
     .where('is_resolved', '=', 0)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-/* ---------- recommendations ---------- */
-
-/** Open findings with no recommendation that is implemented or still valid at `now`. */
-export function findFindingsNeedingRecommendation(db: Db, now: number): Promise<FindingRow[]> {
-  return db
-    .selectFrom('analysis_findings as f')
-    .selectAll('f')
-    .where('f.is_resolved', '=', 0)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('recommendations as r')
-            .select('r.id')
-            .whereRef('r.analysis_id', '=', 'f.id')
-            .where((eb) => eb.or([eb('r.is_implemented', '=', 1), eb('r.valid_until', '>', now)])),
-        ),
-      ),
-    )
-    .orderBy('f.id')
-    .execute();
-}
-
-/** Open findings whose recommendation is not implemented yet and still valid at `now`. */
-export function findFindingsWithPendingRecommendation(db: Db, now: number): Promise<FindingRow[]> {
-  return db
-    .selectFrom('analysis_findings as f')
-    .selectAll('f')
-    .where('f.is_resolved', '=', 0)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('recommendations as r')
-          .select('r.id')
-          .whereRef('r.analysis_id', '=', 'f.id')
-          .where('r.is_implemented', '=', 0)
-          .where('r.valid_until', '>', now),
-      ),
-    )
-    .orderBy('f.id')
-    .execute();
-}
-
-/**
- * Rewrites what a finding's pending recommendation (not implemented, still valid) says and does;
- * its validity and creation time stay.
- */
-export async function updatePendingRecommendation(
-  db: Db,
-  analysisId: number,
-  r: Omit<NewRecommendation, 'analysisId' | 'validUntil'>,
-  now: number,
-): Promise<void> {
-  await db
-    .updateTable('recommendations')
-    .set(recommendationText(r))
-    .where('analysis_id', '=', analysisId)
-    .where('is_implemented', '=', 0)
-    .where('valid_until', '>', now)
-    .execute();
-}
-
-/** The columns of what a recommendation says and does: written when it is made, and rewritten each run. */
-function recommendationText(r: Omit<NewRecommendation, 'analysisId' | 'validUntil'>) {
-  return {
-    priority: r.priority,
-    category: r.category,
-    title: r.title,
-    description: r.description,
-    reasoning: r.reasoning,
-    estimated_impact: r.estimatedImpact,
-    implementation_notes: r.implementationNotes,
-    action: JSON.stringify(r.action),
-    action_label: r.actionLabel,
-  };
-}
-
-/** A recommendation to store: what it says and does, the finding it came from, until when it stands. */
-export type NewRecommendation = Omit<
-  Recommendation,
-  'id' | 'createdAt' | 'validUntil' | 'isImplemented' | 'analysisId'
-> & {
-  analysisId: number | null;
-  validUntil: number;
-};
-
-export async function insertRecommendation(db: Db, r: NewRecommendation, now: number): Promise<void> {
-  await db
-    .insertInto('recommendations')
-    .values({
-      analysis_id: r.analysisId,
-      ...recommendationText(r),
-      created_at: now,
-      valid_until: r.validUntil,
-      is_implemented: 0,
-      implemented_at: null,
-    })
-    .execute();
-}
-
-/** Unimplemented and still valid first, then newest; at most `limit`. */
-export async function listRecommendations(db: Db, now: number, limit: number): Promise<Recommendation[]> {
-  const rows = await db
-    .selectFrom('recommendations')
-    .selectAll()
-    .orderBy(sql`case when is_implemented = 0 and valid_until > ${now} then 0 else 1 end`)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(recommendationRowToRecommendation);
-}
-
-export function findRecommendationById(db: Db, id: number): Promise<RecommendationRow | undefined> {
-  return db.selectFrom('recommendations').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/**
- * Marks an unimplemented, still valid recommendation implemented: the guard that lets one Implement
- * act. False when it was implemented or expired already.
- */
-export async function claimRecommendation(db: Db, id: number, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('recommendations')
-    .set({ is_implemented: 1, implemented_at: now })
-    .where('id', '=', id)
-    .where('is_implemented', '=', 0)
-    .where('valid_until', '>', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Gives a claim back (its action failed): the recommendation can be implemented again. */
-export async function unclaimRecommendation(db: Db, id: number): Promise<void> {
-  await db
-    .updateTable('recommendations')
-    .set({ is_implemented: 0, implemented_at: null })
-    .where('id', '=', id)
-    .execute();
-}
-
-export async function updateActionLabel(db: Db, id: number, actionLabel: string): Promise<void> {
-  await db.updateTable('recommendations').set({ action_label: actionLabel }).where('id', '=', id).execute();
 }
 
 /**

@@ -2,10 +2,12 @@ import type { Recommendation, RecommendationAction } from '../../../../common/ai
 import { maskLicenseKey } from '../../../../common/mask.ts';
 import type { AppContext } from '../../../context.ts';
 import { conflict, notFound } from '../../../http-error.ts';
-import { applyProfile, type Caller, listConfigurations } from '../../configuration/configuration.service.ts';
-import { findProfile } from '../../configuration/configuration.store.ts';
+import { type Caller, listConfigurations } from '../../configuration/configuration.service.ts';
+import { findProfile } from '../../configuration/configuration-profiles.store.ts';
+import { applyProfile } from '../../configuration/configuration-pushes.service.ts';
 import { switchOffScriptKey } from '../../script-keys/script-keys.service.ts';
 import { insertAuditLog } from '../../security/security.store.ts';
+import { listNames } from './detectors/detector.ts';
 import {
   claimRecommendation,
   findRecommendationById,
@@ -13,8 +15,7 @@ import {
   recommendationRowToRecommendation,
   unclaimRecommendation,
   updateActionLabel,
-} from './analysis.store.ts';
-import { listNames } from './detectors/detector.ts';
+} from './recommendations.store.ts';
 import { SLOW_PROFILE } from './recommendations.ts';
 
 export const IMPLEMENT_TEXTS = {

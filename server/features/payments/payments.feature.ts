@@ -1,0 +1,11 @@
+import type { Feature } from '../../feature.ts';
+import { paymentsRoutes } from './payments.routes.ts';
+import { paymentsAdminRoutes } from './payments-admin.routes.ts';
+import { registerPaymentsReconciler } from './payments-reconciler.ts';
+
+/** Orders paid through BTCPay Server: the order page, its webhook, the settings, the reconciler. */
+export const paymentsFeature = {
+  name: 'payments',
+  jobs: registerPaymentsReconciler,
+  routes: [paymentsRoutes, paymentsAdminRoutes],
+} satisfies Feature;

@@ -51,7 +51,8 @@ for (const dialect of DIALECTS) {
       await recordAged(0);
       const deletes = vi.spyOn(t.ctx.db, 'deleteFrom');
       expect(await pruneAuditLogs(t.ctx)).toBe(2500);
-      expect(deletes).toHaveBeenCalledTimes(3);
+      // Only the audit log's deletes: the app's other timers may delete elsewhere meanwhile.
+      expect(deletes.mock.calls.filter(([table]) => table === 'audit_logs')).toHaveLength(3);
       expect(await remainingAges()).toEqual([0]);
     });
   });

@@ -87,7 +87,11 @@ const tiers = [
           run: (budgetMs) =>
             vitest(
               'fast',
-              ['--project', 'unit', '--project', 'web', '--project', 'api', '--project', 'api-isolated'],
+              [
+                ...['--project', 'unit', '--project', 'web', '--project', 'api', '--project', 'api-isolated'],
+                // Vitest's default on two cores is one worker; the API tests wait on I/O half the time.
+                ...['--maxWorkers', process.env.TEST_FAST_WORKERS ?? '2'],
+              ],
               { env: withoutPostgres, budgetMs },
             ),
         },

@@ -20,10 +20,22 @@ const BOT_TOKEN = 'client-path-bot-token-0123456789abcdef';
 const AUTO_JOIN_MAX_AGE_MS = 15_000;
 const AUTO_JOIN_FROM = 5_000_000;
 /**
- * How long the simulator (10 bots, 2 finds a second each) runs before the scripts start: a backlog of
- * several pages of finds, most older than the auto-join limit, as a live server has.
+ * The warm-up: the simulator (10 bots, 2 finds a second each) runs until the server has a backlog of
+ * more than a page of finds whose oldest is past the auto-join limit (with a margin), as a live
+ * server has; that takes some 20 s. SOAK_SECONDS makes it last at least that long (`SOAK_SECONDS=30`
+ * leaves a backlog of several pages, most of it older than the limit).
  */
-const WARM_UP_MS = 30_000;
+const WARM_UP_MIN_MS = Number(process.env.SOAK_SECONDS ?? 0) * 1000;
+const BACKLOG_OLDER_THAN_MS = AUTO_JOIN_MAX_AGE_MS + 3_000;
+
+/** Polls `check` every 200 ms until it holds; throws naming `what` after `limitMs`. */
+async function until(check: () => Promise<boolean>, what: string, limitMs: number): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${limitMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 const TEXTS = {
   inactiveKey: 'This key has been switched off by the administrator',
@@ -272,14 +284,23 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
     expect(bound.status, await bound.clone().text()).toBe(200);
 
     // The warm-up: a backlog of finds older than the auto-join limit.
-    await new Promise((r) => setTimeout(r, WARM_UP_MS));
-    const backlog = (await (await fetch(`${server.url}/api/script/feed?since=0`)).json()) as {
-      discoveries: unknown[];
-    };
-    expect(
-      backlog.discoveries.length,
-      `the simulator reported no finds:\n${simulatorOutput}`,
-    ).toBeGreaterThan(0);
+    const warmUpEnds = Date.now() + WARM_UP_MIN_MS;
+    const feedPage = async (since: number) =>
+      (await (await fetch(`${server!.url}/api/script/feed?since=${since}`)).json()) as {
+        discoveries: FeedFind[];
+        cursor: number;
+      };
+    await until(
+      async () => {
+        const first = await feedPage(0);
+        const oldest = first.discoveries[0];
+        if (!oldest || Date.now() - Date.parse(oldest.timestamp) <= BACKLOG_OLDER_THAN_MS) return false;
+        // More than a page: the cursor after the first page reads more.
+        return (await feedPage(first.cursor)).discoveries.length > 0 && Date.now() >= warmUpEnds;
+      },
+      `a backlog of more than a page of finds, the oldest ${BACKLOG_OLDER_THAN_MS} ms old (simulator:\n${simulatorOutput})`,
+      WARM_UP_MIN_MS + 60_000,
+    );
 
     runs.free = runExecutor('free', {
       snippet: loaderSnippet('scanline-free.lua'),
@@ -305,6 +326,7 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
       runSeconds: 15,
       hwid: 'dev-off',
     });
+    // Mid-run (the run lasts 15 s): after some feed answers, with time left to show the reason.
     setTimeout(() => {
       switchedOff.at = Date.now();
       adminFetch('/api/admin/script-keys/toggle-status', 'POST', { keyId: offKey.id }).catch((e) => {
@@ -318,7 +340,14 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
       runSeconds: 12,
       hwid: 'dev-limit-1',
     });
-    runs.limitSecond = new Promise((r) => setTimeout(r, 3_000)).then(() =>
+    // Once the first device is bound (its loader call), the second comes.
+    const firstBound = async () => {
+      const { bindings } = (await adminFetch('/api/admin/hardware/bindings', 'GET')) as {
+        bindings: Array<{ hardwareId: string }>;
+      };
+      return bindings.some((b) => b.hardwareId === 'dev-limit-1');
+    };
+    runs.limitSecond = until(firstBound, 'the first device to bind the 1-device key', 30_000).then(() =>
       runExecutor('limit-second', {
         snippet: loaderSnippet('scanline-premium.lua', limitKey.key),
         runSeconds: 8,

@@ -131,7 +131,7 @@ describe('accessibility of every page (axe-core)', () => {
   });
 
   for (const size of WIDTHS) {
-    // A ceiling, not a measure: every page in one walk (about 25 of them) on a shared CI machine.
+    // A ceiling, not a measure: every page in one walk (about 36 pages and tabs) on a shared CI machine.
     it(`finds no serious or critical violation and a sound outline on every page at ${size.width} px`, {
       timeout: 360_000,
     }, async () => {
@@ -139,7 +139,14 @@ describe('accessibility of every page (axe-core)', () => {
       await page.setViewportSize(size);
       const problems: string[] = [];
       const analyse = async (where: string) => {
-        const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+        // axe.run in the page itself (legacy mode) rather than runPartial in each frame and finishRun in
+        // a new blank page: the same findings (the app has no cross-origin frame, the one thing legacy
+        // mode leaves out) in a third of the time; and only the violations' details, the one list read here.
+        const results = await new AxeBuilder({ page })
+          .withTags(TAGS)
+          .setLegacyMode()
+          .options({ resultTypes: ['violations'] })
+          .analyze();
         problems.push(...describeViolations(`${where} at ${size.width} px`, results.violations));
       };
       // Signed out first (the login form), then signed in for the console.

@@ -1,14 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../bots/options.ts';
 import { Simulator } from '../../bots/simulator.ts';
 import { createDb } from '../../server/db/index.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
+import { SETTLE_MS } from '../../server/features/health/analysis/analysis.service.ts';
 import { loginThroughApi, toastTitled, useBrowserSuite } from './harness.ts';
+import { startInProcessServer } from './in-process-server.ts';
 
 const BOT_TOKEN = 'e2e-bot-token-ai-debugging-0123456789ab';
 const MINUTE_MS = 60_000;
@@ -91,11 +92,16 @@ function useSeededDatabase(seed: (url: string, now: number) => Promise<void>): s
   return url;
 }
 
-/** The AI System Debugging page against the built server, with simulated bots feeding the report. */
+/**
+ * The AI System Debugging page against the app serving the built web app, with simulated bots
+ * feeding the report. The server runs in this process on a clock the test moves forward: the hop
+ * failure detector judges a minute once it is over, and the test moves to the end of the minute
+ * instead of sleeping to it.
+ */
 describe('AI System Debugging in the browser', () => {
   // Its hooks come before the suite's: the history is in the database before the server opens it.
   const databaseUrl = useSeededDatabase(seedQuietHistory);
-  const suite = useBrowserSuite({ BOT_TOKEN, DATABASE_URL: databaseUrl });
+  const suite = useBrowserSuite({ BOT_TOKEN, DATABASE_URL: databaseUrl }, (env) => startInProcessServer(env));
   let simulator: Simulator;
   let page: Page;
 
@@ -132,15 +138,33 @@ describe('AI System Debugging in the browser', () => {
   });
 
   it('finds the hop failure spike when the failure rate is raised, recommends, and resolves and implements them', async () => {
-    // Raised now, so the first minute with at least 30 s of it fails far above the quiet baseline.
-    const raisedAt = Date.now();
+    // The spike gets a minute of its own on the server's clock: the clock moves to the next minute's
+    // start, and from there the fleet fails at the raised rate.
+    const { clock } = suite.server;
+    const spikeMinute = clock.now() - (clock.now() % MINUTE_MS) + MINUTE_MS;
+    clock.advanceTo(spikeMinute);
     simulator.options.failureRate = RAISED_FAILURE_RATE;
-    let spikeMinuteEnd = raisedAt - (raisedAt % MINUTE_MS) + MINUTE_MS;
-    if (spikeMinuteEnd - raisedAt < 30_000) spikeMinuteEnd += MINUTE_MS;
-    // A minute is judged once complete, and the analysis reads up to 5 s before now (hops are written
-    // in batches): wait until then.
-    await sleep(spikeMinuteEnd + 6_000 - Date.now());
+    // Enough failed hops stored in that minute for it to be judged (20 hops or more) and to stand far
+    // above the baseline.
+    const { ctx } = suite.server;
+    const failedInSpikeMinute = async () => {
+      await ctx.services.fleet.flush();
+      const { count } = await ctx.db
+        .selectFrom('fleet_hops')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('success', '=', 0)
+        .where('created_at', '>=', spikeMinute)
+        .executeTakeFirstOrThrow();
+      return Number(count);
+    };
+    await expect.poll(failedInSpikeMinute, { timeout: 30_000 }).toBeGreaterThanOrEqual(30);
     simulator.options.failureRate = QUIET_FAILURE_RATE;
+    // Still inside that minute in the server's time (the raised hops took seconds, not a minute).
+    expect(clock.now()).toBeLessThan(spikeMinute + MINUTE_MS);
+    // A minute is judged once complete, and the analysis reads up to SETTLE_MS before now (hops are
+    // written in batches): move the clock past both rather than waiting. The browser's clock is not
+    // moved; nothing below reads how long ago something was.
+    clock.advanceTo(spikeMinute + MINUTE_MS + SETTLE_MS + 1_000);
 
     await page.goto('/admin/ai-debugging');
     await page.getByRole('group', { name: 'Health Score' }).waitFor();
@@ -177,5 +201,5 @@ describe('AI System Debugging in the browser', () => {
     await page.getByRole('tab', { name: /AI Recommendations/ }).click();
     await recommendation.getByText('Implemented', { exact: true }).waitFor();
     expect(await recommendation.getByRole('button', { name: 'Implement' }).count()).toBe(0);
-  }, 180_000);
+  });
 });

@@ -134,8 +134,8 @@ export async function loginAsAdmin(page: Page): Promise<void> {
 }
 
 /** What a browser suite's hooks fill in: `server` and `browser` once, `context` and `page` per test. */
-export interface BrowserSuite {
-  server: RunningServer;
+export interface BrowserSuite<Server extends RunningServer = RunningServer> {
+  server: Server;
   browser: Browser;
   context: BrowserContext;
   page: Page;
@@ -145,12 +145,21 @@ export interface BrowserSuite {
  * Registers the hooks every browser suite needs, in the calling describe block: one built server
  * (with its own empty database) and one Chromium for the file, a fresh context and page per test,
  * all closed afterwards. Read the fields inside tests and hooks, not at collection time: the hooks
- * fill them in. `serverEnv` adds to the server's environment (see startServer).
+ * fill them in. `serverEnv` adds to the server's environment (see startServer); `start` starts
+ * another kind of server with it (in-process-server.ts: one whose clock the test moves).
  */
-export function useBrowserSuite(serverEnv: Record<string, string> = {}): BrowserSuite {
+export function useBrowserSuite(serverEnv?: Record<string, string>): BrowserSuite;
+export function useBrowserSuite<Server extends RunningServer>(
+  serverEnv: Record<string, string>,
+  start: (env: Record<string, string>) => Promise<Server>,
+): BrowserSuite<Server>;
+export function useBrowserSuite(
+  serverEnv: Record<string, string> = {},
+  start: (env: Record<string, string>) => Promise<RunningServer> = startServer,
+): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
-    [suite.server, suite.browser] = await Promise.all([startServer(serverEnv), launchBrowser()]);
+    [suite.server, suite.browser] = await Promise.all([start(serverEnv), launchBrowser()]);
   });
   afterAll(async () => {
     await suite.browser?.close();

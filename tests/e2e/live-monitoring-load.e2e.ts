@@ -7,15 +7,20 @@ import { launchBrowser, loginThroughApi, newPage, type RunningServer, startServe
 
 /*
  * A measurement, not a pass/fail check: the Live Monitoring page under the issue's load, 70 bots x
- * 20 messages/s (1,400 events/s) for 30 s, straight on the bot socket (the simulator paces its hops
- * through the server pool, far below this rate). It prints the page's long tasks (PerformanceObserver
+ * 20 messages/s (1,400 events/s), straight on the bot socket (the simulator paces its hops through
+ * the server pool, far below this rate). It prints the page's long tasks (PerformanceObserver
  * 'longtask', after the first load) with their count and worst duration, and the frames per second.
  */
 
 const BOT_TOKEN = 'e2e-bot-token-live-monitoring-load-0123';
 const BOTS = 70;
 const MESSAGES_PER_SECOND = 20;
-const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
+/**
+ * How long the load lasts. SOAK_SECONDS sets it (the issue's figure is 30 s: `SOAK_SECONDS=30`); the
+ * default, 8 s, is some 11,000 events: enough for the page to show it keeps up (the footer moving
+ * every second, the page alive), in a CI run's time.
+ */
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 8);
 
 function frame(type: string, payload: unknown): string {
   return JSON.stringify({ type, payload, id: randomUUID(), timestamp: new Date().toISOString() });

@@ -95,6 +95,22 @@ function load(urls: () => string[], acked: AckedFind[], stop: { now: boolean }, 
   });
 }
 
+/**
+ * Waits until `check` holds, looking every 50 ms; throws naming `what` after `limitMs`. The load
+ * runs until the server has acknowledged so many finds, not for a fixed time: as long as that takes
+ * on the machine at hand, and no longer.
+ */
+async function until(check: () => boolean, what: string, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${limitMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Finds acknowledged under load before it stops: several seconds of two bots, each tier past Discord's limit. */
+const LOADED_FINDS = 40;
+
 /** Waits until every acknowledged find a tier matches reached its webhook. */
 async function allDelivered(fake: FakeDiscord, setup: ReturnType<typeof tiers>, acked: AckedFind[]) {
   await vi.waitFor(
@@ -165,7 +181,7 @@ describe('notifications end to end', () => {
     const acked: AckedFind[] = [];
     const stop = { now: false };
     const bots = load(() => [server.url], acked, stop);
-    await new Promise((r) => setTimeout(r, 6_000));
+    await until(() => acked.length >= LOADED_FINDS, `${LOADED_FINDS} finds acknowledged`);
     stop.now = true;
     await Promise.all(bots);
     expect(acked.length).toBeGreaterThan(30);
@@ -197,20 +213,25 @@ describe('notifications end to end', () => {
     const acked: AckedFind[] = [];
     const stop = { now: false };
     const bots = load(() => [server.url], acked, stop);
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Killed mid-load, with posts to Discord under way: half the load before the kill, half after.
+    await until(() => acked.length >= LOADED_FINDS / 2, `${LOADED_FINDS / 2} finds acknowledged`);
     const killedAt = Date.now();
     server.child.kill('SIGKILL');
     expect(await server.exited).toBe('SIGKILL');
     server = await serve(env, port);
-    await new Promise((r) => setTimeout(r, 3_000));
+    const afterRestart = () => acked.filter((a) => a.sentAt > killedAt).length;
+    await until(
+      () => afterRestart() >= LOADED_FINDS / 2,
+      `${LOADED_FINDS / 2} finds acknowledged after the restart`,
+    );
     stop.now = true;
     await Promise.all(bots);
-    expect(acked.filter((a) => a.sentAt > killedAt).length, 'load after the restart').toBeGreaterThan(5);
+    expect(afterRestart(), 'load after the restart').toBeGreaterThan(5);
 
     await allDelivered(fake, setup, acked);
     expectWithinRules(fake, setup);
     console.log(
-      `notifications, kill -9 after 3 s of load: ${acked.length} finds acknowledged; posted ` +
+      `notifications, kill -9 mid-load: ${acked.length} finds acknowledged; posted ` +
         setup.map(({ hook, spec }) => `${spec.name} ${findsReceived(fake, hook.id).length}`).join(', ') +
         `; twice: ${setup.map(({ hook }) => duplicates(findsReceived(fake, hook.id)).length).join('/')}`,
     );
@@ -241,7 +262,7 @@ describe('notifications end to end', () => {
       const acked: AckedFind[] = [];
       const stop = { now: false };
       const bots = load(() => [first.url, second.url], acked, stop, 4);
-      await new Promise((r) => setTimeout(r, 5_000));
+      await until(() => acked.length >= LOADED_FINDS, `${LOADED_FINDS} finds acknowledged`);
       stop.now = true;
       await Promise.all(bots);
       expect(acked.length).toBeGreaterThan(30);

@@ -265,6 +265,7 @@ for (const dialect of DIALECTS) {
                 }
               });
               ws.on('close', (code) => done({ close: code }));
+              // Not a wait: a bound for a socket that neither opens nor closes (settles at once otherwise).
               setTimeout(() => done({}), 3000);
             },
           );

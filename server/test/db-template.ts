@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { AppBase } from '../context.ts';
@@ -149,9 +150,25 @@ export async function createPostgresDatabase(
     // Not awaited: nothing waits for a finished test's database to go (a run that stops first
     // leaves it to dropLeftovers).
     drop: async () => {
-      admin(url)
-        .query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
-        .catch(() => {});
+      void dropWhenIdle(admin(url), database).catch(() => {});
     },
   };
+}
+
+/**
+ * A closed pool's backends take a moment to exit; forcing them out would make each one report a
+ * lost connection. Waits up to 2 s for them to go, then forces.
+ */
+async function dropWhenIdle(pool: pg.Pool, database: string): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      await pool.query(`DROP DATABASE IF EXISTS ${database}`);
+      return;
+    } catch (error) {
+      // 55006: "being accessed by other users"; anything else is not for waiting out.
+      if ((error as { code?: string }).code !== '55006') throw error;
+      await setTimeout(100);
+    }
+  }
+  await pool.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
 }

@@ -19,12 +19,13 @@ const redisTests = [
 ];
 
 /**
- * Files that replace a module with `vi.mock`: the api project shares its modules between files
- * (isolate: false, for speed), so a mock there would leak into the next file; these run isolated.
+ * Files that replace a module with `vi.mock`, or fake the timers an app's sweeps run on: the api
+ * project shares its modules between files (isolate: false, for speed), so these run isolated.
  */
-const moduleMockingTests = [
+const isolatedApiTests = [
   'server/features/redemption/redemption.test.ts',
   'server/features/notifications/notifications.test.ts',
+  'server/features/security/audit-retention.test.ts',
 ];
 
 const apiProject = {
@@ -45,7 +46,7 @@ const apiExcludes = [
  * - web:  React components with Testing Library (jsdom)
  * - api:  the Fastify app through app.inject and real sockets, on SQLite and (with TEST_DATABASE_URL)
  *   PostgreSQL; files share one module graph per worker (each test still gets its own app and database)
- * - api-isolated: the api files that mock a module, each in a fresh module graph
+ * - api-isolated: the api files that mock a module or fake timers, each in a fresh module graph
  * - e2e:  Playwright driving Chromium against the built app on a real port
  * - reliability: fast-check fuzz of every route and socket frame, kill -9 under load, concurrent pool
  *   claims (tests/reliability), on SQLite and (with TEST_DATABASE_URL) PostgreSQL; one file at a time
@@ -82,12 +83,12 @@ export default defineConfig({
           ...apiProject,
           name: 'api',
           isolate: false,
-          exclude: [...apiExcludes, ...moduleMockingTests],
+          exclude: [...apiExcludes, ...isolatedApiTests],
         },
       },
       {
         extends: true,
-        test: { ...apiProject, name: 'api-isolated', include: moduleMockingTests, exclude: apiExcludes },
+        test: { ...apiProject, name: 'api-isolated', include: isolatedApiTests, exclude: apiExcludes },
       },
       {
         extends: true,

@@ -83,7 +83,7 @@ const tiers = [
     : [
         {
           name: 'unit, web, API on SQLite',
-          budgetMs: 7 * MINUTE,
+          budgetMs: 6 * MINUTE,
           run: (budgetMs) =>
             vitest(
               'fast',
@@ -99,7 +99,7 @@ const tiers = [
           ? [
               {
                 name: 'API on PostgreSQL',
-                budgetMs: 5 * MINUTE,
+                budgetMs: 4 * MINUTE,
                 // Every PostgreSQL test is named `postgres: …` (the DIALECTS loops name them so).
                 run: (budgetMs) =>
                   vitest(
@@ -121,10 +121,10 @@ const tiers = [
             ]
           : []),
         ...[
-          ['e2e', 6],
-          ['reliability', 3],
+          ['e2e', 11],
+          ['reliability', 4],
           ['client', 2],
-          ['operations', 2],
+          ['operations', 3],
         ].map(([project, budget]) => ({
           name: project,
           budgetMs: budget * MINUTE,

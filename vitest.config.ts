@@ -75,6 +75,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['web/**/*.test.{ts,tsx}'],
           setupFiles: ['web/test/setup.ts'],
+          // Generous for a machine busy with the API tests too; a passing test takes what it takes.
+          testTimeout: 20_000,
         },
       },
       {

@@ -28,8 +28,10 @@ async function openFromSidebar(page: Page, label: RegExp): Promise<void> {
 describe('Live Monitoring during an outage', () => {
   it('opened while the server is down: one banner and no figure it did not receive', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scanline-e2e-outage-'));
-    const server = await startServer({ DATABASE_URL: join(dir, 'scanline.db') });
-    const browser = await launchBrowser();
+    const [server, browser] = await Promise.all([
+      startServer({ DATABASE_URL: join(dir, 'scanline.db') }),
+      launchBrowser(),
+    ]);
     try {
       const { page } = await newPage(browser, server.url);
       await page.setViewportSize({ width: 1280, height: 800 });
@@ -60,8 +62,7 @@ describe('Live Monitoring during an outage', () => {
 
 describe('Live Monitoring under an emergency stop', () => {
   it('shows the network stopped, since when and why, and the sidebar says STOPPED, not LIVE', async () => {
-    const server = await startServer();
-    const browser = await launchBrowser();
+    const [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     try {
       const { page } = await newPage(browser, server.url);
       await loginThroughApi(page);

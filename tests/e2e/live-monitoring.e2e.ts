@@ -233,8 +233,7 @@ describe('Live Monitoring across a server restart', () => {
     // The same port and database for both runs, so the page's session and origin outlive the restart.
     const env = { BOT_TOKEN, PORT: String(port), DATABASE_URL: join(dir, 'scanline.db') };
     const url = `http://127.0.0.1:${port}`;
-    let server = await startServer(env);
-    const browser = await launchBrowser();
+    let [server, browser] = await Promise.all([startServer(env), launchBrowser()]);
     let simulator = simulatorFor(url);
     try {
       const { page } = await newPage(browser, url);

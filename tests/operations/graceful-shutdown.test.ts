@@ -20,6 +20,12 @@ import { storedSeqs } from '../reliability/stored-writes.ts';
 const BOT_TOKEN = 'operations-shutdown-token';
 const ADMIN_SECRET = 'operations-shutdown-secret';
 const BOTS = 20;
+/**
+ * The load runs until the fleet is connected and 40 writes each way are acknowledged (a few seconds):
+ * enough for requests and frames to be in flight at the signal. SOAK_SECONDS makes it run at least
+ * that long first (`SOAK_SECONDS=60`: a minute of load, more rows for the shutdown to flush); CI: none.
+ */
+const MIN_LOAD_MS = Number(process.env.SOAK_SECONDS ?? 0) * 1000;
 
 async function until(check: () => boolean, what: string, limitMs: number): Promise<void> {
   const deadline = Date.now() + limitMs;
@@ -118,10 +124,15 @@ describe('sqlite: SIGTERM under simulator load', () => {
     const counts = { sent: 0, refused: 0 };
     const posters = [0, 1].map((i) => httpBot(url, BOT_TOKEN, `http-bot-${i}`, posted, stopPosting, counts));
     const watchers = [await dashboard(url), await botSocket(url, 'watching-bot')];
+    const loadEnds = Date.now() + MIN_LOAD_MS;
     await until(
-      () => simulator.connectedBots === BOTS && acknowledged.length >= 40 && posted.length >= 40,
+      () =>
+        simulator.connectedBots === BOTS &&
+        acknowledged.length >= 40 &&
+        posted.length >= 40 &&
+        Date.now() >= loadEnds,
       'the fleet to connect and the server to acknowledge writes',
-      60_000,
+      MIN_LOAD_MS + 60_000,
     );
 
     const signalledAt = Date.now();

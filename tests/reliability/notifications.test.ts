@@ -96,20 +96,28 @@ function load(urls: () => string[], acked: AckedFind[], stop: { now: boolean }, 
 }
 
 /**
+ * A longer load, by hand: SOAK_SECONDS of it (`SOAK_SECONDS=60`: some 600 finds, at the two bots' 10 a second).
+ * CI: none beyond LOADED_FINDS.
+ */
+const SOAK_MS = Number(process.env.SOAK_SECONDS ?? 0) * 1000;
+/**
+ * Finds acknowledged under load before it stops: some 4 s of two bots, each tier past Discord's
+ * limit (5 posts per 2 s a webhook), so its rate limit has to be obeyed; more with SOAK_SECONDS.
+ */
+const LOADED_FINDS = Math.max(40, Math.round(SOAK_MS / 100));
+
+/**
  * Waits until `check` holds, looking every 50 ms; throws naming `what` after `limitMs`. The load
  * runs until the server has acknowledged so many finds, not for a fixed time: as long as that takes
  * on the machine at hand, and no longer.
  */
-async function until(check: () => boolean, what: string, limitMs = 30_000): Promise<void> {
+async function until(check: () => boolean, what: string, limitMs = 30_000 + 2 * SOAK_MS): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${limitMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-/** Finds acknowledged under load before it stops: several seconds of two bots, each tier past Discord's limit. */
-const LOADED_FINDS = 40;
 
 /** Waits until every acknowledged find a tier matches reached its webhook. */
 async function allDelivered(fake: FakeDiscord, setup: ReturnType<typeof tiers>, acked: AckedFind[]) {
@@ -124,7 +132,7 @@ async function allDelivered(fake: FakeDiscord, setup: ReturnType<typeof tiers>, 
         ).toEqual([]);
       }
     },
-    { timeout: 45_000, interval: 250 },
+    { timeout: 45_000 + SOAK_MS, interval: 250 },
   );
 }
 

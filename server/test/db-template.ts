@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -63,7 +63,10 @@ function admin(url: string): pg.Pool {
   return adminPool;
 }
 
-/** Changes to the migrations, seeds or shipped scripts make a new template; tests never see a stale one. */
+/**
+ * Changes to the migrations, seeds or shipped scripts make a new template; tests never see a stale one.
+ * Paths count relative to the checkout, so clones of the same commit share one template.
+ */
 function sourceFingerprint(): string {
   const hash = createHash('sha256');
   const walk = (dir: string) => {
@@ -72,7 +75,7 @@ function sourceFingerprint(): string {
     )) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (!entry.name.includes('.test.')) hash.update(path).update(readFileSync(path));
+      else if (!entry.name.includes('.test.')) hash.update(relative(root, path)).update(readFileSync(path));
     }
   };
   for (const dir of ['server', 'common', 'scripts']) walk(join(root, dir));

@@ -319,9 +319,21 @@ export const FleetBackfillPayloadSchema = z.object({
 });
 export type FleetBackfillPayload = z.infer<typeof FleetBackfillPayloadSchema>;
 
+/**
+ * A find as the discovery feed serves it. One hidden from the caller's tier (5–10M/s for FREE) has
+ * nothing that links it to the finds the tier sees in clear: no jobid, placeid, botId or scannerId,
+ * its timestamp cut to the minute, its seq the find's that released it (docs/rules-licensing.md).
+ */
+export const FeedDiscoverySchema = PetDiscoverySchema.extend({
+  placeid: z.string().nullable(),
+  scannerId: z.string().nullable(),
+  botId: z.string().nullable(),
+});
+export type FeedDiscovery = z.infer<typeof FeedDiscoverySchema>;
+
 /** GET /api/script/feed: discoveries after the cursor, oldest first; pass `cursor` as the next `since`. */
 export const FeedResponseSchema = z.object({
-  discoveries: z.array(PetDiscoverySchema),
+  discoveries: z.array(FeedDiscoverySchema),
   cursor: z.number(),
   /** The caller's tier as the server applied it. */
   tier: z.enum(['FREE', 'PREMIUM']),
@@ -338,7 +350,7 @@ export const FeedSocketSendsSchemas = {
   /** The feed is live from here: the caller's tier and stream position. */
   ready: z.object({ tier: z.enum(['FREE', 'PREMIUM']), cursor: z.number(), serverTime: z.string() }),
   /** One find the tier may see, with the server's time so its age is judged by the server's clock. */
-  discovery: PetDiscoverySchema.extend({ serverTime: z.string() }),
+  discovery: FeedDiscoverySchema.extend({ serverTime: z.string() }),
   error: z.object({ error: z.string() }),
 } as const;
 

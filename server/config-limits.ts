@@ -34,6 +34,24 @@ export const LIMIT_SETTINGS = {
    * window: a long-polling script calls about twice a minute, one polling every second 60 times.
    */
   RATE_LIMIT_FEED: rateLimit(120),
+  /**
+   * /ws/feed sockets one client address (IPv6: its /64) may hold open at once on an instance: an
+   * address may be a household or a NAT, each PC running a script or two. Past it an upgrade gets 429.
+   */
+  FEED_SOCKETS_PER_ADDRESS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(10),
+  /**
+   * /ws/feed sockets one script key may hold open at once on an instance (a buyer's PC runs one or
+   * two scripts); a newer one closes the oldest with 4410.
+   */
+  FEED_SOCKETS_PER_KEY: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(2),
   /** My key calls (POST /api/script/key-status and reset-hwid) per IP and per script key per window. */
   RATE_LIMIT_KEY: rateLimit(20),
   /** Orders placed (POST /api/public/orders) per IP per window: each one holds a slot until its invoice expires. */

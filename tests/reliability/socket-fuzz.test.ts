@@ -27,7 +27,8 @@ import { FUZZ_ENV, RUNS, SEED, type Seeded, seed } from './setup.ts';
  */
 
 /** Close codes docs/rules*.md document for a refused socket (and the ordinary ones). */
-const DOCUMENTED_CLOSES = new Set([1000, 1001, 1008, 1009, 4400, 4401, 4403, 4409]);
+// 4410 and 4429: a feed socket replaced by a newer one with its key, or one past its address's share.
+const DOCUMENTED_CLOSES = new Set([1000, 1001, 1008, 1009, 4400, 4401, 4403, 4409, 4410, 4429]);
 const MAX_FRAME_BYTES = 64 * 1024;
 
 type Sent = { text: string; binary?: boolean; bad: boolean; tooLarge?: boolean; type?: string };

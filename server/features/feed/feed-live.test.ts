@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FeedResponse, PetDiscovery } from '../../../common/fleet.ts';
+import type { FeedDiscovery, FeedResponse } from '../../../common/fleet.ts';
 import { DIALECTS, type TestAppSuite, useTestApp } from '../../test/helper.ts';
 import { connectTestClient, type TestClient } from '../../test/socket-client.ts';
-import { MIDDLE, reportFinds, SMALL } from './feed.fixtures.ts';
+import { reportFinds, SMALL } from './feed.fixtures.ts';
 
 type App = Pick<TestAppSuite, 'app' | 'injectBare'>;
 
@@ -13,7 +13,8 @@ async function feedOf(t: App, search: string): Promise<FeedResponse> {
 }
 
 const OLD = { name: 'Tralalero Tralala', value: '$900K/s' };
-const names = (discoveries: PetDiscovery[]) => discoveries.map((d) => d.name);
+const SECOND = { name: 'Cappuccino Assassino', value: '$1.2M/s' };
+const names = (discoveries: FeedDiscovery[]) => discoveries.map((d) => d.name);
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: a feed read that starts at the present`, () => {
@@ -22,18 +23,18 @@ for (const dialect of DIALECTS) {
     it('answers only the last minute of finds, the cursor at the head, with the server time', async () => {
       await reportFinds(t, [OLD]);
       t.clock.advance(61_000);
-      await reportFinds(t, [SMALL, MIDDLE]);
+      await reportFinds(t, [SMALL, SECOND]);
       t.clock.advance(5_000);
 
       for (const search of ['', '?since=now', '?wait=0']) {
         const live = await feedOf(t, search);
-        expect(names(live.discoveries), search).toEqual([SMALL.name, MIDDLE.name]);
+        expect(names(live.discoveries), search).toEqual([SMALL.name, SECOND.name]);
         expect(live.serverTime).toBe(new Date(t.clock.now()).toISOString());
         expect(live.cursor).toBe(live.discoveries.at(-1)?.seq);
       }
       // since=0 still reads from the oldest kept, and carries the server time too.
       const all = await feedOf(t, '?since=0');
-      expect(names(all.discoveries)).toEqual([OLD.name, SMALL.name, MIDDLE.name]);
+      expect(names(all.discoveries)).toEqual([OLD.name, SMALL.name, SECOND.name]);
       expect(all.serverTime).toBe(new Date(t.clock.now()).toISOString());
     });
 

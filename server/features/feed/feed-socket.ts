@@ -1,42 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { PetDiscovery } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import { CLOSE_CODES, type RealtimeConnection } from '../../realtime/connection.ts';
-import { type EncodedFrame, encodeFrame } from '../../realtime/frames.ts';
+import type { EncodedFrame } from '../../realtime/frames.ts';
 import type { DiscoveryStream } from '../fleet/fleet.service.ts';
-import { discoveryForTier, type Feed, type FeedTier } from './feed.service.ts';
+import type { DiscoveryFrames } from './discovery-frames.ts';
+import { FEED_CLOSE_CODES, FEED_TEXTS, type Feed, type FeedTier } from './feed.service.ts';
+import type { FeedSocketCaps } from './feed-socket-caps.ts';
+import { HeldFinds } from './free-tier.ts';
 
 /** Unread output a feed socket may hold; a client further behind is closed (it reconnects with since=). */
 export const MAX_FEED_BUFFERED_BYTES = 1024 * 1024;
 /** Close code for a client too slow to read what it is sent. */
 export const SLOW_CLIENT_CLOSE = 4008;
-
-/**
- * A find's `discovery` frame for each tier, serialised at most once per tier however many sockets
- * receive it (the feed socket of 2,000 executors must not stringify a find 2,000 times).
- */
-export class DiscoveryFrames {
-  private readonly frames = new Map<FeedTier, EncodedFrame | null>();
-
-  constructor(
-    readonly discovery: PetDiscovery,
-    private readonly now: number,
-  ) {}
-
-  /** The frame for the tier (its UTF-8 bytes shared by every socket), or null when the tier may not see this find. */
-  frameFor(tier: FeedTier): EncodedFrame | null {
-    let frame = this.frames.get(tier);
-    if (frame === undefined) {
-      const shown = discoveryForTier(this.discovery, tier);
-      // The server's time rides with each find, so a client judges its age by the server's clock.
-      frame = shown
-        ? encodeFrame('discovery', { ...shown, serverTime: new Date(this.now).toISOString() }, this.now)
-        : null;
-      this.frames.set(tier, frame);
-    }
-    return frame;
-  }
-}
 
 export interface FeedSocketRequest {
   key?: string;
@@ -45,6 +20,17 @@ export interface FeedSocketRequest {
   since?: number;
   ip: string;
 }
+
+/** What every feed socket of an instance shares. */
+export interface FeedSocketDeps {
+  feed: Feed;
+  stream: DiscoveryStream;
+  caps: FeedSocketCaps<FeedSocket>;
+  ctx: AppContext;
+  log: FastifyBaseLogger;
+}
+
+const findOf = (frames: DiscoveryFrames) => frames.discovery;
 
 /**
  * One executor's feed socket (on the transport's one connection class, which pings it and drops it
@@ -56,20 +42,19 @@ export interface FeedSocketRequest {
 export class FeedSocket {
   private tier: FeedTier | undefined;
   /** Finds that arrived before the tier was known and the backlog sent. */
-  private held: DiscoveryFrames[] | undefined = [];
+  private pending: DiscoveryFrames[] | undefined = [];
+  /** FREE: the 5–10M/s finds not yet released to it (free-tier.ts). */
+  private held: HeldFinds<DiscoveryFrames> | undefined;
   private cursor = 0;
   private closed = false;
 
   constructor(
     private readonly connection: RealtimeConnection,
     private readonly request: FeedSocketRequest,
-    private readonly feed: Feed,
-    stream: DiscoveryStream,
-    private readonly ctx: AppContext,
-    private readonly log: FastifyBaseLogger,
+    private readonly deps: FeedSocketDeps,
   ) {
-    void this.start(stream).catch((err: unknown) => {
-      this.log.error({ err }, 'feed socket failed to start');
+    void this.start().catch((err: unknown) => {
+      deps.log.error({ err }, 'feed socket failed to start');
       this.refuse('The feed is unavailable right now: try again in a moment', CLOSE_CODES.goingAway);
     });
   }
@@ -79,7 +64,7 @@ export class FeedSocket {
    * opened, so nothing accepted while the key is checked or the backlog read is missed.
    */
   receive(frames: DiscoveryFrames): void {
-    if (this.held) this.held.push(frames);
+    if (this.pending) this.pending.push(frames);
     else this.deliver(frames);
   }
 
@@ -87,59 +72,84 @@ export class FeedSocket {
     return this.request.key;
   }
 
-  private async start(stream: DiscoveryStream): Promise<void> {
-    const access = await this.feed.tierOf(this.request);
+  private async start(): Promise<void> {
+    const { feed, stream, ctx } = this.deps;
+    const access = await feed.tierOf(this.request);
     if (this.closed) return;
     if (access.kind === 'refused') return this.refuse(access.error);
     this.tier = access.tier;
-    if (this.request.since !== undefined) {
+    this.keepWithinKeyCap();
+    const { since } = this.request;
+    if (this.tier === 'FREE') {
+      await feed.readyForFree();
+      if (this.closed) return;
+      // What a free reader from the start would hold at the socket's first position (read in the
+      // same step as `pending`, so a find is never both held already and still to be delivered).
+      const from = since ?? (this.pending?.[0] ? this.pending[0].discovery.seq - 1 : undefined);
+      this.held = new HeldFinds(feed.heldForFree(from), findOf);
+    }
+    if (since !== undefined) {
       // A resume: page through what the client missed, then what arrived while it was read.
-      let since = this.request.since;
+      let after = since;
       for (;;) {
-        const page = await stream.discoveriesAfter(since, 500);
+        const page = await stream.discoveriesAfter(after, 500);
         if (this.closed) return;
-        const now = this.ctx.now();
-        for (const discovery of page.discoveries) this.deliver(new DiscoveryFrames(discovery, now));
-        if (page.discoveries.length < 500 || page.cursor <= since) break;
-        since = page.cursor;
+        for (const frames of feed.framesOf(page.discoveries)) this.deliver(frames);
+        if (page.discoveries.length < 500 || page.cursor <= after) break;
+        after = page.cursor;
       }
     }
-    const held = this.held ?? [];
-    this.held = undefined;
-    for (const frames of held) this.deliver(frames);
+    const pending = this.pending ?? [];
+    this.pending = undefined;
+    for (const frames of pending) this.deliver(frames);
     // From here on every find the tier may see is sent: the client knows its tier and position.
-    this.send('ready', {
+    this.connection.send('ready', {
       tier: this.tier,
       cursor: this.cursor,
-      serverTime: new Date(this.ctx.now()).toISOString(),
+      serverTime: new Date(ctx.now()).toISOString(),
     });
   }
 
-  /** Sends a find the tier may see, once, in order; a resume's overlap with live finds is skipped. */
+  /** A key past FEED_SOCKETS_PER_KEY: its oldest sockets make way for this one. */
+  private keepWithinKeyCap(): void {
+    if (this.request.key === undefined) return;
+    const { caps } = this.deps;
+    for (const old of caps.keyAccepted(this, this.request.key)) {
+      old.refuse(FEED_TEXTS.replaced(caps.limits.perKey), FEED_CLOSE_CODES.replaced);
+    }
+  }
+
+  /**
+   * Sends a find the tier may see, once, in order, after the held finds it releases (FREE); a
+   * resume's overlap with live finds is skipped.
+   */
   private deliver(frames: DiscoveryFrames): void {
     const { seq } = frames.discovery;
     if (this.closed || this.tier === undefined || seq <= this.cursor) return;
     this.cursor = seq;
+    if (this.held) for (const released of this.held.pass(frames)) this.write(frames.frameReleasing(released));
     const frame = frames.frameFor(this.tier);
-    if (frame === null) return;
+    if (frame !== null) this.write(frame);
+  }
+
+  private write(frame: EncodedFrame): void {
+    if (this.closed || this.tier === undefined) return;
     if (this.connection.socket.bufferedAmount > MAX_FEED_BUFFERED_BYTES) {
       this.refuse('Too far behind: reconnect with since= your last seq', SLOW_CLIENT_CLOSE);
       return;
     }
     this.connection.deliver(frame);
-    this.ctx.services.metrics.feedDelivered('socket', this.tier, 1);
-  }
-
-  private send(type: string, payload: unknown): void {
-    this.connection.send(type, payload);
+    this.deps.ctx.services.metrics.feedDelivered('socket', this.tier, 1);
   }
 
   /** The key changed (or its expiry may have passed): check it again, closing the socket if refused. */
   async recheck(): Promise<void> {
     if (this.closed || this.tier !== 'PREMIUM') return;
-    const access = await this.feed.tierOf(this.request);
-    if (access.kind === 'refused') this.refuse(access.error);
-    else this.tier = access.tier;
+    const access = await this.deps.feed.tierOf(this.request);
+    if (access.kind === 'refused') return this.refuse(access.error);
+    // A key turned FREE holds 5–10M/s finds from here on, as a free reader would.
+    if (access.tier === 'FREE') this.held ??= new HeldFinds([], findOf);
+    this.tier = access.tier;
   }
 
   refuse(error: string, code: number = CLOSE_CODES.policyViolation): void {
@@ -154,6 +164,8 @@ export class FeedSocket {
   dispose(): void {
     if (this.closed) return;
     this.closed = true;
+    this.pending = undefined;
     this.held = undefined;
+    this.deps.caps.close(this);
   }
 }

@@ -41,3 +41,15 @@ export async function reportFinds(
   expect(res.statusCode, res.body).toBeLessThan(300);
   return jobIds;
 }
+
+/** Reported a minute later by another bot: releases the 5–10M/s finds the free tier holds (free-tier.ts). */
+export const NEXT_MINUTE = { name: 'Lirili Larila', value: '$700K/s' };
+
+/** Moves the clock a minute on and has another bot report `finds` (NEXT_MINUTE by default). */
+export async function reportNextMinute(
+  t: Pick<TestApp, 'injectBare' | 'clock'>,
+  finds: Array<{ name: string; value: string }> = [NEXT_MINUTE],
+): Promise<string[]> {
+  t.clock.advance(60_000);
+  return reportFinds(t, finds, 'ghost-02');
+}

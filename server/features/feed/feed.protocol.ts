@@ -5,8 +5,10 @@ import type { AppContext } from '../../context.ts';
 import { CLOSE_CODES, type SocketIdentity } from '../../realtime/connection.ts';
 import { describeIssue } from '../../realtime/frames.ts';
 import type { SocketProtocol } from '../../realtime/protocol.ts';
-import type { Feed } from './feed.service.ts';
+import { limitedClientOf } from '../security/client-address.ts';
+import { FEED_CLOSE_CODES, FEED_TEXTS, type Feed } from './feed.service.ts';
 import { FeedSocket } from './feed-socket.ts';
+import type { FeedSocketCaps } from './feed-socket-caps.ts';
 
 export const FEED_SOCKET_PATH = '/ws/feed';
 
@@ -14,12 +16,16 @@ export const FEED_SOCKET_PATH = '/ws/feed';
 interface FeedUpgrade {
   query: unknown;
   ip: string;
+  /** The address as the caps count it (IPv6: its /64). */
+  client: string;
   hardwareId: (fromQuery: string | undefined) => string | undefined;
 }
 
 export interface FeedSockets {
   /** The open feed sockets of this instance (the route hands each find to all of them). */
   readonly open: Set<FeedSocket>;
+  /** FEED_SOCKETS_PER_ADDRESS and FEED_SOCKETS_PER_KEY, counted on this instance. */
+  readonly caps: FeedSocketCaps<FeedSocket>;
   readonly feed: Feed;
   querySchema: z.ZodType<{ key?: string; hwid?: string; since?: number }>;
   hardwareIdOf(request: FastifyRequest, fromQuery: string | undefined): string | undefined;
@@ -30,7 +36,8 @@ export interface FeedSockets {
 /**
  * The discovery feed's socket protocol on /ws/feed: anyone may open it (the key is checked once it
  * is open, and a refusal is an `error` frame, then 1008); it only listens. The liveness sweep checks
- * the key again (switched off, expired: the socket closes).
+ * the key again (switched off, expired: the socket closes). An address holding its share of sockets
+ * is refused: 429 on the upgrade, or, for one that raced past that check, an `error` frame and 4429.
  */
 export function feedProtocol(ctx: AppContext, sockets: FeedSockets): SocketProtocol {
   const upgrades = new WeakMap<SocketIdentity, FeedUpgrade>();
@@ -42,6 +49,10 @@ export function feedProtocol(ctx: AppContext, sockets: FeedSockets): SocketProto
     countsUpgrades: false,
     ignoresMessages: true,
     async authenticate(request) {
+      const client = limitedClientOf(request);
+      if (sockets.caps.isFull(client)) {
+        return { refused: { status: 429, error: FEED_TEXTS.addressFull(sockets.caps.limits.perAddress) } };
+      }
       const identity: SocketIdentity = {
         kind: 'feed',
         async stillValid() {
@@ -52,6 +63,7 @@ export function feedProtocol(ctx: AppContext, sockets: FeedSockets): SocketProto
       upgrades.set(identity, {
         query: request.query,
         ip: request.ip ?? 'inject',
+        client,
         hardwareId: (fromQuery) => sockets.hardwareIdOf(request, fromQuery),
       });
       return identity;
@@ -67,15 +79,21 @@ export function feedProtocol(ctx: AppContext, sockets: FeedSockets): SocketProto
         connection.close(CLOSE_CODES.policyViolation, 'Bad feed request');
         return;
       }
+      // Checked and counted in one synchronous step: upgrades racing each other cannot all pass.
+      const { caps } = sockets;
+      if (caps.isFull(upgrade.client)) {
+        const error = FEED_TEXTS.addressFull(caps.limits.perAddress);
+        connection.send('error', { error });
+        connection.close(FEED_CLOSE_CODES.addressFull, error.slice(0, 120));
+        return;
+      }
       const { key, hwid, since } = query.data;
       const feedSocket = new FeedSocket(
         connection,
         { key, hwid: upgrade.hardwareId(hwid), since, ip: upgrade.ip },
-        sockets.feed,
-        ctx.services.fleet.discoveries,
-        ctx,
-        log,
+        { feed: sockets.feed, stream: ctx.services.fleet.discoveries, caps, ctx, log },
       );
+      caps.open(feedSocket, upgrade.client);
       feedSockets.set(connection.identity, feedSocket);
       sockets.open.add(feedSocket);
     },

@@ -8,7 +8,8 @@ import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { feedProtocol } from './feed.protocol.ts';
 import { Feed, MAX_FEED_WAIT_SECONDS } from './feed.service.ts';
-import { DiscoveryFrames, type FeedSocket } from './feed-socket.ts';
+import type { FeedSocket } from './feed-socket.ts';
+import { FeedSocketCaps } from './feed-socket-caps.ts';
 
 const optionalText = (field: string) =>
   z
@@ -60,10 +61,15 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
   const sockets = new Set<FeedSocket>();
   const rateLimit = app.rateLimitHooks('feed', { keyOf: (request) => textField(request.query, 'key') });
 
-  // One subscription for every socket of this instance; each find is serialised once per tier.
+  const caps = new FeedSocketCaps<FeedSocket>({
+    perAddress: ctx.config.FEED_SOCKETS_PER_ADDRESS,
+    perKey: ctx.config.FEED_SOCKETS_PER_KEY,
+  });
+
+  // One subscription for every socket of this instance; each find is serialised once per tier. The
+  // feed remembers the last minutes of finds for what the free tier holds back.
   const unsubscribeStream = ctx.services.fleet.discoveries.onDiscovery((discovery) => {
-    if (sockets.size === 0) return;
-    const frames = new DiscoveryFrames(discovery, ctx.now());
+    const frames = feed.remember(discovery);
     for (const socket of sockets) socket.receive(frames);
   });
 
@@ -75,7 +81,14 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
   // The socket /ws/feed, on the realtime transport (which pings it and, each sweep, has the key
   // checked again: switched off or expired, the socket closes).
   ctx.services.transport.registerProtocol(
-    feedProtocol(ctx, { open: sockets, feed, querySchema: FeedSocketQuerySchema, hardwareIdOf, rateLimit }),
+    feedProtocol(ctx, {
+      open: sockets,
+      caps,
+      feed,
+      querySchema: FeedSocketQuerySchema,
+      hardwareIdOf,
+      rateLimit,
+    }),
   );
 
   // Before the listener closes, which waits for requests in flight: long polls answer now.

@@ -1,9 +1,11 @@
-import type { FeedResponse, PetDiscovery } from '../../../common/fleet.ts';
-import { freeTierShare } from '../../../common/pet-value.ts';
+import type { FeedDiscovery, FeedResponse, PetDiscovery } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import type { DiscoveryStream } from '../fleet/fleet.service.ts';
 import { ACCESS_TEXTS, LoaderAccess } from '../loader/loader-access.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
+import { DiscoveryFrames } from './discovery-frames.ts';
+import { type HeldFinds, heldFinds, shownToFree } from './free-tier.ts';
+import { RecentFinds } from './recent-finds.ts';
 
 export type FeedTier = FeedResponse['tier'];
 
@@ -16,6 +18,18 @@ export const MAX_FEED_WAIT_SECONDS = 25;
 
 export const FEED_TEXTS = {
   hwidRequired: 'hwid is required with a key: pass &hwid= (or the X-Hardware-Id header)',
+  addressFull: (max: number) =>
+    `Too many feed sockets from this address: at most ${max} open at once. Close one, then connect again`,
+  replaced: (max: number) =>
+    `Replaced by a newer feed socket with this key (at most ${max} open at once): not reconnecting`,
+} as const;
+
+/** Close codes of /ws/feed besides the transport's (docs/rules-licensing.md, "The discovery feed"). */
+export const FEED_CLOSE_CODES = {
+  /** The caller's address holds FEED_SOCKETS_PER_ADDRESS feed sockets already (HTTP 429's number). */
+  addressFull: 4429,
+  /** A newer socket with the same key took this one's place (FEED_SOCKETS_PER_KEY): do not reconnect on your own. */
+  replaced: 4410,
 } as const;
 
 export type FeedAccess =
@@ -25,32 +39,17 @@ export type FeedAccess =
 const FREE: FeedAccess = { kind: 'granted', tier: 'FREE' };
 const PREMIUM: FeedAccess = { kind: 'granted', tier: 'PREMIUM' };
 
-/**
- * What a caller of the tier may see of a discovery: FREE callers nothing at 10M/s and up or whose
- * value does not parse, and no join data (jobid) at 5M/s and up; PREMIUM everything. Decided from
- * the value text, not `numericValue` (which is 0 for a value that does not parse, for display).
- * Enforced here, never left to the script.
- */
-export function discoveryForTier(discovery: PetDiscovery, tier: FeedTier): PetDiscovery | undefined {
-  if (tier === 'PREMIUM') return discovery;
-  switch (freeTierShare(discovery.value)) {
-    case 'none':
-      return undefined;
-    case 'withoutJoinData':
-      return { ...discovery, jobid: null };
-    case 'all':
-      return discovery;
-  }
-}
+/** The stream's finds kept for the free tier's holding; read once at the first use after a start. */
+const SEED_FINDS = 5000;
 
-function visibleTo(discoveries: PetDiscovery[], tier: FeedTier): PetDiscovery[] {
-  const visible: PetDiscovery[] = [];
-  for (const discovery of discoveries) {
-    const shown = discoveryForTier(discovery, tier);
-    if (shown) visible.push(shown);
-  }
-  return visible;
-}
+/**
+ * What one read shows its tier of finds in stream order: PREMIUM everything; FREE what free-tier.ts
+ * allows, holding 5–10M/s finds (and releasing them) as it goes. One view per read, fed in order.
+ */
+type TierView = (finds: PetDiscovery[]) => Promise<FeedDiscovery[]>;
+
+/** A page of an answer; `behind`: the stream holds more after its cursor already. */
+type Page = Omit<FeedResponse, 'serverTime'> & { behind: boolean };
 
 /**
  * The discovery feed: who gets which tier (the loader's key and device checks, so a key opens the
@@ -63,6 +62,9 @@ export class Feed {
   private readonly waiting = new Set<() => void>();
   /** The server is stopping: a long poll answers with what there is rather than wait. */
   private stopping = false;
+  /** The stream's last minutes, for what the free tier holds (free-tier.ts). */
+  private readonly recent = new RecentFinds<DiscoveryFrames>((frames) => frames.discovery);
+  private seeded: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -107,6 +109,54 @@ export class Feed {
     return { kind: 'refused', status, error: message };
   }
 
+  /** A new find of the stream (every instance sees every find, in order), wrapped for the sockets. */
+  remember(discovery: PetDiscovery): DiscoveryFrames {
+    const frames = new DiscoveryFrames(discovery, this.ctx.now());
+    this.recent.add(frames);
+    return frames;
+  }
+
+  /** Finds read back from the stream (a resume), wrapped for a socket: the ones held are the kept ones. */
+  framesOf(discoveries: PetDiscovery[]): DiscoveryFrames[] {
+    const now = this.ctx.now();
+    return discoveries.map((discovery) => new DiscoveryFrames(discovery, now));
+  }
+
+  /** Resolves once what the free tier holds can be read (heldForFree): at once but after a start. */
+  async readyForFree(): Promise<void> {
+    // What the stream kept from before the start, read once and merged with what came since.
+    this.seeded ??= this.stream()
+      .discoveriesAfter(Number.MAX_SAFE_INTEGER, SEED_FINDS)
+      .then(({ discoveries }) => {
+        for (const frames of this.framesOf(discoveries)) this.recent.add(frames);
+      });
+    await this.seeded;
+  }
+
+  /**
+   * The 5–10M/s finds a free reader holds, not yet released, at stream position `at` (default: the
+   * newest known), as one reading from the start would hold them there (free-tier.ts). Call
+   * readyForFree first.
+   */
+  heldForFree(at?: number): DiscoveryFrames[] {
+    return this.recent.heldAt(at ?? this.recent.head);
+  }
+
+  /** One read's view of the finds for its tier. */
+  private viewOf(tier: FeedTier): TierView {
+    if (tier === 'PREMIUM') return async (finds) => finds;
+    let held: HeldFinds<PetDiscovery> | undefined;
+    return async (finds) => {
+      if (finds.length === 0) return [];
+      if (!held) {
+        const at = (finds[0]?.seq ?? 1) - 1;
+        await this.readyForFree();
+        held = heldFinds(this.heldForFree(at).map((frames) => frames.discovery));
+      }
+      return shownToFree(finds, held);
+    };
+  }
+
   /**
    * Discoveries after `since` the tier may see, oldest first, and the cursor to ask from next. With
    * `since` 'now', the read starts at the present: the finds of the last LIVE_CONTEXT_MS (newest
@@ -122,8 +172,13 @@ export class Feed {
     signal?: AbortSignal,
   ): Promise<FeedResponse> {
     const stream = this.stream();
-    const first = () => (since === 'now' ? this.livePage(stream, tier) : this.page(stream, since, tier));
-    if (waitMs <= 0 || this.stopping) return this.stamped(await first());
+    const view = this.viewOf(tier);
+    const first = () =>
+      since === 'now' ? this.livePage(stream, tier, view) : this.page(stream, since, tier, view);
+    if (waitMs <= 0 || this.stopping) {
+      const { behind: _, ...page } = await first();
+      return this.stamped(page);
+    }
 
     // Subscribed before reading, so a find accepted between the read and the wait is not missed.
     const arrived: PetDiscovery[] = [];
@@ -142,15 +197,17 @@ export class Feed {
     signal?.addEventListener('abort', finish, { once: true });
     this.waiting.add(finish);
     try {
-      const page = await first();
-      if (page.discoveries.length > 0) return this.stamped(page);
+      const { behind, ...page } = await first();
+      // Behind by more than a page: answer now, so the next read goes on from the cursor.
+      if (page.discoveries.length > 0 || behind) return this.stamped(page);
       let cursor = page.cursor;
       for (;;) {
         const fresh = arrived.splice(0).filter((d) => d.seq > cursor);
         if (fresh.length > 0) {
           cursor = Math.max(cursor, ...fresh.map((d) => d.seq));
-          const visible = visibleTo(fresh, tier);
+          const visible = await view(fresh);
           if (visible.length > 0) return this.stamped({ discoveries: visible, cursor, tier });
+          continue;
         }
         if (over || signal?.aborted) return this.stamped({ discoveries: [], cursor, tier });
         await new Promise<void>((resolve) => {
@@ -169,21 +226,22 @@ export class Feed {
     return { ...page, serverTime: new Date(this.ctx.now()).toISOString() };
   }
 
-  private async page(
-    stream: DiscoveryStream,
-    since: number,
-    tier: FeedTier,
-  ): Promise<Omit<FeedResponse, 'serverTime'>> {
+  private async page(stream: DiscoveryStream, since: number, tier: FeedTier, view: TierView): Promise<Page> {
     const { discoveries, cursor } = await stream.discoveriesAfter(since, FEED_PAGE_SIZE);
-    return { discoveries: visibleTo(discoveries, tier), cursor, tier };
+    return {
+      discoveries: await view(discoveries),
+      cursor,
+      tier,
+      behind: discoveries.length === FEED_PAGE_SIZE,
+    };
   }
 
   /** The newest finds (of the last LIVE_CONTEXT_MS), oldest first, with the cursor at the head. */
-  private async livePage(stream: DiscoveryStream, tier: FeedTier): Promise<Omit<FeedResponse, 'serverTime'>> {
+  private async livePage(stream: DiscoveryStream, tier: FeedTier, view: TierView): Promise<Page> {
     // A cursor past the head reads as "older than what is kept": the newest page and the head cursor.
     const { discoveries, cursor } = await stream.discoveriesAfter(Number.MAX_SAFE_INTEGER, FEED_PAGE_SIZE);
     const from = this.ctx.now() - LIVE_CONTEXT_MS;
     const recent = discoveries.filter((d) => Date.parse(d.timestamp) >= from);
-    return { discoveries: visibleTo(recent, tier), cursor, tier };
+    return { discoveries: await view(recent), cursor, tier, behind: false };
   }
 }

@@ -1,12 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FeedResponse, PetDiscovery } from '../../../common/fleet.ts';
+import type { FeedDiscovery, FeedResponse } from '../../../common/fleet.ts';
 import type { ScriptKeyType } from '../../../common/script-keys.ts';
 import { insertScriptKeyBinding } from '../../test/fixtures.ts';
 import { DIALECTS, type TestAppSuite, useTestApp } from '../../test/helper.ts';
 import { connectTestClient, type TestClient } from '../../test/socket-client.ts';
 import { ACCESS_TEXTS } from '../loader/loader-access.ts';
 import { HOUR_MS, insertTestScriptKey, scriptKeyBindings } from '../loader/script-access.fixtures.ts';
-import { HUGE, LARGE, MIDDLE, reportFinds, SMALL, UNREADABLE } from './feed.fixtures.ts';
+import {
+  HUGE,
+  LARGE,
+  MIDDLE,
+  NEXT_MINUTE,
+  reportFinds,
+  reportNextMinute,
+  SMALL,
+  UNREADABLE,
+} from './feed.fixtures.ts';
 import { FEED_TEXTS } from './feed.service.ts';
 
 type App = Pick<TestAppSuite, 'app' | 'injectBare'>;
@@ -22,8 +31,8 @@ async function feedOf(t: App, query: Record<string, string | number>): Promise<F
   return res.json() as FeedResponse;
 }
 
-const names = (discoveries: PetDiscovery[]) => discoveries.map((d) => d.name);
-const joinData = (discoveries: PetDiscovery[]) =>
+const names = (discoveries: FeedDiscovery[]) => discoveries.map((d) => d.name);
+const joinData = (discoveries: FeedDiscovery[]) =>
   Object.fromEntries(discoveries.map((d) => [d.name, d.jobid === null ? null : 'jobid']));
 
 for (const dialect of DIALECTS) {
@@ -32,10 +41,16 @@ for (const dialect of DIALECTS) {
 
     it('gives a keyless client only finds below 10M/s, without join data from 5M/s', async () => {
       await reportFinds(t, [SMALL, LARGE, MIDDLE, HUGE]);
+      // The 5–10M/s find comes with the first find of a later minute (feed-free-tier.test.ts).
+      await reportNextMinute(t);
       const feed = await feedOf(t, { since: 0 });
       expect(feed.tier).toBe('FREE');
-      expect(names(feed.discoveries)).toEqual([SMALL.name, MIDDLE.name]);
-      expect(joinData(feed.discoveries)).toEqual({ [SMALL.name]: 'jobid', [MIDDLE.name]: null });
+      expect(names(feed.discoveries)).toEqual([SMALL.name, MIDDLE.name, NEXT_MINUTE.name]);
+      expect(joinData(feed.discoveries)).toEqual({
+        [SMALL.name]: 'jobid',
+        [MIDDLE.name]: null,
+        [NEXT_MINUTE.name]: 'jobid',
+      });
       expect(feed.discoveries[0]).toMatchObject({ value: SMALL.value, numericValue: 850_000 });
     });
 
@@ -64,6 +79,7 @@ for (const dialect of DIALECTS) {
     it('gives a FREE key the free tier, and binds no device for it', async () => {
       const key = await insertTestScriptKey(t, { scriptType: 'FREE' });
       await reportFinds(t, [HUGE, SMALL, MIDDLE]);
+      await reportNextMinute(t, [HUGE]);
       const feed = await feedOf(t, { since: 0, key: key.scriptKey, hwid: 'free-device' });
       expect(feed.tier).toBe('FREE');
       expect(names(feed.discoveries)).toEqual([SMALL.name, MIDDLE.name]);
@@ -134,8 +150,9 @@ for (const dialect of DIALECTS) {
 
     it('pages with the cursor: each answer holds only what came after the previous one', async () => {
       await reportFinds(t, [SMALL, MIDDLE]);
+      await reportNextMinute(t);
       const first = await feedOf(t, { since: 0 });
-      expect(names(first.discoveries)).toEqual([SMALL.name, MIDDLE.name]);
+      expect(names(first.discoveries)).toEqual([SMALL.name, MIDDLE.name, NEXT_MINUTE.name]);
       expect(first.cursor).toBe(first.discoveries.at(-1)?.seq);
 
       expect(await feedOf(t, { since: first.cursor })).toMatchObject({
@@ -157,7 +174,8 @@ for (const dialect of DIALECTS) {
       // wait=25: a poll that waited its whole time would fail the test's own 5 s limit.
       const polling = feedOf(t, { since: cursor, wait: 25 });
       await reportFinds(t, [HUGE]); // not for a FREE client: the poll keeps waiting
-      await reportFinds(t, [MIDDLE]);
+      await reportFinds(t, [MIDDLE]); // held until a find of a later minute: still waiting
+      await reportNextMinute(t, [LARGE]);
       const answer = await polling;
       expect(names(answer.discoveries)).toEqual([MIDDLE.name]);
       expect(answer.discoveries[0]?.jobid).toBeNull();
@@ -239,17 +257,18 @@ for (const dialect of DIALECTS) {
     }
 
     const discoveryNames = (client: TestClient) =>
-      client.ofType('discovery').map((f) => (f.payload as PetDiscovery).name);
+      client.ofType('discovery').map((f) => (f.payload as FeedDiscovery).name);
 
     it('streams a keyless client finds below 10M/s only, without join data from 5M/s', async () => {
       const client = await open({});
       expect((await client.next((f) => f.type === 'ready')).payload).toMatchObject({ tier: 'FREE' });
       await reportFinds(t, [HUGE, SMALL, LARGE, MIDDLE]);
+      await reportNextMinute(t, [HUGE]);
       const middle = await client.next(
-        (f) => f.type === 'discovery' && (f.payload as PetDiscovery).name === MIDDLE.name,
+        (f) => f.type === 'discovery' && (f.payload as FeedDiscovery).name === MIDDLE.name,
       );
       expect(discoveryNames(client)).toEqual([SMALL.name, MIDDLE.name]);
-      expect((middle.payload as PetDiscovery).jobid).toBeNull();
+      expect((middle.payload as FeedDiscovery).jobid).toBeNull();
     });
 
     it('never streams a find whose value does not parse to the free tier; a PREMIUM key gets it', async () => {
@@ -257,8 +276,8 @@ for (const dialect of DIALECTS) {
       const [free, paid] = await Promise.all([open({}), open({ key: premium.scriptKey, hwid: 'd' })]);
       await Promise.all([free, paid].map((c) => c.next((f) => f.type === 'ready')));
       const [unreadableJob] = await reportFinds(t, [UNREADABLE, SMALL]);
-      await free.next((f) => f.type === 'discovery' && (f.payload as PetDiscovery).name === SMALL.name);
-      await paid.next((f) => f.type === 'discovery' && (f.payload as PetDiscovery).name === SMALL.name);
+      await free.next((f) => f.type === 'discovery' && (f.payload as FeedDiscovery).name === SMALL.name);
+      await paid.next((f) => f.type === 'discovery' && (f.payload as FeedDiscovery).name === SMALL.name);
       expect(discoveryNames(free)).toEqual([SMALL.name]);
       expect(discoveryNames(paid)).toEqual([UNREADABLE.name, SMALL.name]);
       expect(paid.ofType('discovery')[0]?.payload).toMatchObject({ jobid: unreadableJob });
@@ -274,10 +293,10 @@ for (const dialect of DIALECTS) {
       const client = await open({ key: key.scriptKey, hwid: 'd', since: String(cursor) });
       expect((await client.next((f) => f.type === 'ready')).payload).toMatchObject({ tier: 'PREMIUM' });
       await reportFinds(t, [LARGE]);
-      await client.next((f) => f.type === 'discovery' && (f.payload as PetDiscovery).name === LARGE.name);
+      await client.next((f) => f.type === 'discovery' && (f.payload as FeedDiscovery).name === LARGE.name);
       expect(discoveryNames(client)).toEqual([HUGE.name, LARGE.name]);
       expect(
-        client.ofType('discovery').every((f) => typeof (f.payload as PetDiscovery).jobid === 'string'),
+        client.ofType('discovery').every((f) => typeof (f.payload as FeedDiscovery).jobid === 'string'),
       ).toBe(true);
     });
 

@@ -13,6 +13,14 @@ export const BTCPAY_WEBHOOK_PATH = '/api/payments/btcpay/webhook';
 /** The order's page; its secret follows in the fragment (`/order/{id}#{secret}`) so it never reaches a log. */
 export const ORDER_PAGE_PREFIX = '/order/';
 
+/**
+ * Where the buyer opens an order's checkout: the app holds the order's slot for its invoice's life
+ * from then on, and sends the buyer on to BTCPay's checkout page.
+ */
+export function orderCheckoutPath(orderId: string): string {
+  return `/api/public/orders/${encodeURIComponent(orderId)}/checkout`;
+}
+
 /** An order id: 16 URL-safe characters (96 random bits). */
 export const ORDER_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
 /** An order secret: 22 URL-safe characters (128 random bits). */
@@ -38,6 +46,34 @@ export const ORDER_TEXTS = {
   startAgain: 'Start a new order',
   failedToLoad: 'Failed to load the order',
 } as const;
+
+/** Why POST /api/public/orders answered 409 besides Sold Out (its `reason` field). */
+export const ORDER_REFUSAL_REASONS = {
+  /** The address (an IPv6 /64) already has an order waiting for payment. */
+  orderPending: 'order_pending',
+  /** Slots are unsold, but pending orders hold them all. */
+  slotsReserved: 'slots_reserved',
+} as const;
+
+/** A time as a clock shows it, 24-hour ("14:05"): the buyer's own zone, or `timeZone` ('UTC' for the server's words). */
+export function clockTime(iso: string, timeZone?: string): string {
+  return new Date(iso).toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone,
+  });
+}
+
+/** While only pending orders' holds stop a buyer (Sold Out stays for slots really sold). */
+export function slotsReservedText(slots: number, freeAgainBy: string): string {
+  return `${slots} ${slots === 1 ? 'slot' : 'slots'} reserved by pending payments, free again by ${freeAgainBy}`;
+}
+
+/** A second order from an address whose first is still waiting for payment. */
+export function orderPendingText(until: string): string {
+  return `An order from your address is already waiting for payment: finish it at its checkout, or order again after ${until}.`;
+}
 
 /** The steps the order page shows with the code once it is paid. */
 export const REDEEM_STEPS = [

@@ -18,7 +18,11 @@ export const ORDER_PRICE = { amount: '40', currency: 'USD' } as const;
 export const CreateOrderResponseSchema = z
   .object({
     orderId: z.string(),
-    /** BTCPay's checkout page for the invoice; it sends the buyer back to /order/{id}#{secret}. */
+    /**
+     * Where the buyer pays: the app's /api/public/orders/{id}/checkout, which holds the slot for the
+     * invoice's life and sends the buyer on to BTCPay's checkout (which sends them back to
+     * /order/{id}#{secret}).
+     */
     checkoutLink: z.string(),
   })
   .meta({ id: 'OrderCreated' });
@@ -44,7 +48,7 @@ export const OrderStatusResponseSchema = z
     validityHours: z.number().int(),
     /** When the invoice expires (pending) or expired. */
     expiresAt: z.string(),
-    /** While pending: where to pay. */
+    /** While pending: where to pay (the app's checkout link, as the order was created with). */
     checkoutLink: z.string().optional(),
   })
   .meta({ id: 'OrderStatus' });

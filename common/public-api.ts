@@ -13,6 +13,11 @@ export const PurchaseInfoSchema = z.object({
   paymentWallets: z.record(z.string(), z.string()),
   /** Present (true) only when BTCPay Server is connected: the page offers Pay now. */
   payNow: z.literal(true).optional(),
+  /**
+   * Present only while pending orders hold slots: how many they keep from the next buyer, and when
+   * the first hold runs out. With `available` 0 the page says so instead of Sold Out.
+   */
+  reserved: z.object({ slots: z.number().int(), freeAgainAt: z.string() }).optional(),
 });
 export type PurchaseInfo = z.infer<typeof PurchaseInfoSchema>;
 

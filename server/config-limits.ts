@@ -54,8 +54,30 @@ export const LIMIT_SETTINGS = {
     .default(2),
   /** My key calls (POST /api/script/key-status and reset-hwid) per IP and per script key per window. */
   RATE_LIMIT_KEY: rateLimit(20),
-  /** Orders placed (POST /api/public/orders) per IP per window: each one holds a slot until its invoice expires. */
+  /** Orders placed (POST /api/public/orders) per IP per window (one address holds one pending order at a time anyway). */
   RATE_LIMIT_ORDER: rateLimit(5),
+  /**
+   * Minutes a new order holds its slot before its buyer opens the checkout; opening it (the app's
+   * /api/public/orders/{id}/checkout, which sends the buyer on to BTCPay) holds the slot for the
+   * invoice's life. An order nobody takes to its checkout gives its slot back this soon.
+   */
+  ORDER_HOLD_MINUTES: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of minutes')
+    .min(1, 'must be at least 1 minute')
+    .max(60, 'must be at most 60 minutes')
+    .default(3),
+  /**
+   * The share (percent) of the unsold slots that pending orders may hold together, rounded up. Past
+   * it a pending order keeps no slot from the next buyer: whoever pays first gets the slot. 100 lets
+   * pending orders hold every free slot (no order beyond them is taken).
+   */
+  PENDING_ORDERS_MAX_SHARE: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of percent')
+    .min(1, 'must be at least 1 (percent)')
+    .max(100, 'must be at most 100 (percent)')
+    .default(50),
   /** Device resets each script key may make over a rolling 7 days: the default of System Configuration's setting. */
   HWID_RESETS_PER_WEEK: z.coerce
     .number({ error: 'must be a number' })

@@ -42,7 +42,12 @@ describe.skipIf(!DIALECTS.includes('postgres'))('postgres: two instances, one co
     const orderIds: string[] = [];
     for (let i = 0; i < ORDERS; i++) {
       const app = i % 2 === 0 ? first : second;
-      const res = await app.app.inject({ method: 'POST', url: '/api/public/orders' });
+      // Each from a buyer of its own: one address holds one pending order at a time.
+      const res = await app.app.inject({
+        method: 'POST',
+        url: '/api/public/orders',
+        remoteAddress: `198.51.100.${i + 1}`,
+      });
       expect(res.statusCode, res.body).toBe(201);
       orderIds.push(res.json().orderId);
     }

@@ -1,49 +1,29 @@
-import { randomBytes } from 'node:crypto';
-import { ORDER_ID_PATTERN, ORDER_PAGE_PREFIX, ORDER_TEXTS } from '../../../common/order-texts.ts';
-import {
-  type CreateOrderResponse,
-  ORDER_PRICE,
-  type OrderStatusResponse,
-  type WebhookOutcome,
-} from '../../../common/payments.ts';
+import { ORDER_ID_PATTERN, ORDER_TEXTS, orderCheckoutPath } from '../../../common/order-texts.ts';
+import type { OrderStatusResponse, WebhookOutcome } from '../../../common/payments.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
-import { conflict, HttpError, notFound } from '../../http-error.ts';
+import { notFound } from '../../http-error.ts';
 import { secretsEqual, sha256 } from '../auth/secret.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { insertNewRedemptionCode } from '../redemption/redemption.service.ts';
 import { insertAuditLog } from '../security/security.store.ts';
-import { getSystemConfiguration } from '../system/system.service.ts';
-import { countUsedSlots } from '../system/system.store.ts';
-import { BtcpayRefusedError, BtcpayUnavailableError, createInvoice, type Invoice } from './btcpay-client.ts';
+import type { Invoice } from './btcpay-client.ts';
 import {
   claimOrderPaid,
   endPendingOrder,
   expireOrderIfDue,
   extendPendingOrder,
   findOrderById,
-  insertOrder,
   insertWebhookDelivery,
-  lockSlots,
   markOrderChecked,
   type NewWebhookDelivery,
   type OrderRow,
   setOrderCode,
   setOrderInvoice,
 } from './orders.store.ts';
-import { getEffectivePaymentSettings } from './payment-settings.service.ts';
 
-/** A new order holds its slot this long before its invoice exists (creating it takes at most 10 s). */
-export const RESERVATION_MS = 2 * 60_000;
 /** A paid invoice waiting for confirmations (Processing) keeps its order's slot at least this long. */
 export const PROCESSING_HOLD_MS = 24 * 60 * 60_000;
-
-/** 503 for the buyer; `reason` (BTCPay's failure, never the key) is for the log. */
-export class ProcessorUnavailableError extends HttpError {
-  constructor(readonly reason: string) {
-    super(503, ORDER_TEXTS.processorUnavailable);
-  }
-}
 
 /** Whether `secret` is the order's, compared in constant time. */
 function secretMatches(order: OrderRow, secret: string): boolean {
@@ -51,83 +31,14 @@ function secretMatches(order: OrderRow, secret: string): boolean {
 }
 
 /**
- * A buyer's new order: a slot held at once (or 409 Sold Out), then BTCPay's invoice. The slot is
- * decided in one transaction that serializes every order (lockSlots), so two buyers never get the
- * last one; the invoice is created outside it, so a slow BTCPay holds no lock.
+ * The order as its page shows it; an unknown id and a wrong secret get the same 404. While pending,
+ * its checkout link is the app's (`publicBase` + /api/public/orders/{id}/checkout), as when it was placed.
  */
-export async function createOrder(
-  ctx: AppContext,
-  request: { ip: string; publicBase: string },
-): Promise<CreateOrderResponse> {
-  const settings = await getEffectivePaymentSettings(ctx);
-  const connection = settings.connection;
-  if (!connection) throw notFound(ORDER_TEXTS.notAvailable);
-  const { totalSlots } = await getSystemConfiguration(ctx);
-  const orderId = randomBytes(12).toString('base64url');
-  const secret = randomBytes(16).toString('base64url');
-  const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockSlots(trx, ctx.dialect);
-    if ((await countUsedSlots(trx, now)) >= totalSlots) throw conflict(ORDER_TEXTS.soldOut);
-    await insertOrder(trx, {
-      id: orderId,
-      secret_hash: sha256(secret),
-      status: 'pending',
-      invoice_id: null,
-      checkout_link: null,
-      amount: ORDER_PRICE.amount,
-      currency: ORDER_PRICE.currency,
-      key_type: settings.delivery.keyType,
-      validity_hours: settings.delivery.validityHours,
-      max_hardware_bindings: settings.delivery.maxHardwareBindings,
-      redemption_key_id: null,
-      redemption_code: null,
-      client_ip: request.ip,
-      created_at: now,
-      expires_at: now + RESERVATION_MS,
-      paid_at: null,
-      ended_at: null,
-      checked_at: null,
-    });
-  });
-
-  // The secret rides only in the fragment, which browsers never send: it reaches no log.
-  const redirectUrl = `${request.publicBase}${ORDER_PAGE_PREFIX}${orderId}#${secret}`;
-  let invoice: Awaited<ReturnType<typeof createInvoice>>;
-  try {
-    invoice = await createInvoice(connection, orderId, redirectUrl);
-  } catch (error) {
-    if (!(error instanceof BtcpayUnavailableError || error instanceof BtcpayRefusedError)) throw error;
-    // Marked invalid rather than deleted: its slot frees at once, and the operator's Orders list
-    // still shows the attempt that BTCPay did not take.
-    await endPendingOrder(ctx.db, orderId, 'invalid', ctx.now());
-    throw new ProcessorUnavailableError(error.message);
-  }
-  await ctx.db.transaction().execute(async (trx) => {
-    await setOrderInvoice(trx, orderId, {
-      invoiceId: invoice.id,
-      checkoutLink: invoice.checkoutLink,
-      expiresAt: invoice.expiresAt,
-    });
-    await insertAuditLog(
-      trx,
-      {
-        eventType: 'order_created',
-        success: true,
-        ipAddress: request.ip,
-        details: { orderId, invoiceId: invoice.id, ip: request.ip },
-      },
-      ctx.now(),
-    );
-  });
-  return { orderId, checkoutLink: invoice.checkoutLink };
-}
-
-/** The order as its page shows it; an unknown id and a wrong secret get the same 404. */
 export async function readOrderStatus(
   ctx: AppContext,
   orderId: string,
   secret: string,
+  publicBase = '',
 ): Promise<OrderStatusResponse> {
   const order = ORDER_ID_PATTERN.test(orderId) ? await findOrderById(ctx.db, orderId) : undefined;
   if (!order || !secretMatches(order, secret)) throw notFound(ORDER_TEXTS.notFound);
@@ -144,7 +55,9 @@ export async function readOrderStatus(
     keyType: order.key_type,
     validityHours: order.validity_hours,
     expiresAt: new Date(order.expires_at).toISOString(),
-    ...(status === 'pending' && order.checkout_link ? { checkoutLink: order.checkout_link } : {}),
+    ...(status === 'pending' && order.checkout_link
+      ? { checkoutLink: `${publicBase}${orderCheckoutPath(order.id)}` }
+      : {}),
   };
 }
 

@@ -15,6 +15,8 @@ function orderOf(row: OrderRow): OrderRow {
     redemption_key_id: orNull(row.redemption_key_id),
     created_at: Number(row.created_at),
     expires_at: Number(row.expires_at),
+    invoice_expires_at: orNull(row.invoice_expires_at),
+    checkout_opened_at: orNull(row.checkout_opened_at),
     paid_at: orNull(row.paid_at),
     ended_at: orNull(row.ended_at),
     checked_at: orNull(row.checked_at),
@@ -48,7 +50,69 @@ export async function findOrderByInvoiceId(db: Db, invoiceId: string): Promise<O
   return row && orderOf(row);
 }
 
-/** Records the order's invoice once BTCPay created it (never over another invoice). */
+/** The order from this client network (see clientNetworkOf) whose hold still runs, if any. */
+export async function findHoldingOrderOfNetwork(
+  db: Db,
+  network: string,
+  now: number,
+): Promise<OrderRow | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('client_network', '=', network)
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', now)
+    .orderBy('expires_at')
+    .executeTakeFirst();
+  return row && orderOf(row);
+}
+
+/**
+ * Records the invoice BTCPay created for a new order (never over another invoice). Its hold stays
+ * short: it grows to the invoice's expiry only when the buyer opens the checkout (holdOrderForCheckout).
+ */
+export async function recordOrderInvoice(
+  db: Db,
+  id: string,
+  invoice: { invoiceId: string; checkoutLink: string; expiresAt: number },
+): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({
+      invoice_id: invoice.invoiceId,
+      checkout_link: invoice.checkoutLink,
+      invoice_expires_at: invoice.expiresAt,
+    })
+    .where('id', '=', id)
+    .where('invoice_id', 'is', null)
+    .execute();
+}
+
+/**
+ * The buyer opened the order's checkout: a pending order whose short hold still runs holds its slot
+ * until its invoice expires. False when it no longer held one, or already held it that long.
+ */
+export async function holdOrderForCheckout(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set((eb) => ({
+      expires_at: eb.ref('invoice_expires_at').$castTo<number>(),
+      checkout_opened_at: eb.fn.coalesce('checkout_opened_at', eb.val(now)),
+    }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', now)
+    .where('invoice_expires_at', 'is not', null)
+    .where((eb) => eb('invoice_expires_at', '>', eb.ref('expires_at')))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Records the order's invoice when the reconciler or a webhook found it through its metadata (a
+ * crash before its invoice id was stored; never over another invoice): a pending order then holds
+ * its slot until the invoice expires.
+ */
 export async function setOrderInvoice(
   db: Db,
   id: string,
@@ -59,6 +123,7 @@ export async function setOrderInvoice(
     .set((eb) => ({
       invoice_id: invoice.invoiceId,
       checkout_link: eb.fn.coalesce('checkout_link', eb.val(invoice.checkoutLink)),
+      invoice_expires_at: invoice.expiresAt,
       // Only a pending order's hold follows its invoice's expiry.
       expires_at: eb
         .case()

@@ -10,10 +10,21 @@ import {
 } from '../../../common/payments.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
-import { createOrder, ProcessorUnavailableError, readOrderStatus } from './orders.service.ts';
+import {
+  createOrder,
+  OrderRefusedError,
+  openOrderCheckout,
+  ProcessorUnavailableError,
+} from './order-checkout.service.ts';
+import { readOrderStatus } from './orders.service.ts';
 import { receiveBtcpayWebhook, WebhookRetryError } from './payments-webhook.service.ts';
 
 const OrderParamsSchema = z.object({ id: z.string().max(100, 'id must be at most 100 characters') });
+
+/** 303 See Other: no body; Location is BTCPay's checkout, or /buyer once the order's hold ran out. */
+const CheckoutRedirectSchema = z
+  .null()
+  .meta({ description: "See Other: Location is BTCPay's checkout, or /buyer once the order's hold ran out" });
 
 const WebhookAnswerSchema = z
   .object({ outcome: z.enum(WEBHOOK_OUTCOMES), orderId: z.string().nullable() })
@@ -31,6 +42,11 @@ const WEBHOOK_CALLS_PER_MINUTE = 600;
  */
 const STATUS_CALLS_PER_MINUTE = 120;
 
+/** Names the order this browser placed, so a second press of Pay now gets it back (HttpOnly, this path only). */
+const ORDER_COOKIE = 'scanline_order';
+/** Longer than any hold but a confirming payment's; the server checks the order anyway. */
+const ORDER_COOKIE_MAX_AGE_S = 60 * 60;
+
 /**
  * Payments: the buyer's order and its status (no session; limited per IP), and BTCPay Server's
  * webhook (server to server, signed). None is under /api/admin, so no Origin check applies.
@@ -44,22 +60,50 @@ export const paymentsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
     {
       schema: {
         summary:
-          'Place an order: holds a slot and creates its BTCPay invoice (404 not connected, 409 Sold Out, 503 BTCPay down)',
-        response: responses({ 201: CreateOrderResponseSchema }),
+          'Place an order: a short hold on a slot and its BTCPay invoice; 200 hands back the order this browser already has waiting (404 not connected, 409 Sold Out / slots reserved / an order from this address waiting, 503 BTCPay down)',
+        response: responses({ 200: CreateOrderResponseSchema, 201: CreateOrderResponseSchema }),
       },
       preHandler: app.rateLimitHooks('order'),
     },
     async (request, reply) => {
       try {
-        const created = await createOrder(ctx, { ip: request.ip, publicBase: publicBaseOf(request) });
-        return reply.status(201).send(created);
+        const placed = await createOrder(ctx, {
+          ip: request.ip,
+          publicBase: publicBaseOf(request),
+          ownOrderId: request.cookies[ORDER_COOKIE],
+        });
+        reply.setCookie(ORDER_COOKIE, placed.order.orderId, {
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: ctx.config.COOKIE_SECURE,
+          path: '/api/public/orders',
+          maxAge: ORDER_COOKIE_MAX_AGE_S,
+        });
+        return reply.status(placed.created ? 201 : 200).send(placed.order);
       } catch (error) {
+        if (error instanceof OrderRefusedError) {
+          return reply.status(409).send({ error: error.message, ...error.details });
+        }
         if (error instanceof ProcessorUnavailableError) {
           request.log.warn({ reason: error.reason }, 'payments: BTCPay Server did not create the invoice');
         }
         throw error;
       }
     },
+  );
+
+  app.get(
+    '/api/public/orders/:id/checkout',
+    {
+      schema: {
+        summary:
+          "Opens an order's checkout: holds its slot for the invoice's life and redirects (303) to BTCPay's checkout, or to /buyer once its hold ran out",
+        params: OrderParamsSchema,
+        response: responses({ 303: CheckoutRedirectSchema }),
+      },
+      config: { rateLimit: { max: STATUS_CALLS_PER_MINUTE, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => reply.redirect(await openOrderCheckout(ctx, request.params.id), 303),
   );
 
   app.post(
@@ -74,7 +118,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
       },
       config: { rateLimit: { max: STATUS_CALLS_PER_MINUTE, timeWindow: '1 minute' } },
     },
-    async (request) => readOrderStatus(ctx, request.params.id, request.body.secret),
+    async (request) => readOrderStatus(ctx, request.params.id, request.body.secret, publicBaseOf(request)),
   );
 
   // Its own scope: the signature covers the exact bytes, so this route alone takes its body raw.

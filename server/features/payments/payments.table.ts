@@ -41,9 +41,18 @@ export interface OrdersTable {
   redemption_key_id: number | null;
   redemption_code: string | null;
   client_ip: string | null;
+  /** The client's network (its IPv4 address, or its IPv6 /64): one pending order per network. */
+  client_network: string | null;
   created_at: number;
-  /** A pending order holds a slot until this (its invoice's expiry). */
+  /**
+   * A pending order holds a slot until this: ORDER_HOLD_MINUTES after it was placed, its invoice's
+   * expiry once the buyer opened the checkout, longer while a payment confirms.
+   */
   expires_at: number;
+  /** When its BTCPay invoice expires (null until BTCPay created it). */
+  invoice_expires_at: number | null;
+  /** When the buyer first opened its checkout (GET /api/public/orders/{id}/checkout). */
+  checkout_opened_at: number | null;
   paid_at: number | null;
   /** When it became expired or invalid. */
   ended_at: number | null;

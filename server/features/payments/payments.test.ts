@@ -24,15 +24,23 @@ for (const dialect of DIALECTS) {
     });
     const t: TestAppSuite = useTestApp(dialect, { env });
 
-    const placeOrder = () => t.app.inject({ method: 'POST', url: '/api/public/orders' });
-    /** Places an order and returns its id, invoice id and the secret from its redirect's fragment. */
+    // Each order from a buyer of its own: one address holds one pending order (order-holds.test.ts).
+    let buyers = 0;
+    const placeOrder = () =>
+      t.app.inject({ method: 'POST', url: '/api/public/orders', remoteAddress: `198.51.100.${++buyers}` });
+    /**
+     * Places an order, opens its checkout as the buyer does (which holds the slot for the invoice's
+     * life) and returns its id, invoice id and the secret from its redirect's fragment.
+     */
     async function order() {
       const res = await placeOrder();
       expect(res.statusCode, res.body).toBe(201);
       const { orderId, checkoutLink } = res.json();
       const invoice = fake.invoiceOfOrder(orderId);
       if (!invoice) throw new Error('no invoice');
-      expect(checkoutLink).toBe(`${fake.origin}/i/${invoice.id}`);
+      expect(checkoutLink).toBe(`http://localhost:80/api/public/orders/${orderId}/checkout`);
+      const checkout = await t.app.inject({ method: 'GET', url: new URL(checkoutLink).pathname });
+      expect(checkout.headers.location).toBe(`${fake.origin}/i/${invoice.id}`);
       const secret = new URL(invoice.redirectURL ?? '').hash.slice(1);
       return { orderId: orderId as string, invoiceId: invoice.id, secret };
     }
@@ -71,7 +79,7 @@ for (const dialect of DIALECTS) {
         status: 'pending',
         keyType: 'PREMIUM',
         validityHours: 24,
-        checkoutLink: `${fake.origin}/i/${invoiceId}`,
+        checkoutLink: `http://localhost:80/api/public/orders/${orderId}/checkout`,
       });
       expect(pending.json().code).toBeUndefined();
 
@@ -245,7 +253,10 @@ for (const dialect of DIALECTS) {
         .execute();
       const both = await Promise.all([placeOrder(), placeOrder()]);
       expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
-      expect(both.find((r) => r.statusCode === 409)?.json()).toEqual({ error: 'Sold Out' });
+      // Unsold but held by the first buyer's pending order: not Sold Out.
+      expect(both.find((r) => r.statusCode === 409)?.json()).toMatchObject({
+        error: '1 slot reserved by pending payments, free again by 12:03 UTC',
+      });
       expect(await availableSlots()).toBe(0);
     });
 
@@ -328,7 +339,8 @@ for (const dialect of DIALECTS) {
       const answers = [];
       for (let i = 0; i < 3; i++)
         answers.push(await t.app.inject({ method: 'POST', url: '/api/public/orders' }));
-      expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 429]);
+      // The second waits behind the first (one pending order per address), the third is over the limit.
+      expect(answers.map((r) => r.statusCode)).toEqual([201, 409, 429]);
       const { orderId } = answers[0]!.json();
       const secret = new URL(fake.invoiceOfOrder(orderId)?.redirectURL ?? '').hash.slice(1);
       for (let i = 0; i < 30; i++) {

@@ -7,8 +7,9 @@ import {
   type SystemConfigurationView,
 } from '../../../common/system.ts';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/index.ts';
 import {
-  countUsedSlots,
+  countSlotTakers,
   findSystemConfiguration,
   insertSystemConfigurationIfMissing,
   upsertSystemConfiguration,
@@ -47,10 +48,45 @@ export async function updateSystemConfiguration(
   return getSystemConfiguration(ctx);
 }
 
-export async function getSlotUsage(ctx: AppContext): Promise<SlotUsage> {
-  const [configuration, usedSlots] = await Promise.all([
-    getSystemConfiguration(ctx),
-    countUsedSlots(ctx.db, ctx.now()),
+/** The slots as a buyer meets them: sold, held by pending orders, and still for sale. */
+export interface SlotCount {
+  totalSlots: number;
+  /** Taken for good: keys, and paid orders not yet redeemed. */
+  sold: number;
+  /** Pending orders whose hold has not run out. */
+  pending: number;
+  /** The slots those holds keep from the next buyer: at most PENDING_ORDERS_MAX_SHARE of the unsold. */
+  held: number;
+  /** What the next buyer can order. */
+  available: number;
+  /** While a hold counts: when the first one runs out (a slot frees then, unless that order is paid). */
+  freeAgainAt: number | null;
+}
+
+/**
+ * Counts the slots. Pending orders hold at most PENDING_ORDERS_MAX_SHARE percent of the unsold
+ * slots (rounded up, so the last slot is held for the one buyer paying for it): holds alone never
+ * stop a buyer while more than that share is unsold. `db` may be the transaction an order is placed in.
+ */
+export async function countSlots(ctx: AppContext, db: Db = ctx.db, totalSlots?: number): Promise<SlotCount> {
+  const [total, takers] = await Promise.all([
+    totalSlots ?? getSystemConfiguration(ctx).then((c) => c.totalSlots),
+    countSlotTakers(db, ctx.now()),
   ]);
-  return computeSlotUsage(configuration.totalSlots, usedSlots);
+  const unsold = Math.max(0, total - takers.sold);
+  const held = Math.min(takers.pending, Math.ceil((unsold * ctx.config.PENDING_ORDERS_MAX_SHARE) / 100));
+  return {
+    totalSlots: total,
+    sold: takers.sold,
+    pending: takers.pending,
+    held,
+    available: unsold - held,
+    freeAgainAt: held > 0 ? takers.firstHoldEndsAt : null,
+  };
+}
+
+/** The admin's slot usage: a slot a pending order holds counts as used. */
+export async function getSlotUsage(ctx: AppContext): Promise<SlotUsage> {
+  const slots = await countSlots(ctx);
+  return computeSlotUsage(slots.totalSlots, slots.sold + slots.held);
 }

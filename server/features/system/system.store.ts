@@ -69,13 +69,23 @@ export async function upsertSystemConfiguration(
     .execute();
 }
 
+/** What takes premium slots now: sold ones, and pending orders with the earliest end of their holds. */
+export interface SlotTakers {
+  /** ACTIVE PREMIUM and VIP license keys, switched-on premium script keys, paid orders not yet redeemed. */
+  sold: number;
+  /** Pending orders whose hold has not run out. */
+  pending: number;
+  /** When the first of those holds runs out (null without one). */
+  firstHoldEndsAt: number | null;
+}
+
 /**
- * What holds a premium slot: ACTIVE PREMIUM and VIP license keys, and switched-on PREMIUM, VIP and
- * premium_24h script keys, each not past its expiry; and orders (payments): a pending one until its
- * invoice expires (so two buyers never pay for the last slot), and a paid one until its code is
- * redeemed (then the script key it became holds the slot). One query per table.
+ * What takes a premium slot: ACTIVE PREMIUM and VIP license keys, and switched-on PREMIUM, VIP and
+ * premium_24h script keys, each not past its expiry; a paid order until its code is redeemed (then
+ * the script key it became takes the slot); and, held rather than sold, a pending order until its
+ * hold runs out (system.service decides how many of those count). One query per table.
  */
-export async function countUsedSlots(db: Db, now: number): Promise<number> {
+export async function countSlotTakers(db: Db, now: number): Promise<SlotTakers> {
   const [licenseKeys, scriptKeys, pendingOrders, paidOrders] = await Promise.all([
     db
       .selectFrom('license_keys')
@@ -93,7 +103,7 @@ export async function countUsedSlots(db: Db, now: number): Promise<number> {
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('orders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('expires_at').as('first_end')])
       .where('status', '=', 'pending')
       .where('expires_at', '>', now)
       .executeTakeFirstOrThrow(),
@@ -105,5 +115,10 @@ export async function countUsedSlots(db: Db, now: number): Promise<number> {
       .where('redemption_keys.is_redeemed', '=', 0)
       .executeTakeFirstOrThrow(),
   ]);
-  return Number(licenseKeys.n) + Number(scriptKeys.n) + Number(pendingOrders.n) + Number(paidOrders.n);
+  const firstEnd = pendingOrders.first_end;
+  return {
+    sold: Number(licenseKeys.n) + Number(scriptKeys.n) + Number(paidOrders.n),
+    pending: Number(pendingOrders.n),
+    firstHoldEndsAt: firstEnd === null || firstEnd === undefined ? null : Number(firstEnd),
+  };
 }

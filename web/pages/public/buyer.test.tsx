@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { leavePageFor } from '@/lib/navigation.ts';
 import { json, mockClipboard, mockFetch, renderWithProviders } from '@/test/render.tsx';
+import { clockTime } from '../../../common/order-texts.ts';
 import { BuyerPage } from './buyer.tsx';
 
 vi.mock('@/lib/navigation.ts', () => ({ leavePageFor: vi.fn() }));
@@ -132,6 +133,76 @@ describe('BuyerPage with Pay now', () => {
     const soldOut = await screen.findByRole('button', { name: 'Sold Out' });
     expect((soldOut as HTMLButtonElement).disabled).toBe(true);
     expect(leavePageFor).not.toHaveBeenCalled();
+  });
+
+  it('says the free slots are reserved by pending payments and when one frees, instead of Sold Out', async () => {
+    const freeAgainAt = '2026-12-01T14:05:00.000Z';
+    mockFetch({
+      [PURCHASE_INFO]: () =>
+        json({
+          slots: { available: 0, total: 30, utilizationPercentage: 100 },
+          paymentWallets: { BTC },
+          payNow: true,
+          reserved: { slots: 1, freeAgainAt },
+        }),
+    });
+    renderWithProviders(<BuyerPage />);
+    const text = `1 slot reserved by pending payments, free again by ${clockTime(freeAgainAt)}`;
+    const button = (await screen.findByRole('button', { name: text })) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(screen.getAllByRole('status').map((status) => status.textContent)).toContain(text);
+    expect(screen.queryByRole('button', { name: 'Sold Out' })).toBeNull();
+  });
+
+  it('tells the buyer when the server finds the free slots reserved by pending payments (409)', async () => {
+    const freeAgainAt = '2026-12-01T14:05:00.000Z';
+    mockFetch({
+      [PURCHASE_INFO]: connected(1),
+      'POST /api/public/orders': () =>
+        json(
+          {
+            error: '3 slots reserved by pending payments, free again by 14:05 UTC',
+            reason: 'slots_reserved',
+            reservedSlots: 3,
+            freeAgainAt,
+          },
+          409,
+        ),
+    });
+    renderWithProviders(<BuyerPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay now' }));
+    const text = `3 slots reserved by pending payments, free again by ${clockTime(freeAgainAt)}`;
+    expect(((await screen.findByRole('button', { name: text })) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Sold Out' })).toBeNull();
+    expect(leavePageFor).not.toHaveBeenCalled();
+  });
+
+  it('says an order from this address is already waiting, in the buyer’s time', async () => {
+    const freeAgainAt = '2026-12-01T14:05:00.000Z';
+    mockFetch({
+      [PURCHASE_INFO]: connected(5),
+      'POST /api/public/orders': () =>
+        json({ error: 'An order …', reason: 'order_pending', freeAgainAt }, 409),
+    });
+    renderWithProviders(<BuyerPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay now' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      `An order from your address is already waiting for payment: finish it at its checkout, or order again after ${clockTime(freeAgainAt)}.`,
+    );
+    expect((screen.getByRole('button', { name: 'Pay now' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('goes back to the checkout of the order this browser already has waiting (200)', async () => {
+    mockFetch({
+      [PURCHASE_INFO]: connected(3),
+      'POST /api/public/orders': () =>
+        json({ orderId: 'AbCdEfGhIjKlMnOp', checkoutLink: '/api/public/orders/AbCdEfGhIjKlMnOp/checkout' }),
+    });
+    renderWithProviders(<BuyerPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay now' }));
+    await waitFor(() =>
+      expect(leavePageFor).toHaveBeenCalledWith('/api/public/orders/AbCdEfGhIjKlMnOp/checkout'),
+    );
   });
 
   it("shows the server's reason when the order cannot be made, and lets the buyer try again", async () => {

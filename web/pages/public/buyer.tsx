@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Check, Copy, CreditCard, Crown, ExternalLink, MessageCircle, Wallet } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
+import { Check, Copy, Crown, ExternalLink, MessageCircle, Wallet } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { PremiumBenefits } from '@/components/premium-benefits.tsx';
 import { BackToHomeButton, glassCard, PublicShell } from '@/components/public-shell.tsx';
@@ -8,25 +8,16 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { ScrollArea } from '@/components/ui/scroll-area.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { ApiError, apiRequest } from '@/lib/api.ts';
 import { copyToClipboard } from '@/lib/clipboard.ts';
 import { cn } from '@/lib/cn.ts';
 import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
-import { leavePageFor } from '@/lib/navigation.ts';
 import { shortenWallet } from '../../../common/mask.ts';
-import { ORDER_TEXTS } from '../../../common/order-texts.ts';
-import type { CreateOrderResponse } from '../../../common/payments.ts';
 import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
+import { PayNow } from './buyer-pay-now.tsx';
 import { purchaseInfoQuery } from './public-queries.ts';
 import { SlotAvailability, toSlotView } from './slot-availability.tsx';
 
 export const PAYMENT_OPTIONS_FAILED_TEXT = 'Failed to load payment options';
-
-export const PAY_NOW_TEXTS = {
-  note: 'Or pay now at checkout: your redemption code appears the moment the payment settles, no ticket needed.',
-  creating: 'Opening checkout...',
-  failed: 'Could not reach the server. Try again.',
-} as const;
 
 /** The premium purchase panel: price, availability, where to pay and how to claim the key. */
 export function BuyerPage() {
@@ -91,7 +82,7 @@ export function BuyerPage() {
             <CardContent>
               <PaymentWallets wallets={data?.paymentWallets} isPending={isPending} isError={isError} />
               {/* Only when the operator connected a payment processor; otherwise the page is the spec's. */}
-              {data?.payNow && <PayNow soldOut={toSlotView(data).soldOut} />}
+              {data?.payNow && <PayNow slots={toSlotView(data)} />}
             </CardContent>
           </Card>
 
@@ -125,63 +116,6 @@ export function BuyerPage() {
         </div>
       </div>
     </PublicShell>
-  );
-}
-
-/**
- * Pay now: creates an order (POST /api/public/orders) and sends the buyer to its checkout, which
- * brings them back to /order/{id} once paid. Sold Out, like the landing page's button, when no slot
- * is free (or the server says so when asked).
- */
-function PayNow({ soldOut }: { soldOut: boolean }) {
-  const queryClient = useQueryClient();
-  const [creating, setCreating] = useState(false);
-  const [refused, setRefused] = useState<'soldOut' | string | null>(null);
-
-  async function pay() {
-    setCreating(true);
-    setRefused(null);
-    try {
-      const order = await apiRequest<CreateOrderResponse>('POST', '/api/public/orders');
-      // The button keeps its progress text while the browser leaves for the checkout.
-      leavePageFor(order.checkoutLink);
-    } catch (cause) {
-      setCreating(false);
-      if (cause instanceof ApiError && cause.status === 409) {
-        setRefused('soldOut');
-        // The slots shown were out of date: show the server's.
-        void queryClient.invalidateQueries({ queryKey: purchaseInfoQuery().queryKey });
-      } else {
-        setRefused(cause instanceof ApiError ? cause.serverMessage : PAY_NOW_TEXTS.failed);
-      }
-    }
-  }
-
-  const unavailable = soldOut || refused === 'soldOut';
-  return (
-    <div className="mt-4 grid gap-3 border-t border-white/10 pt-4">
-      <p className="text-sm text-muted-foreground">{PAY_NOW_TEXTS.note}</p>
-      {unavailable ? (
-        <Button disabled size="lg" className="w-full">
-          {ORDER_TEXTS.soldOut}
-        </Button>
-      ) : (
-        <Button
-          size="lg"
-          className="w-full bg-gradient-to-r from-yellow-500 to-orange-600 text-slate-950 shadow-lg shadow-orange-500/25 hover:from-yellow-400 hover:to-orange-500"
-          disabled={creating}
-          onClick={() => void pay()}
-        >
-          <CreditCard aria-hidden="true" />
-          {creating ? PAY_NOW_TEXTS.creating : ORDER_TEXTS.payNow}
-        </Button>
-      )}
-      {refused !== null && refused !== 'soldOut' && (
-        <p role="alert" className="text-sm text-red-400">
-          {refused}
-        </p>
-      )}
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, renderWithProviders } from '@/test/render.tsx';
+import { clockTime } from '../../../common/order-texts.ts';
 import { LandingPage } from './landing.tsx';
 import { PURCHASE_INFO_FETCH_ERROR, purchaseInfoQuery } from './public-queries.ts';
 
@@ -49,6 +50,37 @@ describe('LandingPage premium card', () => {
     expect(buyButton().textContent).toBe('Sold Out');
     expect(buyButton().disabled).toBe(true);
     expect(screen.queryByRole('link', { name: /Buy Premium Access/ })).toBeNull();
+  });
+
+  it('says how many slots pending payments hold and when they free, instead of Sold Out', async () => {
+    const freeAgainAt = '2026-12-01T14:05:00.000Z';
+    mockFetch({
+      [PURCHASE_INFO]: () =>
+        json({
+          slots: { available: 0, total: 30, utilizationPercentage: 100 },
+          paymentWallets: {},
+          reserved: { slots: 2, freeAgainAt },
+        }),
+    });
+    renderWithProviders(<LandingPage />);
+    const text = `2 slots reserved by pending payments, free again by ${clockTime(freeAgainAt)}`;
+    expect((await screen.findByRole('status')).textContent).toBe(text);
+    const button = screen.getByRole('button', { name: text }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(screen.getByText('Reserved')).toBeTruthy();
+    expect(screen.queryByText('Sold Out')).toBeNull();
+    expect(screen.queryByText('Full')).toBeNull();
+  });
+
+  it('stays Sold Out when the slots are sold, even with payments pending', async () => {
+    mockFetch({
+      [PURCHASE_INFO]: () =>
+        json({ slots: { available: 0, total: 30, utilizationPercentage: 100 }, paymentWallets: {} }),
+    });
+    renderWithProviders(<LandingPage />);
+    expect(await screen.findByText('Full')).toBeTruthy();
+    expect(buyButton().textContent).toBe('Sold Out');
+    expect(screen.queryByText(/reserved by pending payments/)).toBeNull();
   });
 
   it('says the availability failed and stays Sold Out when the call fails', async () => {

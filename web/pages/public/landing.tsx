@@ -17,7 +17,7 @@ import { cn } from '@/lib/cn.ts';
 import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
 import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
 import { purchaseInfoQuery } from './public-queries.ts';
-import { SlotAvailability, toSlotView } from './slot-availability.tsx';
+import { SlotAvailability, slotsReservedNotice, toSlotView } from './slot-availability.tsx';
 
 /** The public front page: community, premium access with live slot availability, scripts. */
 export function LandingPage() {
@@ -165,6 +165,11 @@ function PremiumCard() {
               Buy Premium Access
               <ArrowRight aria-hidden="true" />
             </a>
+          </Button>
+        ) : slots.heldOnly && slots.reserved ? (
+          // Not sold out: pending payments hold the free slots for a few minutes.
+          <Button disabled className="h-auto w-full whitespace-normal py-2">
+            {slotsReservedNotice(slots.reserved)}
           </Button>
         ) : (
           <Button disabled className="w-full">

@@ -2,6 +2,7 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { cn } from '@/lib/cn.ts';
+import { clockTime, slotsReservedText } from '../../../common/order-texts.ts';
 import type { PurchaseInfo } from '../../../common/public-api.ts';
 import { DEFAULT_TOTAL_SLOTS } from '../../../common/public-defaults.ts';
 
@@ -24,6 +25,15 @@ export interface SlotView {
   soldOut: boolean;
   /** The unused share of slots, 0-100. */
   freePercent: number;
+  /** Slots pending orders hold, and when the first frees (absent when none do). */
+  reserved: { slots: number; freeAgainAt: string } | null;
+  /** None free, but only because pending orders hold them: not sold out, and it says when one frees. */
+  heldOnly: boolean;
+}
+
+/** 'N slots reserved by pending payments, free again by HH:MM' in the buyer's own time. */
+export function slotsReservedNotice(reserved: { slots: number; freeAgainAt: string }): string {
+  return slotsReservedText(reserved.slots, clockTime(reserved.freeAgainAt));
 }
 
 /** Turns purchase info (possibly missing or partial) into what the availability widgets show. */
@@ -32,11 +42,24 @@ export function toSlotView(info: PurchaseInfo | undefined): SlotView {
   const known = typeof info?.slots?.available === 'number';
   const available = known ? Math.max(0, info!.slots.available) : 0;
   const freePercent = total > 0 ? Math.min(100, Math.round((available / total) * 100)) : 0;
-  return { available, total, known, soldOut: available <= 0, freePercent };
+  const reserved = info?.reserved && info.reserved.slots > 0 ? info.reserved : null;
+  const soldOut = available <= 0;
+  return {
+    available,
+    total,
+    known,
+    soldOut,
+    freePercent,
+    reserved,
+    heldOnly: known && soldOut && !!reserved,
+  };
 }
 
-/** Available/Full badge: green while a slot is free. */
+/** Available/Full badge: green while a slot is free, amber (Reserved) while only pending payments hold them. */
 export function AvailabilityBadge({ slots }: { slots: SlotView }) {
+  if (slots.heldOnly) {
+    return <Badge className="border-amber-400/30 bg-amber-500/15 text-amber-200">Reserved</Badge>;
+  }
   return slots.soldOut ? (
     <Badge variant="destructive">Full</Badge>
   ) : (
@@ -44,7 +67,10 @@ export function AvailabilityBadge({ slots }: { slots: SlotView }) {
   );
 }
 
-/** '{available}/{total} slots available', the badge and a bar of the free share; a skeleton while loading. */
+/**
+ * '{available}/{total} slots available', the badge and a bar of the free share, and while only pending
+ * payments hold the slots, how many and when one frees; a skeleton while loading.
+ */
 export function SlotAvailability({
   info,
   isPending,
@@ -87,6 +113,11 @@ export function SlotAvailability({
           slots.soldOut ? 'from-red-500 to-rose-600' : 'from-emerald-400 to-cyan-500',
         )}
       />
+      {slots.heldOnly && slots.reserved && (
+        <p role="status" className="text-sm text-amber-200">
+          {slotsReservedNotice(slots.reserved)}
+        </p>
+      )}
     </div>
   );
 }

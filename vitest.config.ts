@@ -26,6 +26,7 @@ const isolatedApiTests = [
   'server/features/redemption/redemption.test.ts',
   'server/features/notifications/notifications.test.ts',
   'server/features/security/audit-retention.test.ts',
+  'server/features/payments/payments-admin.test.ts',
 ];
 
 const apiProject = {

@@ -3,8 +3,21 @@
  * pages (buyer, /order/{id}) can import it without the schemas (see common/payments.ts for those).
  */
 
-/** pending: waiting for payment (holds a slot); paid: the code is ready; expired / invalid: ended. */
-export const ORDER_STATUSES = ['pending', 'paid', 'expired', 'invalid'] as const;
+/**
+ * pending: waiting for payment (holds a slot); paid: the code is ready; expired / invalid: ended.
+ * underpaid / mismatch: BTCPay settled an invoice that does not match the order's price (less paid,
+ * or another currency or amount), so no code was made and the operator decides; refunded: the
+ * operator gave such a payment back.
+ */
+export const ORDER_STATUSES = [
+  'pending',
+  'paid',
+  'expired',
+  'invalid',
+  'underpaid',
+  'mismatch',
+  'refunded',
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** BTCPay Server's webhook, which the operator enters in the store's Webhooks settings. */
@@ -28,6 +41,8 @@ export const ORDER_SECRET_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /** How often the order page asks for its order's status while it waits for the payment. */
 export const ORDER_POLL_MS = 3_000;
+/** How often it asks while an underpaid or mismatched payment waits for the operator's decision. */
+export const ORDER_OPERATOR_POLL_MS = 60_000;
 
 export const ORDER_TEXTS = {
   payNow: 'Pay now',
@@ -43,6 +58,11 @@ export const ORDER_TEXTS = {
   paid: 'Payment received',
   expired: 'This order has expired',
   invalid: 'This payment was not accepted',
+  /** underpaid and mismatch: the payment did not match the order, so no code was made. */
+  mismatch: 'Your payment did not match this order',
+  mismatchHelp:
+    'No code was made automatically. Open a ticket in the community chat with your order ID: we will check the payment and either send your code or refund it.',
+  refunded: 'This payment was refunded',
   startAgain: 'Start a new order',
   failedToLoad: 'Failed to load the order',
 } as const;

@@ -38,6 +38,10 @@ export const OrderStatusRequestSchema = z.object(
   { error: 'Request body must be a JSON object with the order secret' },
 );
 
+/** An amount of money as BTCPay writes it: decimal text and a currency code. */
+export const MoneySchema = z.object({ amount: z.string(), currency: z.string() }).meta({ id: 'Money' });
+export type Money = z.infer<typeof MoneySchema>;
+
 export const OrderStatusResponseSchema = z
   .object({
     status: z.enum(ORDER_STATUSES),
@@ -50,6 +54,9 @@ export const OrderStatusResponseSchema = z
     expiresAt: z.string(),
     /** While pending: where to pay (the app's checkout link, as the order was created with). */
     checkoutLink: z.string().optional(),
+    /** underpaid / mismatch: the order's price and what BTCPay says was paid. */
+    expected: MoneySchema.optional(),
+    received: MoneySchema.optional(),
   })
   .meta({ id: 'OrderStatus' });
 export type OrderStatusResponse = z.infer<typeof OrderStatusResponseSchema>;
@@ -144,6 +151,15 @@ export const UpdatePaymentSettingsSchema = z.object(
   },
   { error: 'Request body must be a JSON object' },
 );
+
+export const PAYMENT_SETTINGS_TEXTS = {
+  /** PUT …/payments/settings changing btcpayUrl without a new apiKey (400). */
+  apiKeyRequired:
+    'apiKey is required when btcpayUrl changes: the saved API key is only ever sent to the server it was entered for',
+  /** The same while the environment sets the API key: the URL must come from there too. */
+  apiKeyFromEnvironment:
+    'btcpayUrl cannot be changed here while BTCPAY_API_KEY sets the API key: set BTCPAY_URL in the environment too',
+} as const;
 /** What the screen sends. */
 export type UpdatePaymentSettingsRequest = z.input<typeof UpdatePaymentSettingsSchema>;
 /** What the server applies (validated). */
@@ -179,6 +195,10 @@ export const WEBHOOK_OUTCOMES = [
   'unknown_invoice',
   /** Another store's invoice, or an event this app does not act on. */
   'ignored',
+  /** Settled for less than the order's price: no code, the order waits for the operator. */
+  'underpaid',
+  /** Settled in another currency or for another amount: no code, the order waits for the operator. */
+  'mismatch',
 ] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
@@ -212,6 +232,8 @@ export const AdminOrderSchema = z
     expiresAt: z.string(),
     paidAt: z.string().nullable(),
     endedAt: z.string().nullable(),
+    /** underpaid / mismatch (and what the operator did about one): what BTCPay says was paid. */
+    received: MoneySchema.nullable(),
     /** Webhook deliveries received for it, newest first. */
     deliveries: z.array(WebhookDeliverySchema),
   })
@@ -223,7 +245,9 @@ export const ORDER_LIST_LIMIT = { default: 200, max: 1000 } as const;
 /** GET /api/admin/orders?status=&search=&limit= */
 export const OrderListQuerySchema = z.object({
   status: z
-    .enum(['all', ...ORDER_STATUSES], { error: 'status must be all, pending, paid, expired or invalid' })
+    .enum(['all', ...ORDER_STATUSES], {
+      error: `status must be all, ${ORDER_STATUSES.slice(0, -1).join(', ')} or ${ORDER_STATUSES.at(-1)}`,
+    })
     .default('all'),
   /** Case-insensitive contains, over the order id, the invoice id and the code. */
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
@@ -240,6 +264,22 @@ export const OrderListResponseSchema = z
   .object({ orders: z.array(AdminOrderSchema), count: z.number().int(), timestamp: z.string() })
   .meta({ id: 'OrderList' });
 export type OrderListResponse = z.infer<typeof OrderListResponseSchema>;
+
+/**
+ * POST /api/admin/orders/{id}/resolve, for an underpaid or mismatched order: `issue_code` makes its
+ * code as if it had been paid in full; `refunded` records that the payment was given back (no code).
+ */
+export const ORDER_RESOLUTIONS = ['issue_code', 'refunded'] as const;
+export type OrderResolution = (typeof ORDER_RESOLUTIONS)[number];
+export const ResolveOrderSchema = z.object(
+  {
+    action: z.enum(ORDER_RESOLUTIONS, { error: 'action must be issue_code or refunded' }),
+  },
+  { error: 'Request body must be a JSON object with the action' },
+);
+export type ResolveOrderRequest = z.infer<typeof ResolveOrderSchema>;
+export const ResolveOrderResponseSchema = z.object({ order: AdminOrderSchema }).meta({ id: 'OrderResolved' });
+export type ResolveOrderResponse = z.infer<typeof ResolveOrderResponseSchema>;
 
 /** Paid orders and their sum, for the dashboard. */
 export const SalesSummarySchema = z.object({

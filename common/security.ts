@@ -10,7 +10,7 @@ export const SECURITY_EVENT_TYPES = [
   'transaction_conflict',
   /** A script key's devices were reset (details.by: 'buyer' or 'admin'); also the admin's grant, 'hwid_resets_granted'. */
   'hwid_reset',
-  /** A payment webhook with a missing or wrong signature (details: the IP), refused with 401. */
+  /** Payment webhooks with a missing or wrong signature, refused with 401: one row per IP and minute (details.count). */
   'webhook_rejected',
 ] as const;
 

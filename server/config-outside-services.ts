@@ -58,8 +58,9 @@ export const OUTSIDE_SERVICE_SETTINGS = {
         .filter((host) => host !== ''),
     ),
   /**
-   * 'true' lets destinations reach private, loopback and link-local addresses, and plain http to
-   * them: for tests (a fake Discord on 127.0.0.1) and a bridge on the operator's own network.
+   * 'true' lets destinations (and a BTCPay URL entered on the Payment Processor tab) reach addresses
+   * that are not public, and plain http to them: for tests (a fake Discord or BTCPay on 127.0.0.1)
+   * and a bridge on the operator's own network.
    */
   NOTIFY_ALLOW_PRIVATE: z
     .enum(['true', 'false'])

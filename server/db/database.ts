@@ -31,6 +31,7 @@ import type {
   OrdersTable,
   PaymentSettingsTable,
   PaymentWebhookDeliveriesTable,
+  PaymentWebhookRejectionsTable,
 } from '../features/payments/payments.table.ts';
 import type { RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
 import type { ScriptKeysTable } from '../features/script-keys/script-keys.table.ts';
@@ -81,6 +82,7 @@ export interface Database {
   payment_settings: PaymentSettingsTable;
   orders: OrdersTable;
   payment_webhook_deliveries: PaymentWebhookDeliveriesTable;
+  payment_webhook_rejections: PaymentWebhookRejectionsTable;
   fleet_scanners: FleetScannersTable;
   bot_configurations: BotConfigurationsTable;
   configuration_changes: ConfigurationChangesTable;

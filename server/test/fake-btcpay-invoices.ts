@@ -21,6 +21,10 @@ export interface FakeInvoice {
   amount: string;
   currency: string;
   status: FakeInvoiceStatus;
+  /** What the buyer paid so far, in the invoice's currency (decimal text). */
+  paid: string;
+  /** Settled by hand in BTCPay ("Mark as settled"): additionalStatus Marked. */
+  marked: boolean;
   metadata: Record<string, unknown>;
   /** checkout.redirectURL as the app sent it. */
   redirectURL: string | null;
@@ -41,6 +45,13 @@ export interface WebhookOptions {
 export interface StatusChangeOptions {
   /** Also send the matching webhook (default true); false plays a webhook that never arrived. */
   webhook?: boolean;
+  /**
+   * What the buyer paid, in the invoice's currency. Settling pays the invoice's amount unless this
+   * says otherwise (BTCPay settles within the store's payment tolerance, or when marked by hand).
+   */
+  paid?: string;
+  /** Settled by hand in BTCPay's invoice list. */
+  marked?: boolean;
 }
 
 /** A webhook as BTCPay posts it: the exact body text and its headers (BTCPay-Sig among them). */
@@ -83,6 +94,8 @@ export function createInvoice(body: any, store: FakeStore, origin: string, ttlMs
     amount: String(body.amount),
     currency: String(body.currency ?? 'USD'),
     status: 'New',
+    paid: '0',
+    marked: false,
     metadata: body.metadata ?? {},
     redirectURL: body.checkout?.redirectURL ?? null,
     checkoutLink: `${origin}/i/${id}`,
@@ -91,23 +104,67 @@ export function createInvoice(body: any, store: FakeStore, origin: string, ttlMs
   };
 }
 
-/** The invoice as Greenfield answers GET (and POST) …/invoices. */
-export function invoiceData(invoice: FakeInvoice) {
+/** BTCPay's additionalStatus: what the payments say beyond the status (InvoiceWatcher's rules). */
+function additionalStatus(invoice: FakeInvoice): string {
+  if (invoice.marked) return 'Marked';
+  const paid = Number(invoice.paid);
+  const amount = Number(invoice.amount);
+  if ((invoice.status === 'New' || invoice.status === 'Expired') && paid > 0 && paid < amount)
+    return 'PaidPartial';
+  if ((invoice.status === 'Processing' || invoice.status === 'Settled') && paid > amount) return 'PaidOver';
+  return 'None';
+}
+
+/**
+ * The invoice as Greenfield answers GET (and POST) …/invoices. `legacy` plays a BTCPay older than
+ * 2.1.2, which does not say paidAmount (only its payment methods do).
+ */
+export function invoiceData(invoice: FakeInvoice, legacy = false) {
   return {
     id: invoice.id,
     storeId: invoice.storeId,
     amount: invoice.amount,
+    ...(legacy ? {} : { paidAmount: invoice.paid }),
     currency: invoice.currency,
     type: 'Standard',
     checkoutLink: invoice.checkoutLink,
     status: invoice.status,
-    additionalStatus: 'None',
+    additionalStatus: additionalStatus(invoice),
     createdTime: invoice.createdTime,
     expirationTime: invoice.expirationTime,
     monitoringExpiration: invoice.expirationTime + 3600,
     metadata: invoice.metadata,
-    checkout: { redirectURL: invoice.redirectURL, redirectAutomatically: true },
+    checkout: { redirectURL: invoice.redirectURL, redirectAutomatically: true, paymentTolerance: 0 },
   };
+}
+
+/** The fake's one exchange rate: a BTC is worth this much of any invoice currency. */
+const BTC_RATE = 50_000;
+const btc = (amount: number) => (amount / BTC_RATE).toFixed(8);
+
+/**
+ * GET …/invoices/{id}/payment-methods as Greenfield answers it: one on-chain BTC method whose
+ * `amount` is the whole due and `totalPaid` every payment, both in BTC at the method's `rate`.
+ */
+export function paymentMethodsData(invoice: FakeInvoice) {
+  const amount = Number(invoice.amount);
+  const paid = Number(invoice.paid);
+  return [
+    {
+      paymentMethodId: 'BTC-CHAIN',
+      currency: 'BTC',
+      activated: true,
+      destination: 'bc1qfakefakefakefakefakefakefakefakefake',
+      paymentLink: `bitcoin:bc1qfake?amount=${btc(amount)}`,
+      rate: String(BTC_RATE),
+      amount: btc(amount),
+      totalPaid: btc(paid),
+      paymentMethodPaid: btc(paid),
+      due: btc(amount - paid),
+      paymentMethodFee: '0',
+      payments: [],
+    },
+  ];
 }
 
 /** The webhook BTCPay posts for `type` on the invoice (unknown ones too), signed with the store's secret. */

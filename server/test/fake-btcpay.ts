@@ -9,6 +9,7 @@ import {
   type FakeWebhookRequest,
   type FakeWebhookType,
   invoiceData,
+  paymentMethodsData,
   type StatusChangeOptions,
   signedWebhook,
   statusAfter,
@@ -61,6 +62,8 @@ export interface FakeBtcpay {
   bringUp(): void;
   /** Greenfield and checkout requests received, answered or not. */
   requests: number;
+  /** Each of those requests: method, path and the Authorization header it carried. */
+  received: Array<{ method: string; path: string; authorization: string | undefined }>;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,8 @@ export interface FakeBtcpayOptions {
   now?: () => number;
   storeName?: string;
   port?: number;
+  /** Play a BTCPay older than 2.1.2: invoices without paidAmount (their payment methods say it). */
+  legacy?: boolean;
 }
 
 export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<FakeBtcpay> {
@@ -114,6 +119,9 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
     const invoice = fake.invoices.get(invoiceId);
     if (!invoice) throw new Error(`fake BTCPay: no invoice ${invoiceId}`);
     invoice.status = statusAfter(type, invoice.status);
+    if (opts.paid !== undefined) invoice.paid = opts.paid;
+    else if (invoice.status === 'Settled' && Number(invoice.paid) === 0) invoice.paid = invoice.amount;
+    if (opts.marked) invoice.marked = true;
     if (opts.webhook === false) return null;
     return sendWebhook(invoiceId, type);
   };
@@ -125,6 +133,7 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
     webhookSecret,
     invoices: new Map(),
     requests: 0,
+    received: [],
     setWebhookUrl(url) {
       webhookUrl = url;
     },
@@ -157,6 +166,11 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
 
   const handle = async (req: IncomingMessage, res: ServerResponse, raw: string) => {
     fake.requests += 1;
+    fake.received.push({
+      method: req.method ?? 'GET',
+      path: (req.url ?? '/').split('?')[0]!,
+      authorization: req.headers.authorization,
+    });
     if (down) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('BTCPay Server is down');
       return;
@@ -178,6 +192,7 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
       }
       if (req.method === 'POST' && checkout[2]) {
         invoice.status = 'Settled';
+        invoice.paid = invoice.amount;
         // Like BTCPay, the webhook goes out on its own; awaited here so the buyer lands on a paid order.
         if (webhookUrl) await sendWebhook(invoice.id, 'InvoiceSettled').catch(() => null);
         res.writeHead(303, { location: invoice.redirectURL ?? '/' }).end();
@@ -187,7 +202,7 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
       return;
     }
 
-    const store = /^\/api\/v1\/stores\/([^/]+)(\/invoices(?:\/([^/]+))?)?$/.exec(path);
+    const store = /^\/api\/v1\/stores\/([^/]+)(\/invoices(?:\/([^/]+)(\/payment-methods)?)?)?$/.exec(path);
     if (!store) {
       greenfieldError(res, 404, 'not-found', 'Not found');
       return;
@@ -216,7 +231,7 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
       }
       const invoice = createInvoice(body, fakeStore, fake.origin, ttlMs);
       fake.invoices.set(invoice.id, invoice);
-      json(res, 200, invoiceData(invoice));
+      json(res, 200, invoiceData(invoice, options.legacy));
       return;
     }
     if (invoiceId !== undefined && req.method === 'GET') {
@@ -225,7 +240,7 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
         greenfieldError(res, 404, 'invoice-not-found', 'The invoice was not found');
         return;
       }
-      json(res, 200, invoiceData(invoice));
+      json(res, 200, store[4] ? paymentMethodsData(invoice) : invoiceData(invoice, options.legacy));
       return;
     }
     greenfieldError(res, 405, 'method-not-allowed', 'Method not allowed');

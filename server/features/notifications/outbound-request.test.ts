@@ -1,13 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkOutboundUrl,
-  isPrivateAddress,
-  type OutboundPolicy,
-  OutboundUrlError,
-  postJson,
-} from './outbound-request.ts';
+import { isPublicAddress } from './outbound-address.ts';
+import { checkOutboundUrl, type OutboundPolicy, OutboundUrlError, postJson } from './outbound-request.ts';
 
 const strict: OutboundPolicy = { allowHosts: [], allowPrivate: false };
 const loopback: OutboundPolicy = { allowHosts: ['127.0.0.1'], allowPrivate: true };
@@ -56,7 +51,7 @@ describe('checkOutboundUrl', () => {
     expect(await refusal('http://1.1.1.1/hook', 'json', loopback)).toMatch(/https/);
   });
 
-  it('classes private, loopback, link-local, unique-local, CGNAT, unspecified and multicast addresses', () => {
+  it('classes only public unicast addresses as reachable, classic private ranges refused', () => {
     for (const a of [
       '10.1.2.3',
       '172.16.0.1',
@@ -66,6 +61,7 @@ describe('checkOutboundUrl', () => {
       '100.64.0.1',
       '0.0.0.0',
       '224.0.0.1',
+      '255.255.255.255',
       '::',
       '::1',
       'fe80::1',
@@ -73,12 +69,52 @@ describe('checkOutboundUrl', () => {
       'ff02::1',
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
+      '::ffff:0:a00:1', // SIIT (RFC 6145) of 10.0.0.1
+      '64:ff9b::7f00:1', // NAT64 of 127.0.0.1
+      '64:ff9b::a9fe:a9fe', // NAT64 of 169.254.169.254
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+      'not an address',
     ]) {
-      expect(isPrivateAddress(a), a).toBe(true);
+      expect(isPublicAddress(a), a).toBe(false);
     }
-    for (const a of ['1.1.1.1', '162.159.135.232', '2606:4700::6810:1', '::ffff:1.1.1.1']) {
-      expect(isPrivateAddress(a), a).toBe(false);
+    for (const a of [
+      '1.1.1.1',
+      '162.159.135.232',
+      '2606:4700::6810:1',
+      '::ffff:1.1.1.1',
+      '64:ff9b::101:101', // NAT64 of 1.1.1.1
+      '2002:101:101::1', // 6to4 of 1.1.1.1
+    ]) {
+      expect(isPublicAddress(a), a).toBe(true);
     }
+  });
+
+  it('refuses IPv4-compatible, 6to4, local-use NAT64 and site-local IPv6 that reach inside, sending nothing', async () => {
+    let connections = 0;
+    const listener = createServer((_req, res) => {
+      connections += 1;
+      res.end();
+    });
+    await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      for (const host of [
+        '::127.0.0.1', // IPv4-compatible loopback
+        '::7f00:1', // the same, in hex
+        '2002:7f00:1::1', // 6to4 of 127.0.0.1
+        '2002:a9fe:a9fe::1', // 6to4 of 169.254.169.254
+        '64:ff9b:1::7f00:1', // local-use NAT64 (RFC 8215)
+        'fec0::1', // site-local (deprecated, RFC 3879)
+      ]) {
+        expect(isPublicAddress(host), host).toBe(false);
+        const url = `https://[${host}]:${port}/hook`;
+        expect(await refusal(url, 'json')).toMatch(/private, loopback or link-local/);
+        await expect(postJson(url, {}, strict, 'json'), host).rejects.toThrow(OutboundUrlError);
+      }
+    } finally {
+      await new Promise((r) => listener.close(r));
+    }
+    expect(connections).toBe(0);
   });
 });
 

@@ -1,11 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { isPublicAddress } from './outbound-address.ts';
 
 /*
- * Requests the server makes to URLs an admin typed (webhooks): only where the rules allow, to the
- * address that was checked (no second DNS answer can point it elsewhere), bounded in time and size.
+ * Requests the server makes to URLs an admin typed (notification destinations, the BTCPay Server
+ * entered on the Payment Processor tab): only where the rules allow, to the address that was checked
+ * (no second DNS answer can point it elsewhere), bounded in time and size. Which addresses are
+ * public is outbound-address.ts's.
  */
 
 export type OutboundKind = 'discord' | 'json';
@@ -59,59 +62,6 @@ const WEBHOOK_PATH = /^\/api(?:\/v\d+)?\/webhooks\/\d+\/[A-Za-z0-9_-]+\/?$/;
 
 export const REQUEST_TIMEOUT_MS = 5_000;
 export const MAX_ANSWER_BYTES = 64 * 1024;
-
-/** Addresses a webhook must not reach unless the operator allows private ones. */
-const privateAddresses = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this" network, unspecified
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local (cloud metadata)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  privateAddresses.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128],
-  ['fe80::', 10], // link-local
-  ['fc00::', 7], // unique-local
-  ['ff00::', 8], // multicast
-  ['64:ff9b::', 96], // NAT64 of any IPv4, private ones included
-] as const) {
-  privateAddresses.addSubnet(net, prefix, 'ipv6');
-}
-
-/** IPv4 inside an IPv6 address (::ffff:a.b.c.d or ::ffff:xxxx:xxxx), or null. */
-function mappedIpv4(address: string): string | null {
-  const m = /^::ffff:(?:0:)?(.+)$/i.exec(address);
-  if (!m) return null;
-  const rest = m[1]!;
-  if (isIP(rest) === 4) return rest;
-  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(rest);
-  if (!hex) return null;
-  const hi = Number.parseInt(hex[1]!, 16);
-  const lo = Number.parseInt(hex[2]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
-
-/** Whether an address is private, loopback, link-local, unique-local, CGNAT, unspecified or multicast. */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return privateAddresses.check(address, 'ipv4');
-  if (family === 6) {
-    const v4 = mappedIpv4(address);
-    if (v4) return privateAddresses.check(v4, 'ipv4');
-    return privateAddresses.check(address, 'ipv6');
-  }
-  return true;
-}
 
 function hostOf(url: URL): string {
   // URL keeps IPv6 literals in brackets.
@@ -167,16 +117,27 @@ export async function checkOutboundUrl(
   }
   const addresses = await resolve(host);
   if (addresses.length === 0) throw new OutboundUrlError(`The URL's host ${host} does not resolve`);
-  const anyPrivate = addresses.some((a) => isPrivateAddress(a.address));
+  const anyPrivate = addresses.some((a) => !isPublicAddress(a.address));
   if (anyPrivate && !policy.allowPrivate) {
     throw new OutboundUrlError(
-      'The URL resolves to a private, loopback or link-local address, which webhooks may not reach',
+      'The URL resolves to a private, loopback or link-local address, which the server may not reach',
     );
   }
-  if (url.protocol === 'http:' && !addresses.every((a) => isPrivateAddress(a.address))) {
+  if (url.protocol === 'http:' && addresses.some((a) => isPublicAddress(a.address))) {
     throw new OutboundUrlError('The URL must use https (plain http only to a private address)');
   }
   return { url, addresses };
+}
+
+/** One request: POST with a body, or GET. */
+export interface OutboundRequest {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** The whole exchange (REQUEST_TIMEOUT_MS unless said). */
+  timeoutMs?: number;
+  /** The answer read at most (MAX_ANSWER_BYTES unless said). */
+  maxAnswerBytes?: number;
 }
 
 /**
@@ -190,9 +151,38 @@ export async function postJson(
   policy: OutboundPolicy,
   kind: OutboundKind = inferKind(raw),
 ): Promise<OutboundResponse> {
-  const { url, addresses } = await checkOutboundUrl(raw, kind, policy);
-  const pinned = addresses[0]!;
-  const payload = Buffer.from(JSON.stringify(body));
+  return sendOutbound(
+    raw,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Scanline-Notifications/1.0' },
+      body: JSON.stringify(body),
+    },
+    policy,
+    kind,
+  );
+}
+
+/**
+ * Sends a request to a URL checked against `policy` (checkOutboundUrl) and connects only to the
+ * addresses that check resolved, never a second lookup (DNS rebinding). No redirect is followed;
+ * the exchange is bounded in time and the answer in size. Throws an OutboundUrlError on a refused
+ * URL, and the network's error or an OutboundTimeoutError otherwise. `policy` null: a URL the
+ * operator set in the environment, sent as it is (no rule applies, the system resolver is asked).
+ */
+export async function sendOutbound(
+  raw: string,
+  request: OutboundRequest,
+  policy: OutboundPolicy | null,
+  kind: OutboundKind = 'json',
+): Promise<OutboundResponse> {
+  const { url, addresses } = policy
+    ? await checkOutboundUrl(raw, kind, policy)
+    : { url: new URL(raw), addresses: null };
+  const pinned = addresses?.[0];
+  const payload = request.body === undefined ? undefined : Buffer.from(request.body);
+  const timeoutMs = request.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const maxBytes = request.maxAnswerBytes ?? MAX_ANSWER_BYTES;
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<OutboundResponse>((resolvePromise, reject) => {
     let settled = false;
@@ -206,21 +196,24 @@ export async function postJson(
     const req = transport.request(
       url,
       {
-        method: 'POST',
+        method: request.method,
         headers: {
-          'content-type': 'application/json',
-          'content-length': String(payload.length),
-          'user-agent': 'Scanline-Notifications/1.0',
+          'user-agent': 'Scanline/1.0',
+          ...request.headers,
+          ...(payload ? { 'content-length': String(payload.length) } : {}),
         },
         // The checked addresses, never a second lookup (DNS rebinding).
-        lookup: (_host, options, callback) => {
-          if ((options as { all?: boolean }).all) {
-            // Every checked address (Node tries them in turn), none other.
-            (callback as (e: null, a: { address: string; family: number }[]) => void)(null, addresses);
-          } else {
-            callback(null, pinned.address, pinned.family);
-          }
-        },
+        lookup:
+          addresses && pinned
+            ? (_host, options, callback) => {
+                if ((options as { all?: boolean }).all) {
+                  // Every checked address (Node tries them in turn), none other.
+                  (callback as (e: null, a: ResolvedAddress[]) => void)(null, addresses);
+                } else {
+                  callback(null, pinned.address, pinned.family);
+                }
+              }
+            : undefined,
         servername: isIP(hostOf(url)) ? undefined : hostOf(url),
         agent: false,
       },
@@ -239,12 +232,12 @@ export async function postJson(
           });
         };
         res.on('data', (chunk: Buffer) => {
-          if (size >= MAX_ANSWER_BYTES) return;
-          const room = MAX_ANSWER_BYTES - size;
+          if (size >= maxBytes) return;
+          const room = maxBytes - size;
           const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
           chunks.push(part);
           size += part.length;
-          if (size >= MAX_ANSWER_BYTES) {
+          if (size >= maxBytes) {
             // Enough read: the rest is not ours to wait for.
             done();
             res.destroy();
@@ -255,11 +248,16 @@ export async function postJson(
       },
     );
     const timer = setTimeout(() => {
-      req.destroy(new Error(`No answer within ${REQUEST_TIMEOUT_MS / 1000} s`));
-    }, REQUEST_TIMEOUT_MS);
+      req.destroy(new OutboundTimeoutError(`No answer within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     req.on('error', (e) => finish(e));
     req.end(payload);
   });
+}
+
+/** The other side did not answer in time. */
+export class OutboundTimeoutError extends Error {
+  override name = 'OutboundTimeoutError';
 }
 
 /** The kind for the re-check: a Discord host's URL is held to Discord's path rule. */

@@ -1,14 +1,25 @@
 import { ORDER_PRICE } from '../../../common/payments.ts';
+import {
+  type OutboundResponse,
+  OutboundTimeoutError,
+  OutboundUrlError,
+  sendOutbound,
+} from '../notifications/outbound-request.ts';
+import { paidFromPaymentMethods } from './invoice-check.ts';
 import type { BtcpayConnection } from './payment-settings.service.ts';
 
 /*
  * The Greenfield calls Scanline makes to BTCPay Server: create an invoice, read one back, read the
  * store (the admin's connection check). The API key travels only in the Authorization header and
- * appears in no error message or log line.
+ * appears in no error message or log line. A URL entered on the Payment Processor tab is held to
+ * the notification destinations' rules at every call (public addresses only, the checked address
+ * connected to); one from the environment is the operator's and is sent as it is.
  */
 
 /** Long enough for a slow BTCPay Server, short enough that a buyer is not left waiting for nothing. */
 export const BTCPAY_TIMEOUT_MS = 10_000;
+/** An invoice with its payments is a few KiB; far more is not BTCPay's answer. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export const INVOICE_STATUSES = ['New', 'Processing', 'Expired', 'Invalid', 'Settled'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -46,6 +57,18 @@ export interface Invoice {
   orderId: string | null;
   /** Epoch milliseconds. */
   expiresAt: number | null;
+  /** The invoice's price (decimal text) and currency as BTCPay has them; null when it did not say. */
+  amount: string | null;
+  currency: string | null;
+  /**
+   * What was paid, in the invoice's currency: BTCPay's `paidAmount` (2.1.2 and later) or, for an
+   * older BTCPay and a settled invoice, worked out from its payment methods. Null when unknown.
+   */
+  paidAmount: string | null;
+  /** None, PaidLate, PaidPartial, Marked (settled by hand in BTCPay), PaidOver. */
+  additionalStatus: string | null;
+  /** The store's payment tolerance for this invoice, in percent (checkout.paymentTolerance). */
+  paymentTolerance: number;
 }
 
 export interface StoreCheck {
@@ -69,34 +92,34 @@ async function greenfield(
   path: string,
   what: string,
   body?: unknown,
-): Promise<Record<string, unknown>> {
-  let res: Response;
+): Promise<unknown> {
+  let res: OutboundResponse;
   try {
-    res = await fetch(`${connection.url}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `token ${connection.apiKey}`,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    res = await sendOutbound(
+      `${connection.url}/api/v1${path}`,
+      {
+        method,
+        headers: {
+          authorization: `token ${connection.apiKey}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        timeoutMs: BTCPAY_TIMEOUT_MS,
+        maxAnswerBytes: MAX_ANSWER_BYTES,
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: 'error',
-      signal: AbortSignal.timeout(BTCPAY_TIMEOUT_MS),
-    });
+      connection.policy,
+    );
   } catch (error) {
     const reason =
-      error instanceof Error && error.name === 'TimeoutError'
+      error instanceof OutboundTimeoutError
         ? `no answer within ${BTCPAY_TIMEOUT_MS / 1000} s`
-        : error instanceof Error && error.cause instanceof Error
-          ? error.cause.message
-          : 'the connection failed';
+        : error instanceof OutboundUrlError
+          ? `its address is refused: ${error.message}`
+          : error instanceof Error
+            ? error.message
+            : 'the connection failed';
     throw new BtcpayUnavailableError(`BTCPay Server did not answer while ${what}: ${reason}`);
-  }
-  let text: string;
-  try {
-    text = await res.text();
-  } catch {
-    throw new BtcpayUnavailableError(`BTCPay Server's answer was cut off while ${what}`);
   }
   if (res.status >= 500 || res.status === 429) {
     throw new BtcpayUnavailableError(`BTCPay Server answered ${res.status} while ${what}`);
@@ -106,14 +129,19 @@ async function greenfield(
     throw new BtcpayUnavailableError(`BTCPay Server answered ${res.status} while ${what}`);
   }
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      return parsed as Record<string, unknown>;
-    }
+    return JSON.parse(res.body);
   } catch {
-    // Not JSON: below.
+    throw new BtcpayUnavailableError(`BTCPay Server's answer was not JSON while ${what}`);
   }
-  throw new BtcpayUnavailableError(`BTCPay Server's answer was not JSON while ${what}`);
+}
+
+/** A Greenfield answer that must be one object. */
+async function greenfieldObject(...args: Parameters<typeof greenfield>): Promise<Record<string, unknown>> {
+  const answer = await greenfield(...args);
+  if (typeof answer === 'object' && answer !== null && !Array.isArray(answer)) {
+    return answer as Record<string, unknown>;
+  }
+  throw new BtcpayUnavailableError(`BTCPay Server's answer was not JSON while ${args[3]}`);
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -129,7 +157,7 @@ export async function createInvoice(
   redirectUrl: string,
 ): Promise<CreatedInvoice> {
   const what = 'creating an invoice';
-  const answer = await greenfield(connection, 'POST', `${storePath(connection)}/invoices`, what, {
+  const answer = await greenfieldObject(connection, 'POST', `${storePath(connection)}/invoices`, what, {
     amount: ORDER_PRICE.amount,
     currency: ORDER_PRICE.currency,
     metadata: { orderId },
@@ -146,16 +174,19 @@ export async function createInvoice(
   return { id, checkoutLink, status: text(answer.status) ?? 'New', expiresAt };
 }
 
-/** Reads an invoice back (what the webhook and the reconciler act on). Null when BTCPay does not know it (404). */
+/** Decimal text as Greenfield writes amounts ("40", "0.01"); null for anything else. */
+const decimal = (value: unknown): string | null =>
+  typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? value.trim() : null;
+
+/**
+ * Reads an invoice back (what the webhook and the reconciler act on), with what was paid. Null when
+ * BTCPay does not know it (404).
+ */
 export async function getInvoice(connection: BtcpayConnection, invoiceId: string): Promise<Invoice | null> {
+  const path = `${storePath(connection)}/invoices/${encodeURIComponent(invoiceId)}`;
   let answer: Record<string, unknown>;
   try {
-    answer = await greenfield(
-      connection,
-      'GET',
-      `${storePath(connection)}/invoices/${encodeURIComponent(invoiceId)}`,
-      'reading an invoice',
-    );
+    answer = await greenfieldObject(connection, 'GET', path, 'reading an invoice');
   } catch (error) {
     if (error instanceof BtcpayRefusedError && error.status === 404) return null;
     throw error;
@@ -168,12 +199,26 @@ export async function getInvoice(connection: BtcpayConnection, invoiceId: string
     typeof metadata === 'object' && metadata !== null
       ? text((metadata as Record<string, unknown>).orderId)
       : null;
+  const checkout = (answer.checkout ?? {}) as Record<string, unknown>;
+  const tolerance = Number(checkout.paymentTolerance ?? 0);
+  const amount = decimal(answer.amount);
+  let paidAmount = decimal(answer.paidAmount);
+  if (paidAmount === null && status === 'Settled' && amount !== null) {
+    // A BTCPay older than 2.1.2 says what was paid only per payment method.
+    const methods = await greenfield(connection, 'GET', `${path}/payment-methods`, 'reading its payments');
+    paidAmount = paidFromPaymentMethods(amount, methods);
+  }
   return {
     id,
     storeId: text(answer.storeId) ?? connection.storeId,
     status,
     orderId,
     expiresAt: secondsToMs(answer.expirationTime),
+    amount,
+    currency: text(answer.currency),
+    paidAmount,
+    additionalStatus: text(answer.additionalStatus),
+    paymentTolerance: Number.isFinite(tolerance) && tolerance > 0 && tolerance <= 100 ? tolerance : 0,
   };
 }
 
@@ -191,7 +236,7 @@ function storeRefusal(status: number, storeId: string): string {
 /** Whether BTCPay Server answers for the store with this key: the admin's connection check. */
 export async function checkBtcpayStore(connection: BtcpayConnection): Promise<StoreCheck> {
   try {
-    const store = await greenfield(connection, 'GET', storePath(connection), 'reading the store');
+    const store = await greenfieldObject(connection, 'GET', storePath(connection), 'reading the store');
     return { reachable: true, storeName: text(store.name), error: null };
   } catch (error) {
     if (error instanceof BtcpayRefusedError) {

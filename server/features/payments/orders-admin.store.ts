@@ -91,6 +91,10 @@ export function orderRowToAdminOrder(row: OrderRow, deliveries: WebhookDelivery[
     expiresAt: new Date(Number(row.expires_at)).toISOString(),
     paidAt: isoOrNull(row.paid_at === null ? null : Number(row.paid_at)),
     endedAt: isoOrNull(row.ended_at === null ? null : Number(row.ended_at)),
+    received:
+      row.received_amount === null || row.received_currency === null
+        ? null
+        : { amount: row.received_amount, currency: row.received_currency },
     deliveries,
   };
 }

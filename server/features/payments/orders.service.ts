@@ -5,9 +5,10 @@ import type { Db } from '../../db/index.ts';
 import { notFound } from '../../http-error.ts';
 import { secretsEqual, sha256 } from '../auth/secret.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
-import { insertNewRedemptionCode } from '../redemption/redemption.service.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import type { Invoice } from './btcpay-client.ts';
+import { verifySettledInvoice } from './invoice-check.ts';
+import { holdUnmatchedPayment, issueOrderCode, paymentFigures } from './order-settlement.service.ts';
 import {
   claimOrderPaid,
   endPendingOrder,
@@ -18,7 +19,6 @@ import {
   markOrderChecked,
   type NewWebhookDelivery,
   type OrderRow,
-  setOrderCode,
   setOrderInvoice,
 } from './orders.store.ts';
 
@@ -58,6 +58,7 @@ export async function readOrderStatus(
     ...(status === 'pending' && order.checkout_link
       ? { checkoutLink: `${publicBase}${orderCheckoutPath(order.id)}` }
       : {}),
+    ...paymentFigures(order),
   };
 }
 
@@ -86,7 +87,8 @@ export type InvoiceSource =
 
 /**
  * Brings an order in line with its invoice as BTCPay Server has it (never as a webhook's body says):
- * Settled makes it paid with exactly one code; Expired / Invalid end it; Processing keeps its slot.
+ * Settled makes it paid with exactly one code, or holds it as underpaid / mismatch when the invoice
+ * does not pay its price (invoice-check.ts); Expired / Invalid end it; Processing keeps its slot.
  * Everything it changes, and the webhook delivery that caused it, commit in one transaction.
  */
 export async function applyInvoice(
@@ -120,36 +122,14 @@ export async function applyInvoice(
     }
     switch (invoice.status) {
       case 'Settled': {
+        // BTCPay says settled; whether that pays for this order is checked, never assumed.
+        const verdict = verifySettledInvoice(order, invoice);
+        if (verdict.status !== 'paid') {
+          const held = await holdUnmatchedPayment(trx, order, invoice.id, verdict, source.via, now);
+          return record(trx, held ? verdict.status : 'unchanged');
+        }
         if (!(await claimOrderPaid(trx, order.id, now))) return record(trx, 'already_paid');
-        const code = await insertNewRedemptionCode(
-          trx,
-          {
-            keyType: order.key_type,
-            maxHardwareBindings: order.max_hardware_bindings,
-            validityDuration: order.validity_hours,
-            expiresAt: null,
-            notes: `Order ${order.id} (BTCPay invoice ${invoice.id})`,
-          },
-          { ip: null, details: { orderId: order.id, invoiceId: invoice.id } },
-          now,
-        );
-        await setOrderCode(trx, order.id, { redemptionKeyId: code.id, redemptionCode: code.redemptionCode });
-        await insertAuditLog(
-          trx,
-          {
-            eventType: 'order_paid',
-            success: true,
-            licenseKey: code.redemptionCode,
-            details: {
-              orderId: order.id,
-              invoiceId: invoice.id,
-              redemptionKeyId: code.id,
-              keyType: order.key_type,
-              via: source.via,
-            },
-          },
-          now,
-        );
+        await issueOrderCode(trx, order, { invoiceId: invoice.id, via: source.via }, now);
         codeCreated = true;
         return record(trx, 'paid');
       }

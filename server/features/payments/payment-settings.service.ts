@@ -1,6 +1,7 @@
 import {
   PAYMENT_SETTING_ENV,
   PAYMENT_SETTING_FIELDS,
+  PAYMENT_SETTINGS_TEXTS,
   type PaymentDelivery,
   type PaymentSettingField,
   type PaymentSettings,
@@ -8,7 +9,16 @@ import {
 } from '../../../common/payments.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../http-error.ts';
-import { findPaymentSettings, savePaymentSettings } from './payment-settings.store.ts';
+import {
+  checkOutboundUrl,
+  type OutboundPolicy,
+  OutboundUrlError,
+} from '../notifications/outbound-request.ts';
+import {
+  findPaymentSettings,
+  type StoredPaymentSettings,
+  savePaymentSettings,
+} from './payment-settings.store.ts';
 
 /** Everything an order and the webhook need to talk to BTCPay Server (all four set). */
 export interface BtcpayConnection {
@@ -17,6 +27,16 @@ export interface BtcpayConnection {
   storeId: string;
   apiKey: string;
   webhookSecret: string;
+  /**
+   * The rules every call to `url` is held to: the notification destinations' (NOTIFY_ALLOW_HOSTS,
+   * NOTIFY_ALLOW_PRIVATE) for a URL entered on the screen; null for one the environment sets.
+   */
+  policy: OutboundPolicy | null;
+}
+
+/** The outbound rules of this server, as notification destinations follow them. */
+function outboundPolicy(ctx: AppContext): OutboundPolicy {
+  return { allowHosts: ctx.config.NOTIFY_ALLOW_HOSTS, allowPrivate: ctx.config.NOTIFY_ALLOW_PRIVATE };
 }
 
 /** The settings in effect: each connection field from the environment when set there, else stored. */
@@ -50,7 +70,13 @@ export async function getEffectivePaymentSettings(ctx: AppContext): Promise<Effe
   const { btcpayUrl, storeId, apiKey, webhookSecret } = values;
   const connection =
     btcpayUrl && storeId && apiKey && webhookSecret
-      ? { url: btcpayUrl.replace(/\/+$/, ''), storeId, apiKey, webhookSecret }
+      ? {
+          url: btcpayUrl.replace(/\/+$/, ''),
+          storeId,
+          apiKey,
+          webhookSecret,
+          policy: fromEnvironment.btcpayUrl ? null : outboundPolicy(ctx),
+        }
       : null;
   return { connection, delivery: stored.delivery, values, fromEnvironment };
 }
@@ -105,7 +131,33 @@ export async function updatePaymentSettings(
     // The schema trimmed it; a base URL is kept without its trailing slash.
     next[field] = field === 'btcpayUrl' && value !== null ? value.replace(/\/+$/, '') : value;
   }
+  if (next.btcpayUrl !== null && next.btcpayUrl !== stored.btcpayUrl) {
+    await checkNewBtcpayUrl(ctx, next.btcpayUrl, stored, change);
+  }
   if (change.delivery) next.delivery = change.delivery;
   await savePaymentSettings(ctx.db, next, ctx.now());
   return getPaymentSettings(ctx);
+}
+
+/**
+ * A new BTCPay URL: held to the notification destinations' rules (400 naming the broken one), and
+ * only with the API key entered again, so a key saved for one server is never sent to another.
+ */
+async function checkNewBtcpayUrl(
+  ctx: AppContext,
+  url: string,
+  stored: StoredPaymentSettings,
+  change: UpdatePaymentSettings,
+): Promise<void> {
+  if (ctx.config.BTCPAY_API_KEY !== undefined) throw badRequest(PAYMENT_SETTINGS_TEXTS.apiKeyFromEnvironment);
+  // A new key, or the key cleared: either way the saved one goes nowhere new.
+  if (stored.apiKey !== null && change.apiKey === undefined) {
+    throw badRequest(PAYMENT_SETTINGS_TEXTS.apiKeyRequired);
+  }
+  try {
+    await checkOutboundUrl(url, 'json', outboundPolicy(ctx));
+  } catch (error) {
+    if (error instanceof OutboundUrlError) throw badRequest(`btcpayUrl: ${error.message}`);
+    throw error;
+  }
 }

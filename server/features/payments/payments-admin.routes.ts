@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   OrderListQuerySchema,
   OrderListResponseSchema,
   PaymentConnectionSchema,
   PaymentSettingsResponseSchema,
+  ResolveOrderResponseSchema,
+  ResolveOrderSchema,
   UpdatePaymentSettingsSchema,
 } from '../../../common/payments.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
+import { resolveHeldOrder } from './order-settlement.service.ts';
 import { getPaymentSettings } from './payment-settings.service.ts';
 import { changePaymentSettings, checkPaymentConnection, listOrders } from './payments-admin.service.ts';
 
@@ -64,5 +68,21 @@ export const paymentsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async 
       },
     },
     async (request) => listOrders(ctx, request.query),
+  );
+
+  app.post(
+    '/api/admin/orders/:id/resolve',
+    {
+      schema: {
+        summary:
+          'Decide an underpaid or mismatched order: issue its code anyway, or record the payment as refunded (409 for any other order)',
+        params: z.object({ id: z.string().max(100, 'id must be at most 100 characters') }),
+        body: ResolveOrderSchema,
+        response: responses({ 200: ResolveOrderResponseSchema }),
+      },
+    },
+    async (request) => ({
+      order: await resolveHeldOrder(ctx, request.params.id, request.body.action, { ip: request.ip }),
+    }),
   );
 };

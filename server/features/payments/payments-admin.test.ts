@@ -1,7 +1,25 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PAYMENT_SETTINGS_TEXTS } from '../../../common/payments.ts';
 import { DIALECTS, type TestAppSuite, useTestApp } from '../../test/helper.ts';
+
+// No test reaches the network: BTCPay's host names resolve as they would (a private one included).
+vi.mock('node:dns/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:dns/promises')>();
+  const addresses: Record<string, string> = {
+    'btcpay.example.com': '93.184.215.20',
+    'other-btcpay.example.com': '93.184.215.21',
+    'btcpay.internal.example.com': '10.0.0.8',
+    localhost: '127.0.0.1',
+  };
+  const lookup = async (host: string) => {
+    const address = addresses[host];
+    if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return [{ address, family: 4 }];
+  };
+  return { ...actual, lookup, default: { ...actual, lookup } };
+});
 
 const API_KEY = 'greenfield-key-0123456789abcdef';
 const WEBHOOK_SECRET = 'whsec-9f8e7d6c5b4a3210';
@@ -214,6 +232,94 @@ for (const dialect of DIALECTS) {
     });
   });
 
+  describe(`${dialect}: the BTCPay URL follows the notification destinations' rules`, () => {
+    const t = useTestApp(dialect, { signIn: true });
+    const call = callsOf(t);
+
+    it('refuses loopback, private and non-public addresses, and plain http, offline and sending nothing', async () => {
+      const listener = await startFakeStoreApi();
+      try {
+        for (const btcpayUrl of [
+          listener.origin,
+          `https://127.0.0.1:${new URL(listener.origin).port}`,
+          'https://[::127.0.0.1]',
+          'https://[::ffff:127.0.0.1]',
+          'https://[2002:7f00:1::1]',
+          'https://[64:ff9b:1::a00:1]',
+          'https://[fec0::1]',
+          'https://169.254.169.254',
+          'https://btcpay.internal.example.com',
+          'https://localhost',
+        ]) {
+          const res = await call('PUT', '/api/admin/payments/settings', { btcpayUrl, apiKey: API_KEY });
+          expect(res.statusCode, btcpayUrl).toBe(400);
+          expect(res.json().error, btcpayUrl).toMatch(
+            /^btcpayUrl: The URL (must use https|resolves to a private)/,
+          );
+        }
+        expect(listener.requests).toHaveLength(0);
+        const unknown = await call('PUT', '/api/admin/payments/settings', {
+          btcpayUrl: 'https://nowhere.example.com',
+        });
+        expect(unknown.json().error).toBe("btcpayUrl: The URL's host nowhere.example.com does not resolve");
+        expect((await call('GET', '/api/admin/payments/settings')).json().settings.btcpayUrl).toBeNull();
+      } finally {
+        await listener.close();
+      }
+    });
+
+    it('asks for the key again when only the URL changes, and not when the URL stays or no key is saved', async () => {
+      const first = await call('PUT', '/api/admin/payments/settings', {
+        btcpayUrl: 'https://btcpay.example.com',
+      });
+      expect(first.statusCode, first.body).toBe(200);
+      // No key saved yet: nothing could go astray.
+      expect(
+        (await call('PUT', '/api/admin/payments/settings', { btcpayUrl: 'https://other-btcpay.example.com' }))
+          .statusCode,
+      ).toBe(200);
+      await call('PUT', '/api/admin/payments/settings', { apiKey: API_KEY, storeId: STORE_ID });
+      const same = await call('PUT', '/api/admin/payments/settings', {
+        btcpayUrl: 'https://other-btcpay.example.com/',
+        storeId: 'AnotherStore',
+      });
+      expect(same.statusCode, same.body).toBe(200);
+      const moved = await call('PUT', '/api/admin/payments/settings', {
+        btcpayUrl: 'https://btcpay.example.com',
+      });
+      expect(moved.statusCode).toBe(400);
+      expect(moved.json().error).toContain('apiKey is required when btcpayUrl changes');
+      // Cleared and set again later: still the key first.
+      expect((await call('PUT', '/api/admin/payments/settings', { btcpayUrl: null })).statusCode).toBe(200);
+      expect(
+        (await call('PUT', '/api/admin/payments/settings', { btcpayUrl: 'https://btcpay.example.com' }))
+          .statusCode,
+      ).toBe(400);
+      // Moving and clearing the key at once sends it nowhere either.
+      const cleared = await call('PUT', '/api/admin/payments/settings', {
+        btcpayUrl: 'https://btcpay.example.com',
+        apiKey: null,
+      });
+      expect(cleared.statusCode, cleared.body).toBe(200);
+      expect(cleared.json().settings).toMatchObject({
+        btcpayUrl: 'https://btcpay.example.com',
+        apiKey: null,
+      });
+    });
+  });
+
+  describe(`${dialect}: a BTCPay URL entered here with the API key from the environment`, () => {
+    const t = useTestApp(dialect, { signIn: true, env: { BTCPAY_API_KEY: API_KEY } });
+
+    it('is refused: the key the environment sets goes only to the URL the environment sets', async () => {
+      const res = await callsOf(t)('PUT', '/api/admin/payments/settings', {
+        btcpayUrl: 'https://btcpay.example.com',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe(PAYMENT_SETTINGS_TEXTS.apiKeyFromEnvironment);
+    });
+  });
+
   describe(`${dialect}: payment settings from the environment`, () => {
     const t = useTestApp(dialect, {
       signIn: true,
@@ -250,7 +356,8 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`${dialect}: payment connection check`, () => {
-    const t = useTestApp(dialect, { signIn: true });
+    // The fake BTCPay listens on loopback, which only NOTIFY_ALLOW_PRIVATE lets a URL reach.
+    const t = useTestApp(dialect, { signIn: true, env: { NOTIFY_ALLOW_PRIVATE: 'true' } });
     const call = callsOf(t);
     let fake: Awaited<ReturnType<typeof startFakeStoreApi>>;
     beforeEach(async () => {
@@ -300,6 +407,33 @@ for (const dialect of DIALECTS) {
       const answer = await connection();
       expect(answer).toMatchObject({ configured: true, reachable: false });
       expect(answer.error).toContain('no store NoSuchStore');
+    });
+
+    it('sends the saved API key to no other server: a new URL needs the key again', async () => {
+      await connect();
+      const other = await startFakeStoreApi();
+      try {
+        const moved = await call('PUT', '/api/admin/payments/settings', { btcpayUrl: other.origin });
+        expect(moved.statusCode).toBe(400);
+        expect(moved.json().error).toBe(PAYMENT_SETTINGS_TEXTS.apiKeyRequired);
+        expect((await call('GET', '/api/admin/payments/settings')).json().settings.btcpayUrl).toBe(
+          fake.origin,
+        );
+        await connection();
+        expect(other.requests).toHaveLength(0);
+        expect(fake.requests.map((r) => r.headers.authorization)).toEqual([`token ${API_KEY}`]);
+
+        // With the key entered again, the new server gets that key.
+        const entered = await call('PUT', '/api/admin/payments/settings', {
+          btcpayUrl: other.origin,
+          apiKey: API_KEY,
+        });
+        expect(entered.statusCode, entered.body).toBe(200);
+        expect((await connection()).reachable).toBe(true);
+        expect(other.requests.map((r) => r.headers.authorization)).toEqual([`token ${API_KEY}`]);
+      } finally {
+        await other.close();
+      }
     });
 
     it('says BTCPay Server cannot be reached when nothing listens', async () => {
@@ -405,6 +539,7 @@ for (const dialect of DIALECTS) {
         expiresAt: new Date(start + 15 * 60 * 1000).toISOString(),
         paidAt: new Date(start - HOUR_MS).toISOString(),
         endedAt: null,
+        received: null,
         deliveries: [
           {
             id: expect.any(Number),
@@ -462,7 +597,10 @@ for (const dialect of DIALECTS) {
 
     it('refuses a bad status or limit with a 400', async () => {
       for (const [query, message] of [
-        ['?status=refunded', 'status must be all, pending, paid, expired or invalid'],
+        [
+          '?status=settled',
+          'status must be all, pending, paid, expired, invalid, underpaid, mismatch or refunded',
+        ],
         ['?limit=0', 'limit must be between 1 and 1000'],
         ['?limit=many', 'limit must be a number'],
       ]) {

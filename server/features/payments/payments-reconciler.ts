@@ -11,7 +11,8 @@ import { getBtcpayConnection } from './payment-settings.service.ts';
 /*
  * Nothing missed: every PAYMENTS_RECONCILE_MS, the instance holding the 'payments-reconciler' lease
  * reads the invoices of pending orders again and applies them as a webhook would (applyInvoice), so
- * a payment whose webhook never came is still delivered and ended invoices free their slots.
+ * a payment whose webhook never came is still delivered and ended invoices free their slots. The
+ * same check holds: a settled invoice that does not pay the order's price makes no code.
  */
 
 export const RECONCILER_LEASE = 'payments-reconciler';
@@ -22,13 +23,15 @@ export interface ReconcileSummary {
   checked: number;
   paid: number;
   ended: number;
+  /** Settled invoices that do not pay their order's price: held as underpaid / mismatch, no code. */
+  held: number;
   /** BTCPay did not answer: the rest waits for the next round. */
   unavailable: boolean;
 }
 
 /** One sweep (the timer's round; tests call it directly). */
 export async function reconcileOrders(ctx: AppContext, log?: FastifyBaseLogger): Promise<ReconcileSummary> {
-  const summary: ReconcileSummary = { checked: 0, paid: 0, ended: 0, unavailable: false };
+  const summary: ReconcileSummary = { checked: 0, paid: 0, ended: 0, held: 0, unavailable: false };
   // Orders that never got an invoice id: nothing to ask BTCPay about once their hold ran out.
   for (const order of await listDueUninvoicedOrders(ctx.db, ctx.now(), BATCH)) {
     if (await expireOrder(ctx, order, 'no_invoice')) summary.ended += 1;
@@ -56,6 +59,7 @@ export async function reconcileOrders(ctx: AppContext, log?: FastifyBaseLogger):
     const outcome = await applyInvoice(ctx, order, invoice, { via: 'reconciler' });
     if (outcome === 'paid') summary.paid += 1;
     if (outcome === 'expired' || outcome === 'invalid') summary.ended += 1;
+    if (outcome === 'underpaid' || outcome === 'mismatch') summary.held += 1;
   }
   return summary;
 }
@@ -99,7 +103,8 @@ export function startPaymentsReconciler(
       try {
         if (await holdLease()) {
           const summary = await reconcileOrders(ctx, log);
-          if (summary.paid > 0 || summary.ended > 0) log.info(summary, 'payments: reconciled pending orders');
+          if (summary.paid > 0 || summary.ended > 0 || summary.held > 0)
+            log.info(summary, 'payments: reconciled pending orders');
         }
       } catch (error) {
         log.error({ err: error }, 'payments: reconcile round failed');

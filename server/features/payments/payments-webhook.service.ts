@@ -6,11 +6,15 @@ import type { AppContext } from '../../context.ts';
 import { badRequest, HttpError, notFound } from '../../http-error.ts';
 import { unsafeTextError } from '../../plugins/text-check.ts';
 import { secretsEqual } from '../auth/secret.ts';
-import { insertAuditLog } from '../security/security.store.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, getInvoice } from './btcpay-client.ts';
 import { applyInvoice } from './orders.service.ts';
 import { findOrderById, findOrderByInvoiceId, insertWebhookDelivery } from './orders.store.ts';
 import { getBtcpayConnection } from './payment-settings.service.ts';
+import {
+  countWebhookRejection,
+  insertRejectionAuditRow,
+  updateRejectionAuditRow,
+} from './webhook-rejections.store.ts';
 
 export const WEBHOOK_TEXTS = {
   notConfigured: 'Payments are not configured on this server',
@@ -66,16 +70,7 @@ export async function receiveBtcpayWebhook(
   if (!signatureMatches(request.signature, connection.webhookSecret, request.body)) {
     const reason =
       request.signature === undefined ? WEBHOOK_TEXTS.missingSignature : WEBHOOK_TEXTS.wrongSignature;
-    await insertAuditLog(
-      ctx.db,
-      {
-        eventType: 'webhook_rejected',
-        success: false,
-        ipAddress: request.ip,
-        details: { reason, ip: request.ip },
-      },
-      ctx.now(),
-    );
+    await auditRejection(ctx, request.ip, reason);
     throw new WebhookRejectedError(reason);
   }
   let parsed: unknown;
@@ -137,6 +132,27 @@ export async function receiveBtcpayWebhook(
     return recordOnly('unknown_invoice');
   const outcome = await applyInvoice(ctx, order, invoice, { via: 'webhook', delivery });
   return { outcome, orderId: order.id };
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Audits a refused post as one `webhook_rejected` row per address and minute: the first writes it,
+ * the rest raise `details.count`, so a flood of forged posts costs the audit log one row a minute.
+ */
+async function auditRejection(ctx: AppContext, ip: string, reason: string): Promise<void> {
+  const now = ctx.now();
+  const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  await ctx.db.transaction().execute(async (trx) => {
+    const { count, auditLogId } = await countWebhookRejection(trx, ip, minute);
+    const details = { reason, ip, count, minute: new Date(minute).toISOString() };
+    if (auditLogId === null) {
+      const entry = { eventType: 'webhook_rejected', success: false, ipAddress: ip, details };
+      await insertRejectionAuditRow(trx, { ip, minute }, entry, now);
+    } else {
+      await updateRejectionAuditRow(trx, auditLogId, details);
+    }
+  });
 }
 
 /** 503: BTCPay could not be asked about the invoice; `reason` is for the log. */

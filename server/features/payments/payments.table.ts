@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { OrderStatus } from '../../../common/payments.ts';
 import type { RedemptionKeyType } from '../../../common/redemption.ts';
 
@@ -19,6 +19,9 @@ export interface PaymentSettingsTable {
   max_hardware_bindings: number;
   updated_at: number;
 }
+
+/** Text that may be left out of an insert (null then). */
+type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
 
 /** A buyer's order: one BTCPay invoice, and once it settles exactly one redemption code. */
 export interface OrdersTable {
@@ -58,6 +61,9 @@ export interface OrdersTable {
   ended_at: number | null;
   /** When the reconciler last read its invoice. */
   checked_at: number | null;
+  /** underpaid / mismatch: what BTCPay says was paid (decimal text) and in which currency. */
+  received_amount: NullableText;
+  received_currency: NullableText;
 }
 
 /** Every webhook delivery received with a valid signature, and what it did. */
@@ -73,4 +79,14 @@ export interface PaymentWebhookDeliveriesTable {
   /** WebhookOutcome: what the delivery changed. */
   outcome: string;
   received_at: number;
+}
+
+/** Webhook posts with a missing or wrong signature, counted per address and minute (one audit row each). */
+export interface PaymentWebhookRejectionsTable {
+  ip: string;
+  /** The minute's start, epoch milliseconds. */
+  minute: number;
+  count: number;
+  /** The webhook_rejected audit row whose details carry the count. */
+  audit_log_id: number | null;
 }

@@ -135,12 +135,144 @@ for (const dialect of DIALECTS) {
       });
       expect(missing.statusCode).toBe(401);
       expect(missing.json().error).toBeTruthy();
+      // Both in one minute from one address: one row, counting them.
       const rejected = await auditRows('webhook_rejected');
-      expect(rejected).toHaveLength(2);
+      expect(rejected).toHaveLength(1);
       expect(rejected[0]).toMatchObject({ success: 0, ip_address: '127.0.0.1' });
+      expect(JSON.parse(rejected[0]!.details)).toMatchObject({ ip: '127.0.0.1', count: 2 });
       expect(await codes()).toHaveLength(0);
       expect(await deliveries()).toHaveLength(0);
       expect((await status(orderId, secret)).json().status).toBe('pending');
+    });
+
+    it('audits 200 forged posts from one address in one minute as one row counting 200', async () => {
+      const { invoiceId } = await order();
+      t.clock.set(Date.parse('2026-11-22T12:30:00.000Z'));
+      for (let i = 0; i < 200; i++) {
+        const res = await deliver(invoiceId, 'InvoiceSettled', { badSignature: true });
+        expect(res.statusCode).toBe(401);
+        if (i === 100) t.clock.advance(30_000);
+      }
+      const rows = await auditRows('webhook_rejected');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ success: 0, ip_address: '127.0.0.1' });
+      expect(JSON.parse(rows[0]!.details)).toEqual({
+        reason: 'BTCPay-Sig does not match the body',
+        ip: '127.0.0.1',
+        count: 200,
+        minute: '2026-11-22T12:30:00.000Z',
+      });
+      // The next minute starts a row of its own, which posts arriving at once add up in.
+      t.clock.advance(30_000);
+      await Promise.all(
+        Array.from({ length: 20 }, () => deliver(invoiceId, 'InvoiceSettled', { badSignature: true })),
+      );
+      const next = await auditRows('webhook_rejected');
+      expect(next.map((row) => JSON.parse(row.details).count)).toEqual([200, 20]);
+      expect(await codes()).toHaveLength(0);
+    });
+
+    it('makes no code from a Settled invoice of 0.01 for a 40 USD order: it waits as underpaid with the figures', async () => {
+      const { orderId, invoiceId, secret } = await order();
+      // An invoice for the order that says 0.01 (one the shop did not create, say), paid and settled.
+      fake.invoices.get(invoiceId)!.amount = '0.01';
+      await settle(invoiceId);
+      const res = await deliver(invoiceId, 'InvoiceSettled');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ outcome: 'underpaid', orderId });
+      expect(await codes()).toHaveLength(0);
+      expect((await status(orderId, secret)).json()).toMatchObject({
+        status: 'underpaid',
+        expected: { amount: '40', currency: 'USD' },
+        received: { amount: '0.01', currency: 'USD' },
+      });
+      expect((await status(orderId, secret)).json().code).toBeUndefined();
+      const [row] = await auditRows('order_payment_mismatch');
+      expect(JSON.parse(row!.details)).toMatchObject({
+        orderId,
+        invoiceId,
+        status: 'underpaid',
+        expected: { amount: '40', currency: 'USD' },
+        received: { amount: '0.01', currency: 'USD' },
+        via: 'webhook',
+      });
+      // A redelivery and the reconciler change nothing: the operator decides.
+      expect((await deliver(invoiceId, 'InvoiceSettled')).json().outcome).toBe('unchanged');
+      expect((await reconcileOrders(t.ctx)).paid).toBe(0);
+      expect(await codes()).toHaveLength(0);
+    });
+
+    it('holds a settled invoice in another currency as mismatch', async () => {
+      const { orderId, invoiceId, secret } = await order();
+      fake.invoices.get(invoiceId)!.currency = 'EUR';
+      await settle(invoiceId);
+      expect((await deliver(invoiceId, 'InvoiceSettled')).json()).toEqual({ outcome: 'mismatch', orderId });
+      expect((await status(orderId, secret)).json()).toMatchObject({
+        status: 'mismatch',
+        expected: { amount: '40', currency: 'USD' },
+        received: { amount: '40', currency: 'EUR' },
+      });
+      expect(await codes()).toHaveLength(0);
+    });
+
+    it('holds, in the reconciler too, an invoice settled for less than the price; an overpaid one is a sale', async () => {
+      const short = await order();
+      const over = await order();
+      await fake.settle(short.invoiceId, { webhook: false, paid: '30' });
+      await fake.settle(over.invoiceId, { webhook: false, paid: '55.5' });
+      expect(await reconcileOrders(t.ctx)).toMatchObject({ paid: 1, held: 1 });
+      expect((await status(short.orderId, short.secret)).json()).toMatchObject({
+        status: 'underpaid',
+        received: { amount: '30', currency: 'USD' },
+      });
+      expect((await status(over.orderId, over.secret)).json()).toMatchObject({
+        status: 'paid',
+        code: expect.any(String),
+      });
+      const [row] = await auditRows('order_payment_mismatch');
+      expect(JSON.parse(row!.details)).toMatchObject({ orderId: short.orderId, via: 'reconciler' });
+    });
+
+    it("lets the operator issue a held order's code anyway, or record it refunded, once", async () => {
+      const cookie = await t.adminCookie();
+      const resolve = (orderId: string, action: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/api/admin/orders/${orderId}/resolve`,
+          headers: { cookie },
+          payload: { action },
+        });
+      const short = await order();
+      const other = await order();
+      const open = await order();
+      for (const held of [short, other]) await fake.settle(held.invoiceId, { webhook: false, paid: '1' });
+      await reconcileOrders(t.ctx);
+
+      const issued = await resolve(short.orderId, 'issue_code');
+      expect(issued.statusCode, issued.body).toBe(200);
+      expect(issued.json().order).toMatchObject({
+        id: short.orderId,
+        status: 'paid',
+        received: { amount: '1', currency: 'USD' },
+        redemptionCode: expect.any(String),
+      });
+      expect((await status(short.orderId, short.secret)).json()).toMatchObject({
+        status: 'paid',
+        code: (await codes())[0]?.redemption_code,
+      });
+      expect((await resolve(other.orderId, 'refunded')).json().order.status).toBe('refunded');
+      expect((await status(other.orderId, other.secret)).json().status).toBe('refunded');
+
+      const again = await resolve(short.orderId, 'refunded');
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toContain('this one is paid');
+      expect((await resolve(open.orderId, 'issue_code')).statusCode).toBe(409);
+      expect((await resolve('N'.repeat(16), 'issue_code')).statusCode).toBe(404);
+      expect((await resolve(short.orderId, 'give_away')).statusCode).toBe(400);
+      expect(await codes()).toHaveLength(1);
+      const resolved = await auditRows('order_resolved');
+      expect(resolved.map((r) => JSON.parse(r.details).action).sort()).toEqual(['issue_code', 'refunded']);
+      expect((await auditRows('order_paid')).map((r) => JSON.parse(r.details).via)).toEqual(['admin']);
     });
 
     it('makes one code from a redelivery and from two identical deliveries at once', async () => {
@@ -314,6 +446,46 @@ for (const dialect of DIALECTS) {
     it('offers Pay now on the buyer page', async () => {
       const info = (await t.app.inject({ method: 'GET', url: '/api/public/purchase-info' })).json();
       expect(info.payNow).toBe(true);
+    });
+  });
+
+  describe(`${dialect}: payments with a BTCPay Server older than 2.1.2 (no paidAmount)`, () => {
+    let fake: FakeBtcpay;
+    const env: Record<string, string> = { RATE_LIMIT_ORDER: '100' };
+    beforeAll(async () => {
+      fake = await startFakeBtcpay({ legacy: true, now: () => t.clock.now() });
+      Object.assign(env, {
+        BTCPAY_URL: fake.origin,
+        BTCPAY_STORE_ID: fake.storeId,
+        BTCPAY_API_KEY: fake.apiKey,
+        BTCPAY_WEBHOOK_SECRET: fake.webhookSecret,
+      });
+    });
+    afterAll(async () => {
+      await fake.close();
+    });
+    const t = useTestApp(dialect, { env });
+
+    it("reads what was paid from the invoice's payment methods", async () => {
+      const place = async () =>
+        (await t.app.inject({ method: 'POST', url: '/api/public/orders' })).json().orderId as string;
+      const short = await place();
+      const full = await place();
+      await fake.settle(fake.invoiceOfOrder(short)!.id, { webhook: false, paid: '39.5' });
+      await fake.settle(fake.invoiceOfOrder(full)!.id, { webhook: false });
+      expect(await reconcileOrders(t.ctx)).toMatchObject({ paid: 1, held: 1 });
+      const rows = await t.ctx.db
+        .selectFrom('orders')
+        .select(['id', 'status', 'received_amount', 'received_currency'])
+        .orderBy('created_at')
+        .execute();
+      expect(rows.find((r) => r.id === short)).toMatchObject({
+        status: 'underpaid',
+        received_amount: '39.5',
+        received_currency: 'USD',
+      });
+      expect(rows.find((r) => r.id === full)?.status).toBe('paid');
+      expect(fake.received.filter((r) => r.path.endsWith('/payment-methods'))).toHaveLength(2);
     });
   });
 

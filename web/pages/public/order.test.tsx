@@ -136,6 +136,48 @@ describe('OrderPage', () => {
     expect(screen.getByRole('link', { name: ORDER_TEXTS.startAgain }).getAttribute('href')).toBe('/buyer');
   });
 
+  it('says in plain words that an underpaid payment did not match, with the figures and what to do', async () => {
+    mockFetch({
+      [STATUS_CALL]: () =>
+        json(
+          order({
+            status: 'underpaid',
+            checkoutLink: undefined,
+            expected: { amount: '40', currency: 'USD' },
+            received: { amount: '0.01', currency: 'USD' },
+          }),
+        ),
+    });
+    openOrderPage();
+    expect(await screen.findByRole('heading', { name: ORDER_TEXTS.mismatch })).toBeTruthy();
+    expect(screen.getByText(/less than the price of this order/)).toBeTruthy();
+    expect(screen.getByText(/Open a ticket in the community chat with your order ID/)).toBeTruthy();
+    expect(within(screen.getByText('Price').parentElement as HTMLElement).getByText('40 USD')).toBeTruthy();
+    expect(
+      within(screen.getByText('Received').parentElement as HTMLElement).getByText('0.01 USD'),
+    ).toBeTruthy();
+    expect(screen.getByText(ORDER_ID)).toBeTruthy();
+    expect(screen.queryByText(CODE)).toBeNull();
+  });
+
+  it('says a payment in another currency did not match, and a refunded one was refunded', async () => {
+    let status: OrderStatusResponse = order({
+      status: 'mismatch',
+      checkoutLink: undefined,
+      expected: { amount: '40', currency: 'USD' },
+      received: { amount: '40', currency: 'EUR' },
+    });
+    mockFetch({ [STATUS_CALL]: () => json(status) });
+    const { unmount } = openOrderPage();
+    expect(await screen.findByText(/in another currency or for another amount/)).toBeTruthy();
+    expect(screen.getByText('40 EUR')).toBeTruthy();
+    unmount();
+    status = order({ status: 'refunded', checkoutLink: undefined });
+    openOrderPage();
+    expect(await screen.findByRole('heading', { name: ORDER_TEXTS.refunded })).toBeTruthy();
+    expect(screen.getByRole('link', { name: ORDER_TEXTS.startAgain })).toBeTruthy();
+  });
+
   it('says the order was not found on a 404 (an unknown order or a wrong secret)', async () => {
     mockFetch({ [STATUS_CALL]: () => json({ error: 'Order not found' }, 404) });
     openOrderPage();

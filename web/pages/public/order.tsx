@@ -29,6 +29,7 @@ import {
 } from '../../../common/order-texts.ts';
 import type { OrderStatusResponse } from '../../../common/payments.ts';
 import { timeUntil } from './key-time.ts';
+import { EndedCard, MismatchCard, Row, StartAgainButton, statusTitle } from './order-outcomes.tsx';
 import { orderStatusQuery } from './public-queries.ts';
 
 /** The key types' names (common/script-keys.ts has them too, but loads zod, which public pages never do). */
@@ -134,24 +135,13 @@ function OrderStatusView({ target }: { target: OrderTarget }) {
         <PendingCard order={data} />
       ) : data.status === 'paid' ? (
         <PaidCard order={data} />
+      ) : data.status === 'underpaid' || data.status === 'mismatch' ? (
+        <MismatchCard order={data} orderId={target.orderId} />
       ) : (
         <EndedCard order={data} />
       )}
     </div>
   );
-}
-
-function statusTitle(status: OrderStatusResponse['status']): string {
-  switch (status) {
-    case 'pending':
-      return ORDER_TEXTS.waiting;
-    case 'paid':
-      return ORDER_TEXTS.paid;
-    case 'expired':
-      return ORDER_TEXTS.expired;
-    case 'invalid':
-      return ORDER_TEXTS.invalid;
-  }
 }
 
 /** What the order delivers: "Premium, valid 24 hours". */
@@ -190,26 +180,6 @@ function NotFoundCard() {
         <StartAgainButton />
       </CardContent>
     </Card>
-  );
-}
-
-function StartAgainButton() {
-  return (
-    <Button
-      asChild
-      className="bg-gradient-to-r from-yellow-500 to-orange-600 text-slate-950 hover:from-yellow-400 hover:to-orange-500"
-    >
-      <a href="/buyer">{ORDER_TEXTS.startAgain}</a>
-    </Button>
-  );
-}
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="flex flex-wrap justify-between gap-2 border-b border-white/5 py-2 last:border-0">
-      <dt className="text-muted-foreground">{label}</dt>
-      <dd className="font-medium text-foreground">{children}</dd>
-    </div>
   );
 }
 
@@ -318,26 +288,5 @@ function CodeBox({ code }: { code: string }) {
         Copy code
       </Button>
     </div>
-  );
-}
-
-function EndedCard({ order }: { order: OrderStatusResponse }) {
-  return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />
-          {statusTitle(order.status)}
-        </CardTitle>
-        <CardDescription>
-          {order.status === 'expired'
-            ? `The checkout closed on ${formatDate(order.expiresAt)} without a settled payment.`
-            : 'The checkout did not accept the payment. If you sent one, open a ticket in the community chat with its transaction hash.'}
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <StartAgainButton />
-      </CardContent>
-    </Card>
   );
 }

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest, failedStatus } from '@/lib/api.ts';
-import { ORDER_POLL_MS } from '../../../common/order-texts.ts';
+import { ORDER_OPERATOR_POLL_MS, ORDER_POLL_MS } from '../../../common/order-texts.ts';
 import type { OrderStatusResponse } from '../../../common/payments.ts';
 import type { PurchaseInfo } from '../../../common/public-api.ts';
 import { PUBLIC_SCRIPTS_PAGE_CONFIG_URL } from '../../../common/public-defaults.ts';
@@ -42,13 +42,17 @@ export function scriptsPageConfigQuery() {
 export function orderStatusQuery(orderId: string, secret: string) {
   const keepAsking = ({ state }: { state: { data?: OrderStatusResponse; error: Error | null } }) =>
     state.error ? failedStatus(state.error) !== 404 : state.data?.status === 'pending';
+  // An underpaid or mismatched payment waits for the operator: asked now and then, not every 3 s.
+  const awaitingOperator = ({ state }: { state: { data?: OrderStatusResponse } }) =>
+    state.data?.status === 'underpaid' || state.data?.status === 'mismatch';
   return queryOptions({
     queryKey: ['/api/public/orders', orderId, 'status', secret],
     queryFn: () =>
       apiRequest<OrderStatusResponse>('POST', `/api/public/orders/${encodeURIComponent(orderId)}/status`, {
         secret,
       }),
-    refetchInterval: (query) => (keepAsking(query) ? ORDER_POLL_MS : false),
-    refetchOnWindowFocus: (query) => (keepAsking(query) ? 'always' : false),
+    refetchInterval: (query) =>
+      keepAsking(query) ? ORDER_POLL_MS : awaitingOperator(query) ? ORDER_OPERATOR_POLL_MS : false,
+    refetchOnWindowFocus: (query) => (keepAsking(query) || awaitingOperator(query) ? 'always' : false),
   });
 }

@@ -21,6 +21,8 @@ export const OUTCOME_LABELS: Record<WebhookOutcome, string> = {
   unchanged: 'Invoice still open',
   unknown_invoice: 'Unknown invoice',
   ignored: 'Ignored',
+  underpaid: 'Settled for less than the price: no code',
+  mismatch: 'Settled in another currency or amount: no code',
 };
 
 const OUTCOME_TONES = {
@@ -31,6 +33,8 @@ const OUTCOME_TONES = {
   unchanged: 'info',
   unknown_invoice: 'warn',
   ignored: 'muted',
+  underpaid: 'warn',
+  mismatch: 'warn',
 } as const satisfies Record<WebhookOutcome, string>;
 
 /** The button with the order's delivery count, opening the list of webhook deliveries it received. */

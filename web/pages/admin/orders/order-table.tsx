@@ -4,6 +4,7 @@ import { CutText, DateCell, LoadingRow, MessageRow } from '../shared/admin-table
 import { AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { StatusBadge } from '../shared/key-badges.tsx';
 import { OrderDeliveriesDialog } from './order-deliveries-dialog.tsx';
+import { ReceivedFigures, ResolveOrderActions } from './order-resolve-actions.tsx';
 import { ORDER_STATUS_LABELS } from './orders-queries.ts';
 
 export const ORDER_COLUMNS = [
@@ -22,6 +23,9 @@ const STATUS_TONES = {
   paid: 'good',
   expired: 'muted',
   invalid: 'warn',
+  underpaid: 'warn',
+  mismatch: 'warn',
+  refunded: 'muted',
 } as const satisfies Record<OrderStatus, string>;
 
 /** Where an order's code is managed (Redemption Codes lists every code). */
@@ -54,6 +58,7 @@ function OrderRow({ order }: { order: AdminOrder }) {
       </AdminCell>
       <AdminCell label="Status">
         <StatusBadge tone={STATUS_TONES[order.status]}>{ORDER_STATUS_LABELS[order.status]}</StatusBadge>
+        <ResolveOrderActions order={order} />
       </AdminCell>
       <AdminCell label="Invoice" className="md:max-w-40">
         {order.invoiceId ? (
@@ -64,6 +69,7 @@ function OrderRow({ order }: { order: AdminOrder }) {
       </AdminCell>
       <AdminCell label="Amount" className="whitespace-nowrap tabular-nums">
         {order.amount} {order.currency}
+        <ReceivedFigures order={order} />
       </AdminCell>
       <AdminCell label="Code">
         {order.redemptionCode ? (

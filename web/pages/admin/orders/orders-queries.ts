@@ -1,8 +1,17 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { getJson } from '@/lib/api.ts';
-import { ORDER_STATUSES, type OrderListResponse, type OrderStatus } from '../../../../common/payments.ts';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, getJson } from '@/lib/api.ts';
+import { toast } from '@/lib/toast.ts';
+import { toastFailure } from '@/lib/toast-failure.ts';
+import {
+  ORDER_STATUSES,
+  type OrderListResponse,
+  type OrderResolution,
+  type OrderStatus,
+  type ResolveOrderResponse,
+} from '../../../../common/payments.ts';
 import { errorText } from '../shared/error-text.ts';
 import { QUERY_KEYS } from '../shared/query-keys.ts';
+import { invalidateUrls, LICENSING_URLS } from '../shared/refresh.ts';
 
 export const ORDERS_URL = QUERY_KEYS.orders;
 
@@ -19,6 +28,9 @@ export const ORDER_FILTER_LABELS: Record<OrderFilter, string> = {
   paid: 'Paid',
   expired: 'Expired',
   invalid: 'Invalid',
+  underpaid: 'Underpaid',
+  mismatch: 'Mismatch',
+  refunded: 'Refunded',
 };
 
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
@@ -26,6 +38,9 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   paid: 'Paid',
   expired: 'Expired',
   invalid: 'Invalid',
+  underpaid: 'Underpaid',
+  mismatch: 'Mismatch',
+  refunded: 'Refunded',
 };
 
 /** Orders matching a search (order id, invoice id, code) and a status, newest first; polled every 30 s. */
@@ -48,4 +63,29 @@ export function ordersQuery(filters: { search: string; status: OrderFilter }) {
 /** A list's failure as the screen shows it: the query's text and the server's reason. */
 export function loadFailureText(error: Error): string {
   return error.cause === undefined ? error.message : `${error.message}: ${errorText(error.cause)}`;
+}
+
+/** What each decision on an underpaid or mismatched order says once done. */
+const RESOLVED_TOASTS: Record<OrderResolution, string> = {
+  issue_code: 'Code issued: the buyer sees it on their order page.',
+  refunded: "Marked refunded: the buyer's order page says so.",
+};
+
+/**
+ * POST /api/admin/orders/{id}/resolve: issue an underpaid or mismatched order's code anyway, or
+ * record it refunded. The orders and, for a code, the licensing lists are read again.
+ */
+export function useResolveOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ orderId, action }: { orderId: string; action: OrderResolution }) =>
+      apiRequest<ResolveOrderResponse>('POST', `${ORDERS_URL}/${encodeURIComponent(orderId)}/resolve`, {
+        action,
+      }),
+    onSuccess: async (_answer, { action }) => {
+      toast({ title: 'Order resolved', description: RESOLVED_TOASTS[action] });
+      await invalidateUrls(queryClient, [ORDERS_URL, ...LICENSING_URLS]);
+    },
+    onError: toastFailure('Error resolving order', 'Failed to resolve the order'),
+  });
 }

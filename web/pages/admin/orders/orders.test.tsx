@@ -37,6 +37,7 @@ function order(overrides: Partial<AdminOrder> = {}): AdminOrder {
     expiresAt: '2026-11-25T10:15:00.000Z',
     paidAt: '2026-11-25T10:05:00.000Z',
     endedAt: null,
+    received: null,
     deliveries: [
       {
         id: 2,
@@ -72,11 +73,36 @@ const PENDING = order({
   deliveries: [],
 });
 
-/** A server filtering as the API does, recording each list query. */
+const UNDERPAID = order({
+  id: 'Ord3rUnderpaid03',
+  status: 'underpaid',
+  invoiceId: 'InvShort33',
+  redemptionCode: null,
+  redemptionKeyId: null,
+  paidAt: null,
+  endedAt: '2026-11-25T10:07:00.000Z',
+  received: { amount: '0.01', currency: 'USD' },
+  deliveries: [],
+});
+
+/** A server filtering as the API does, recording each list query and each resolve call. */
 function fakeServer(options: { orders?: AdminOrder[]; settings?: PaymentSettings } = {}) {
   const orders = options.orders ?? [PENDING, PAID];
   const queries: string[] = [];
+  const resolved: Array<{ url: string; body: unknown }> = [];
   const fetchMock = mockFetch({
+    [`POST ${ORDERS_URL}/${UNDERPAID.id}/resolve`]: (init) => {
+      const body = JSON.parse(String(init?.body));
+      resolved.push({ url: `${ORDERS_URL}/${UNDERPAID.id}/resolve`, body });
+      const index = orders.findIndex((o) => o.id === UNDERPAID.id);
+      orders[index] = {
+        ...UNDERPAID,
+        status: 'paid',
+        redemptionCode: 'WXYZ********QRST',
+        redemptionKeyId: 9,
+      };
+      return json({ order: orders[index] });
+    },
     [SETTINGS_URL]: () => json({ settings: options.settings ?? SETTINGS }),
     [ORDERS_URL]: (_init, url) => {
       queries.push(url.search);
@@ -92,7 +118,7 @@ function fakeServer(options: { orders?: AdminOrder[]; settings?: PaymentSettings
       return json({ orders: shown, count: shown.length, timestamp: '2026-11-25T10:10:00.000Z' });
     },
   });
-  return { fetchMock, queries };
+  return { fetchMock, queries, resolved };
 }
 
 const rowOf = (id: string) => screen.getByText(id).closest('tr') as HTMLElement;
@@ -133,6 +159,31 @@ describe('OrdersPage', () => {
     expect(pending.textContent).toContain('Never');
     // Connected: no note pointing to System Configuration.
     expect(screen.queryByText('Payments are not connected')).toBeNull();
+  });
+
+  it('shows an underpaid order with what was received, and issues its code anyway once confirmed', async () => {
+    const user = userEvent.setup();
+    const { resolved } = fakeServer({ orders: [UNDERPAID, PAID] });
+    renderAt(<OrdersPage />, '/admin/orders');
+    await screen.findByText(UNDERPAID.id);
+    const row = rowOf(UNDERPAID.id);
+    expect(within(row).getByText('Underpaid')).toBeTruthy();
+    expect(row.textContent).toContain('40 USD');
+    expect(within(row).getByTestId('received-figures').textContent).toBe('Received 0.01 USD');
+    // A paid order offers no decision.
+    expect(within(rowOf(PAID.id)).queryByRole('button', { name: /Issue code anyway/ })).toBeNull();
+
+    await user.click(
+      within(row).getByRole('button', { name: `Issue code anyway for order ${UNDERPAID.id}` }),
+    );
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('BTCPay says 0.01 USD was paid for this 40 USD order.');
+    await user.click(within(dialog).getByRole('button', { name: 'Issue Code' }));
+    await waitFor(() =>
+      expect(resolved).toEqual([expect.objectContaining({ body: { action: 'issue_code' } })]),
+    );
+    await waitFor(() => expect(within(rowOf(UNDERPAID.id)).getByText('Paid')).toBeTruthy());
+    expect(within(rowOf(UNDERPAID.id)).getByRole('link', { name: /WXYZ/ })).toBeTruthy();
   });
 
   it('shows the webhook deliveries an order received, newest first', async () => {

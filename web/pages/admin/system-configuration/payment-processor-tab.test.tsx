@@ -156,6 +156,30 @@ describe('System Configuration: Payment Processor', () => {
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Order delivery' })).toBeNull());
   });
 
+  it('asks for the API key again when the URL changes, and sends the URL only with it', async () => {
+    const { puts } = fakeServer(CONNECTED);
+    const user = await openTab();
+    const url = screen.getByLabelText('BTCPay Server URL');
+    await user.clear(url);
+    await user.type(url, 'https://new-btcpay.example.com');
+    expect(
+      screen.getByText(
+        'The URL changed: enter the API key again. A saved key is only ever sent to the server it was entered for.',
+      ),
+    ).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Save Connection' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('enter the API key again');
+    expect(puts).toEqual([]);
+
+    await user.type(screen.getByLabelText('API key'), 'new-greenfield-key-0001');
+    await user.click(screen.getByRole('button', { name: 'Save Connection' }));
+    await waitFor(() =>
+      expect(puts).toEqual([
+        { btcpayUrl: 'https://new-btcpay.example.com', apiKey: 'new-greenfield-key-0001' },
+      ]),
+    );
+  });
+
   it('shows fields the environment sets read-only, naming the variable, and never sends them', async () => {
     const { puts } = fakeServer({
       ...CONNECTED,

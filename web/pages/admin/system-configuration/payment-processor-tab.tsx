@@ -1,37 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { Copy, Eraser, LoaderCircle, RefreshCw, Save } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { LoaderCircle, Save } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
-import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
-import { Input } from '@/components/ui/input.tsx';
-import { copyToClipboard } from '@/lib/clipboard.ts';
-import { BTCPAY_WEBHOOK_PATH } from '../../../../common/order-texts.ts';
-import {
-  PAYMENT_SETTING_ENV,
-  type PaymentConnection,
-  type PaymentSettingField,
-  type PaymentSettings,
-  type UpdatePaymentSettingsRequest,
-} from '../../../../common/payments.ts';
+import type { PaymentSettings } from '../../../../common/payments.ts';
 import {
   MAX_BINDINGS_RANGE,
   REDEMPTION_KEY_TYPES,
   VALIDITY_HOURS_RANGE,
 } from '../../../../common/redemption.ts';
 import { errorText } from '../shared/error-text.ts';
-import { FieldError, FormField, SelectFormField, WholeNumberField } from '../shared/form-field.tsx';
+import { SelectFormField, WholeNumberField } from '../shared/form-field.tsx';
 import { FORM_MESSAGES, numberInRange, parseWholeNumber } from '../shared/form-rules.ts';
-import {
-  paymentConnectionQuery,
-  paymentSettingsQuery,
-  useSavePaymentSettings,
-} from './payment-processor-queries.ts';
+import { ConnectionCard } from './payment-connection-card.tsx';
+import { paymentSettingsQuery, useSavePaymentSettings } from './payment-processor-queries.ts';
 
 /**
  * System Configuration's Payment Processor tab: the BTCPay Server connection (each field from the
@@ -60,253 +45,6 @@ export function PaymentProcessorTab() {
     <div className="grid gap-6">
       <ConnectionCard settings={settings.data} />
       {settings.data.connected && <DeliveryCard settings={settings.data} />}
-    </div>
-  );
-}
-
-// ---------------------------------------------------------------- connection
-
-const TEXT_FIELDS = [
-  { field: 'btcpayUrl', label: 'BTCPay Server URL', placeholder: 'https://btcpay.example.com' },
-  { field: 'storeId', label: 'Store ID', placeholder: "From the store's General settings" },
-] as const;
-
-const SECRET_FIELDS = [
-  { field: 'apiKey', label: 'API key', noun: 'API key' },
-  { field: 'webhookSecret', label: 'Webhook secret', noun: 'webhook secret' },
-] as const;
-
-type Draft = Record<PaymentSettingField, string>;
-
-function ConnectionCard({ settings }: { settings: PaymentSettings }) {
-  const save = useSavePaymentSettings();
-  // The URL and store ID start from what is in effect; the key and secret start empty (kept when left so).
-  const [draft, setDraft] = useState<Draft>(() => initialDraft(settings));
-  const setField = (field: PaymentSettingField, value: string) => setDraft((d) => ({ ...d, [field]: value }));
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const change = connectionChange(settings, draft);
-    if (Object.keys(change).length === 0) return;
-    save.mutate(change, {
-      // The key and secret inputs empty again: what was typed is saved, and shown masked from now on.
-      onSuccess: ({ settings: saved }) => setDraft(initialDraft(saved)),
-    });
-  };
-  const clear = (field: 'apiKey' | 'webhookSecret') =>
-    save.mutate({ [field]: null }, { onSuccess: () => setField(field, '') });
-  const everyFieldFromEnvironment = Object.values(settings.fromEnvironment).every(Boolean);
-
-  return (
-    <Card>
-      <CardHeader>
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <CardTitle className="text-lg">BTCPay Server</CardTitle>
-          <ConnectionStatus configured={settings.connected} />
-        </div>
-        <CardDescription>
-          Connected, the buyer page offers Pay now and a settled invoice becomes a redemption code without
-          you. Unset, buyers pay into the wallets as before.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-6">
-        <form
-          onSubmit={submit}
-          noValidate
-          className="grid max-w-2xl gap-4"
-          aria-label="BTCPay Server connection"
-        >
-          {TEXT_FIELDS.map(({ field, label, placeholder }) => (
-            <FormField key={field} label={label} hint={environmentNote(settings, field)}>
-              {(control) => (
-                <Input
-                  {...control}
-                  value={draft[field]}
-                  placeholder={placeholder}
-                  readOnly={settings.fromEnvironment[field]}
-                  autoComplete="off"
-                  spellCheck={false}
-                  onChange={(e) => setField(field, e.target.value)}
-                />
-              )}
-            </FormField>
-          ))}
-          {SECRET_FIELDS.map(({ field, label, noun }) => {
-            const stored = settings[field];
-            const fromEnvironment = settings.fromEnvironment[field];
-            return (
-              <FormField
-                key={field}
-                label={label}
-                hint={
-                  environmentNote(settings, field) ??
-                  (stored
-                    ? `Saved (${stored}). Leave empty to keep it.`
-                    : `Not set. Shown only masked once saved.`)
-                }
-              >
-                {(control) => (
-                  <div className="flex gap-2">
-                    <Input
-                      {...control}
-                      type="password"
-                      value={draft[field]}
-                      placeholder={
-                        stored ?? (field === 'apiKey' ? 'Greenfield API key' : 'The webhook’s secret')
-                      }
-                      readOnly={fromEnvironment}
-                      autoComplete="new-password"
-                      onChange={(e) => setField(field, e.target.value)}
-                    />
-                    {stored && !fromEnvironment && (
-                      <ConfirmActionButton
-                        icon={<Eraser />}
-                        label={`Clear ${noun}`}
-                        className="h-9 w-9 shrink-0"
-                        title={`Clear the ${noun}?`}
-                        description={`The saved ${noun} is removed. Payments stop until a new one is saved.`}
-                        confirmLabel="Clear"
-                        onConfirm={() => clear(field)}
-                        pending={save.isPending}
-                      />
-                    )}
-                  </div>
-                )}
-              </FormField>
-            );
-          })}
-          {!everyFieldFromEnvironment && (
-            <div>
-              <Button type="submit" disabled={save.isPending}>
-                {save.isPending ? <LoaderCircle className="animate-spin" /> : <Save />}
-                Save Connection
-              </Button>
-            </div>
-          )}
-        </form>
-
-        <WebhookUrl />
-        {settings.connected && <ConnectionCheck />}
-      </CardContent>
-    </Card>
-  );
-}
-
-function initialDraft(settings: PaymentSettings): Draft {
-  return {
-    btcpayUrl: settings.btcpayUrl ?? '',
-    storeId: settings.storeId ?? '',
-    apiKey: '',
-    webhookSecret: '',
-  };
-}
-
-/** What Save sends: the fields the admin changed (never one the environment sets). */
-function connectionChange(settings: PaymentSettings, draft: Draft): UpdatePaymentSettingsRequest {
-  const change: UpdatePaymentSettingsRequest = {};
-  for (const { field } of TEXT_FIELDS) {
-    if (settings.fromEnvironment[field]) continue;
-    const value = draft[field].trim();
-    if (value === (settings[field] ?? '')) continue;
-    change[field] = value === '' ? null : value;
-  }
-  for (const { field } of SECRET_FIELDS) {
-    if (settings.fromEnvironment[field]) continue;
-    const value = draft[field].trim();
-    if (value !== '') change[field] = value;
-  }
-  return change;
-}
-
-/** The note under a field the environment sets, naming its variable. */
-function environmentNote(settings: PaymentSettings, field: PaymentSettingField): string | undefined {
-  return settings.fromEnvironment[field]
-    ? `Set by the environment (${PAYMENT_SETTING_ENV[field]}): change it there.`
-    : undefined;
-}
-
-function ConnectionStatus({ configured }: { configured: boolean }) {
-  const connection = useQuery({ ...paymentConnectionQuery(), enabled: configured });
-  return <Badge {...connectionBadge(configured, connection.data, connection.isError)} />;
-}
-
-function connectionBadge(
-  configured: boolean,
-  connection: PaymentConnection | undefined,
-  failed: boolean,
-): { variant: 'secondary' | 'success' | 'destructive'; children: string } {
-  if (!configured) return { variant: 'secondary', children: 'Not connected' };
-  if (failed) return { variant: 'destructive', children: 'Check failed' };
-  if (!connection) return { variant: 'secondary', children: 'Checking...' };
-  if (connection.reachable) {
-    return { variant: 'success', children: `Connected to ${connection.storeName ?? 'the store'}` };
-  }
-  return { variant: 'destructive', children: 'Not answering' };
-}
-
-/** Whether BTCPay Server answers for the store: the store's name, or why not. */
-function ConnectionCheck() {
-  const connection = useQuery(paymentConnectionQuery());
-  const data = connection.data;
-  return (
-    <div className="grid max-w-2xl gap-2" aria-live="polite">
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="text-sm">
-          {connection.isFetching
-            ? 'Asking BTCPay Server for the store...'
-            : data?.reachable
-              ? `BTCPay Server answers for ${data.storeName ?? 'the store'}.`
-              : 'BTCPay Server does not answer for the store.'}
-        </span>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => void connection.refetch()}
-          disabled={connection.isFetching}
-        >
-          <RefreshCw className={connection.isFetching ? 'animate-spin' : undefined} />
-          Check again
-        </Button>
-      </div>
-      {connection.isError ? (
-        <FieldError message={errorText(connection.error.cause ?? connection.error)} />
-      ) : (
-        data?.error && <FieldError message={data.error} />
-      )}
-    </div>
-  );
-}
-
-/** The address BTCPay Server posts its events to: the operator enters it in the store's Webhooks. */
-function WebhookUrl() {
-  const url = `${window.location.origin}${BTCPAY_WEBHOOK_PATH}`;
-  return (
-    <div className="grid max-w-2xl gap-2">
-      <span className="text-sm font-medium">Webhook URL</span>
-      <div className="flex items-center gap-2">
-        <code
-          className="min-w-0 flex-1 break-all rounded bg-muted px-2 py-1.5 font-mono text-xs"
-          data-testid="webhook-url"
-        >
-          {url}
-        </code>
-        <Button
-          variant="outline"
-          size="icon"
-          className="h-8 w-8 shrink-0"
-          aria-label="Copy webhook URL"
-          title="Copy webhook URL"
-          onClick={() =>
-            void copyToClipboard(url, 'Paste it in BTCPay Server: Store, Webhooks, Create webhook.')
-          }
-        >
-          <Copy />
-        </Button>
-      </div>
-      <p className="text-xs text-muted-foreground">
-        In BTCPay Server: the store's Webhooks, Create webhook, this URL, the events Invoice settled, expired
-        and invalid, and the same secret as above.
-      </p>
     </div>
   );
 }

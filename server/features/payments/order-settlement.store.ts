@@ -1,0 +1,58 @@
+import type { Money } from '../../../common/payments.ts';
+import type { Db } from '../../db/index.ts';
+
+/*
+ * The order moves a settled invoice that does not match its price causes, and the operator's
+ * resolution of one. Each is one conditional update, so only one of any concurrent twins wins.
+ */
+
+/** Statuses an order may be held from: those a payment can still arrive for (as claimOrderPaid). */
+const HOLDABLE = ['pending', 'expired', 'invalid'] as const;
+/** Statuses that wait for the operator. */
+const HELD = ['underpaid', 'mismatch'] as const;
+
+/** Holds the order as underpaid or mismatch with what was received; false when it was not open. */
+export async function holdOrderUnmatched(
+  trx: Db,
+  id: string,
+  status: 'underpaid' | 'mismatch',
+  received: Money,
+  now: number,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('orders')
+    .set({
+      status,
+      received_amount: received.amount,
+      received_currency: received.currency,
+      ended_at: now,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', HOLDABLE)
+    .where('redemption_key_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The operator's "Issue code anyway": a held order becomes paid (its code follows, setOrderCode). */
+export async function claimHeldOrderPaid(trx: Db, id: string, now: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('orders')
+    .set({ status: 'paid', paid_at: now, ended_at: null })
+    .where('id', '=', id)
+    .where('status', 'in', HELD)
+    .where('redemption_key_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The operator gave a held order's payment back: it ends without a code. */
+export async function markHeldOrderRefunded(trx: Db, id: string, now: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('orders')
+    .set({ status: 'refunded', ended_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', HELD)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

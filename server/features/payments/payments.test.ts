@@ -467,8 +467,15 @@ for (const dialect of DIALECTS) {
     const t = useTestApp(dialect, { env });
 
     it("reads what was paid from the invoice's payment methods", async () => {
+      let buyer = 0;
       const place = async () =>
-        (await t.app.inject({ method: 'POST', url: '/api/public/orders' })).json().orderId as string;
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/public/orders',
+            remoteAddress: `198.51.100.${++buyer}`,
+          })
+        ).json().orderId as string;
       const short = await place();
       const full = await place();
       await fake.settle(fake.invoiceOfOrder(short)!.id, { webhook: false, paid: '39.5' });

@@ -33,6 +33,7 @@ import type {
   PaymentWebhookDeliveriesTable,
 } from '../features/payments/payments.table.ts';
 import type { RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
+import type { ScriptKeyAddressesTable } from '../features/script-keys/key-sharing.table.ts';
 import type { ScriptKeysTable } from '../features/script-keys/script-keys.table.ts';
 import type {
   ScriptsPageConfigTable,
@@ -58,6 +59,7 @@ export interface Database {
   usage_daily: UsageDailyTable;
   redemption_keys: RedemptionKeysTable;
   script_keys: ScriptKeysTable;
+  script_key_addresses: ScriptKeyAddressesTable;
   hwid_resets: HwidResetsTable;
   challenge_nonces: ChallengeNoncesTable;
   system_configuration: SystemConfigurationTable;

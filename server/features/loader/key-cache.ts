@@ -20,6 +20,8 @@ export interface CachedScriptKey {
   scriptKey: string;
   scriptType: ScriptKeyType;
   isActive: boolean;
+  /** Why it was switched off automatically (key sharing): the loader's refusal says it. */
+  disabledReason: string | null;
   expiresAt: number | null;
   maxHardwareBindings: number;
   /** Hardware id -> binding. Bindings the loader creates are added here as they commit. */
@@ -35,6 +37,7 @@ export function toCachedScriptKey(
     scriptKey: row.script_key,
     scriptType: row.script_type,
     isActive: row.is_active === 1,
+    disabledReason: row.disabled_reason,
     expiresAt: row.expires_at,
     maxHardwareBindings: row.max_hardware_bindings,
     bindings: new Map(bindings.map((b) => [b.hardware_id, { id: b.id, active: b.status === 'ACTIVE' }])),

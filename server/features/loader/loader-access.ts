@@ -12,6 +12,8 @@ export const ACCESS_TEXTS = {
   keyRequired: 'This script needs a premium key: redeem a code in the universal script',
   unknownKey: 'This key does not exist: check it, or redeem a code in the universal script',
   inactiveKey: 'This key has been switched off by the administrator',
+  /** A key switched off automatically (key sharing), with the reason stored on it. */
+  inactiveKeyBecause: (reason: string) => `This key has been switched off: ${reason}`,
   expiredKey: 'This key has expired: redeem a new code in the universal script',
   freeKey: 'This is a FREE key: it does not unlock premium scripts',
   revokedDevice: "This device's access to the key was revoked",
@@ -48,10 +50,16 @@ const REVOKED_DEVICE = refusal(403, ACCESS_TEXTS.revokedDevice);
 const BAD_SIGNATURE = refusal(403, ACCESS_TEXTS.badSignature);
 const NONCE_REFUSED = refusal(403, ACCESS_TEXTS.nonceRefused);
 
+/** Why a switched-off key is refused: the reason stored on it when there is one (key sharing). */
+export function inactiveKeyText(disabledReason: string | null): string {
+  return disabledReason ? ACCESS_TEXTS.inactiveKeyBecause(disabledReason) : ACCESS_TEXTS.inactiveKey;
+}
+
 /** Why the key cannot open a PREMIUM script right now, or undefined when it can. Expiry wins. */
 function keyRefusal(key: CachedScriptKey, now: number): AccessRefusal | undefined {
   if (key.expiresAt !== null && key.expiresAt <= now) return EXPIRED_KEY;
-  if (!key.isActive) return INACTIVE_KEY;
+  if (!key.isActive)
+    return key.disabledReason ? refusal(403, inactiveKeyText(key.disabledReason)) : INACTIVE_KEY;
   if (key.scriptType === 'FREE') return FREE_KEY;
   return undefined;
 }
@@ -113,7 +121,18 @@ export class LoaderAccess {
     const binding = key.bindings.get(hwid);
     if (binding === undefined) return this.bindNewDevice(key, request, hwid, now);
     if (!binding.active) return REVOKED_DEVICE;
-    this.pending.keyUse(key.id, key.scriptKey, binding.id, now);
+    return this.grant(key, binding.id, request, now);
+  }
+
+  /** A served call: one use of the key and its device, and where it came from (key-sharing signals). */
+  private grant(
+    key: CachedScriptKey,
+    bindingId: number,
+    request: PremiumRequest,
+    now: number,
+  ): AccessDecision {
+    this.pending.keyUse(key.id, key.scriptKey, bindingId, now);
+    this.ctx.services.keySharing.recordUse(key.id, request.ip, now);
     return GRANTED;
   }
 
@@ -135,8 +154,7 @@ export class LoaderAccess {
       case 'known':
         key.bindings.set(hwid, { id: outcome.bindingId, active: outcome.active });
         if (!outcome.active) return REVOKED_DEVICE;
-        this.pending.keyUse(key.id, key.scriptKey, outcome.bindingId, now);
-        return GRANTED;
+        return this.grant(key, outcome.bindingId, request, now);
       case 'limit':
       case 'bound': {
         const bound = outcome.kind === 'bound';
@@ -157,8 +175,7 @@ export class LoaderAccess {
         );
         if (outcome.kind === 'limit') return refusal(403, ACCESS_TEXTS.deviceLimit(outcome.maxBindings));
         key.bindings.set(hwid, { id: outcome.bindingId, active: true });
-        this.pending.keyUse(key.id, key.scriptKey, outcome.bindingId, now);
-        return GRANTED;
+        return this.grant(key, outcome.bindingId, request, now);
       }
     }
   }

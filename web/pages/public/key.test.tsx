@@ -12,6 +12,7 @@ function status(overrides: Partial<KeyStatusResponse> = {}): KeyStatusResponse {
   return {
     type: 'PREMIUM',
     status: 'Active',
+    disabledReason: null,
     expiresAt: new Date(Date.now() + 3 * DAY + 5 * 3_600_000 + 60_000).toISOString(),
     maxDevices: 2,
     devices: [

@@ -35,6 +35,7 @@ function scriptKey(overrides: Partial<ScriptKey> = {}): ScriptKey {
     notes: 'active premium',
     maxHardwareBindings: 1,
     activeBindings: 0,
+    disabledReason: null,
     ...overrides,
   };
 }

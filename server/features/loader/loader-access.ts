@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
-import { consumeChallengeNonce } from './challenge.store.ts';
+import { spendChallengeNonce } from './challenge.store.ts';
 import { bindDeviceToScriptKey } from './device-binding.ts';
 import { type CachedScriptKey, readScriptKey, toCachedScriptKey } from './key-cache.ts';
 import { LoaderCache } from './loader-cache.ts';
@@ -183,7 +183,8 @@ export class LoaderAccess {
   /**
    * Challenge mode: sig must be hex(HMAC-SHA256(key, nonce + hwid + script)), compared in constant
    * time, and the nonce must be one the server issued to this key and device, unused and unexpired.
-   * It is spent here, so the same URL never loads twice.
+   * The nonce is spent by the first call that presents it, signed right or wrong, so the same URL
+   * never loads twice and a guessed signature costs a fresh nonce each time.
    */
   private async verifyChallenge(
     key: CachedScriptKey,
@@ -200,17 +201,14 @@ export class LoaderAccess {
     );
     const given = Buffer.from(sig.toLowerCase());
     const signed = given.length === expected.length && timingSafeEqual(given, expected);
+    const spentFor = await spendChallengeNonce(this.ctx.db, { nonce, scriptKeyId: key.id }, now);
     const audit = { licenseKey: key.scriptKey, ipAddress: request.ip, hardwareId: hwid };
     const details = { scriptKeyId: key.id, script: request.script, nonce };
     this.pending.audit({ eventType: 'hmac_verification', success: signed, ...audit, details }, now);
     if (!signed) return BAD_SIGNATURE;
-    const consumed = await consumeChallengeNonce(
-      this.ctx.db,
-      { nonce, scriptKeyId: key.id, hardwareId: hwid },
-      now,
-    );
-    this.pending.audit({ eventType: 'challenge_verified', success: consumed, ...audit, details }, now);
-    if (!consumed) return NONCE_REFUSED;
+    const verified = spentFor === hwid;
+    this.pending.audit({ eventType: 'challenge_verified', success: verified, ...audit, details }, now);
+    if (!verified) return NONCE_REFUSED;
     return this.serveDevice(key, request, hwid, now);
   }
 }

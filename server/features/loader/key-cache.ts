@@ -26,6 +26,8 @@ export interface CachedScriptKey {
   maxHardwareBindings: number;
   /** Hardware id -> binding. Bindings the loader creates are added here as they commit. */
   bindings: Map<string, CachedBinding>;
+  /** The decision a served call returns, made once per key (a warm call allocates nothing). */
+  granted: { kind: 'granted'; keyId: number };
 }
 
 export function toCachedScriptKey(
@@ -41,6 +43,7 @@ export function toCachedScriptKey(
     expiresAt: row.expires_at,
     maxHardwareBindings: row.max_hardware_bindings,
     bindings: new Map(bindings.map((b) => [b.hardware_id, { id: b.id, active: b.status === 'ACTIVE' }])),
+    granted: { kind: 'granted', keyId: row.id },
   };
 }
 

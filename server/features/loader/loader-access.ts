@@ -35,9 +35,9 @@ export interface PremiumRequest {
 }
 
 export type AccessRefusal = { kind: 'refused'; status: 401 | 403; message: string };
-export type AccessDecision = { kind: 'granted' } | { kind: 'bootstrap' } | AccessRefusal;
+/** Granted: the number of the key that opened it (the served script's preamble names it). */
+export type AccessDecision = { kind: 'granted'; keyId: number } | { kind: 'bootstrap' } | AccessRefusal;
 
-const GRANTED: AccessDecision = { kind: 'granted' };
 /** No hardware id yet: the executor must read it and call again. */
 const BOOTSTRAP: AccessDecision = { kind: 'bootstrap' };
 const refusal = (status: 401 | 403, message: string): AccessRefusal => ({ kind: 'refused', status, message });
@@ -133,7 +133,7 @@ export class LoaderAccess {
   ): AccessDecision {
     this.pending.keyUse(key.id, key.scriptKey, bindingId, now);
     this.ctx.services.keySharing.recordUse(key.id, request.ip, now);
-    return GRANTED;
+    return key.granted;
   }
 
   /** A device this key has not been seen with: bind it if the key has room (every attempt audited). */

@@ -94,11 +94,10 @@ function sendAnswer(
 ): void {
   switch (answer.kind) {
     case 'script': {
-      // One line before the script: where it was loaded from and what the loader checked.
+      // One line before the script: where it was loaded from and which key opened it.
       const preamble = scanlinePreamble({
         site: `${request.protocol}://${request.host}`,
-        key: answer.key,
-        hwid: answer.hwid,
+        keyId: answer.keyId,
         autoJoinMaxAgeS,
       });
       reply.status(200).send(Buffer.concat([Buffer.from(preamble, 'utf8'), answer.body]));
@@ -106,7 +105,9 @@ function sendAnswer(
     }
     case 'bootstrap':
       // The same call again, as the executor made it (proxy-aware protocol and host), plus &hwid=.
-      reply.status(200).send(loaderBootstrapChunk(`${request.protocol}://${request.host}${request.url}`));
+      reply
+        .status(200)
+        .send(loaderBootstrapChunk(`${request.protocol}://${request.host}${request.url}`, answer.key));
       return;
     case 'refused': {
       const site = `${request.protocol}://${request.host}`;
@@ -125,7 +126,8 @@ function sendAnswer(
  * `loadstring(game:HttpGet(url))()` runs. Every answer to an executor, refusals included, is plain Lua
  * with status 200, because the executor runs whatever comes back (a refusal prints its reason and
  * stops with it; see sendRefusal). A served script starts with one line that tells it the site, the
- * checked key and device, and AUTO_JOIN_MAX_AGE_S (scanlinePreamble). The handler is synchronous when the answer is (warm caches), so
+ * key's number and AUTO_JOIN_MAX_AGE_S (scanlinePreamble), never the key or the device id. The
+ * handler is synchronous when the answer is (warm caches), so
  * a served premium call costs no await.
  */
 export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {

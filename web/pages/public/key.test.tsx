@@ -53,6 +53,20 @@ describe('KeyPage', () => {
     expect(JSON.parse(String(init?.body))).toEqual({ key: KEY });
   });
 
+  it('says why a key the server switched off is off', async () => {
+    const reason =
+      'it was used from 25 addresses in 25 networks within 24 hours, which looks like a shared key. Ask the seller to switch it back on';
+    mockFetch({
+      'POST /api/script/key-status': () => json(status({ status: 'Inactive', disabledReason: reason })),
+    });
+    renderWithProviders(<KeyPage />, '/key');
+    await check();
+    expect(await screen.findByText('Inactive')).toBeTruthy();
+    expect(
+      within(screen.getByText('Why').parentElement as HTMLElement).getByText(`Switched off: ${reason}.`),
+    ).toBeTruthy();
+  });
+
   it('says the key was not found on the generic 404', async () => {
     mockFetch({ 'POST /api/script/key-status': () => json({ error: 'Key not found' }, 404) });
     renderWithProviders(<KeyPage />, '/key');

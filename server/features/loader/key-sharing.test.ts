@@ -104,6 +104,19 @@ for (const dialect of DIALECTS) {
       expect(scriptOf(await load(shared.scriptKey, '198.51.99.7'))).toBe(CONTENT);
     });
 
+    it("counts the discovery feed's calls with the key as well", async () => {
+      const key = await insertTestScriptKey(t);
+      for (const ip of ADDRESSES.slice(0, 6)) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/script/feed?${new URLSearchParams({ key: key.scriptKey, hwid: HWID })}`,
+          remoteAddress: ip,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      expect((await sharing()).keys).toMatchObject([{ id: key.id, addresses: 6, networks: 6 }]);
+    });
+
     it('answers 401 without the admin session', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/admin/script-keys/sharing' });
       expect(res.statusCode).toBe(401);

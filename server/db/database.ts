@@ -23,6 +23,7 @@ import type { HealthReportsTable } from '../features/health/report/report.table.
 import type { HwidResetsTable } from '../features/key-status/key-status.table.ts';
 import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
 import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
+import type { LoaderSigningKeysTable } from '../features/loader/loader-signing.table.ts';
 import type {
   NotificationDestinationsTable,
   NotificationOutboxTable,
@@ -62,6 +63,7 @@ export interface Database {
   script_key_addresses: ScriptKeyAddressesTable;
   hwid_resets: HwidResetsTable;
   challenge_nonces: ChallengeNoncesTable;
+  loader_signing_keys: LoaderSigningKeysTable;
   system_configuration: SystemConfigurationTable;
   scripts_page_config: ScriptsPageConfigTable;
   scripts: ScriptsTable;

@@ -69,7 +69,8 @@ function keyRefusal(key: CachedScriptKey, now: number): AccessRefusal | undefine
  * to it (bound here on first use, up to the key's limit), optionally proving with a challenge that
  * the URL is not a replay. Keys and their devices are served from memory; the cache drops a key the
  * moment the bus says it changed (toggle, delete, revoke). A call that is granted counts one use of
- * the key, queued in PendingWrites. Decisions that need no database come back synchronously.
+ * the key, queued in PendingWrites, and where it came from (key-sharing signals; the feed checks keys
+ * here too, so its calls count as well). Decisions that need no database come back synchronously.
  */
 export class LoaderAccess {
   private readonly keys = new LoaderCache<CachedScriptKey>();

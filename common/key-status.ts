@@ -22,6 +22,8 @@ export const KeyStatusResponseSchema = z
   .object({
     type: z.enum(SCRIPT_KEY_TYPES),
     status: z.enum(KEY_STATUSES),
+    /** Why the key was switched off, when the server did it (key sharing); null otherwise. */
+    disabledReason: z.string().nullable(),
     expiresAt: z.string().nullable(),
     maxDevices: z.number().int(),
     devices: z.array(KeyDeviceSchema),

@@ -61,3 +61,17 @@ export const LoaderLuaSchema = z.string().meta({
 });
 
 export const CHALLENGE_TTL_MS = 60_000;
+
+/**
+ * GET /api/script/loader-key: the public key the loader's answers are signed with. Every Lua answer
+ * carries `X-Scanline-Signature: ed25519=<base64>`, an Ed25519 signature of its exact body.
+ */
+export const LoaderKeyResponseSchema = z
+  .object({
+    algorithm: z.literal('Ed25519'),
+    /** The raw 32-byte public key, base64. */
+    publicKey: z.string(),
+    header: z.literal('X-Scanline-Signature'),
+  })
+  .meta({ id: 'LoaderKey' });
+export type LoaderKeyResponse = z.infer<typeof LoaderKeyResponseSchema>;

@@ -68,6 +68,8 @@ export const ScriptKeySchema = z
     notes: z.string().nullable(),
     maxHardwareBindings: z.number().int(),
     activeBindings: z.number().int(),
+    /** Why the key was switched off automatically (key sharing), as its buyer sees it; null otherwise. */
+    disabledReason: z.string().nullable(),
   })
   .meta({ id: 'ScriptKey' });
 export type ScriptKey = z.infer<typeof ScriptKeySchema>;
@@ -115,4 +117,55 @@ export const SCRIPT_KEY_TEXTS = {
   activated: 'Script key activated',
   deactivated: 'Script key deactivated',
   deleted: 'Script key deleted',
+} as const;
+
+/** One address a key was used from in the key-sharing window (times ISO strings). */
+export const KeySharingUseSchema = z
+  .object({ address: z.string(), network: z.string(), firstSeen: z.string(), lastSeen: z.string() })
+  .meta({ id: 'KeySharingUse' });
+export type KeySharingUse = z.infer<typeof KeySharingUseSchema>;
+
+/** A key used from more addresses or networks than the thresholds allow, and what it did. */
+export const SharedScriptKeySchema = z
+  .object({
+    id: z.number().int(),
+    scriptKey: z.string(),
+    scriptType: z.enum(SCRIPT_KEY_TYPES),
+    isActive: z.union([z.literal(0), z.literal(1)]),
+    /** Why it was switched off automatically (what its buyer sees); null otherwise. */
+    disabledReason: z.string().nullable(),
+    /** Distinct addresses (an IPv6 address counted by its /64) within the window. */
+    addresses: z.number().int(),
+    /** Distinct /24s (IPv4) and /48s (IPv6) within the window. */
+    networks: z.number().int(),
+    lastSeen: z.string(),
+    /** The latest uses, newest first (at most KEY_SHARING_USES_SHOWN). */
+    uses: z.array(KeySharingUseSchema),
+  })
+  .meta({ id: 'SharedScriptKey' });
+export type SharedScriptKey = z.infer<typeof SharedScriptKeySchema>;
+
+/** GET /api/admin/script-keys/sharing: flagged keys, most addresses first, with the settings in force. */
+export const KeySharingResponseSchema = z
+  .object({
+    keys: z.array(SharedScriptKeySchema),
+    windowHours: z.number().int(),
+    addressThreshold: z.number().int(),
+    networkThreshold: z.number().int(),
+    autoDisable: z.boolean(),
+    timestamp: z.string(),
+  })
+  .meta({ id: 'KeySharing' });
+export type KeySharingResponse = z.infer<typeof KeySharingResponseSchema>;
+
+/** The uses listed per flagged key. */
+export const KEY_SHARING_USES_SHOWN = 20;
+
+export const KEY_SHARING_TEXTS = {
+  /**
+   * Stored on a key KEY_SHARING_AUTO_DISABLE switched off; the loader and My key show it to the buyer.
+   */
+  disabledReason: (addresses: number, networks: number, hours: number) =>
+    `it was used from ${addresses} addresses in ${networks} networks within ${hours} hours, ` +
+    'which looks like a shared key. Ask the seller to switch it back on',
 } as const;

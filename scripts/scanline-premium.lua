@@ -11,10 +11,15 @@
   The universal script loads it the same way once a code is redeemed.
 ]]
 
--- The loader prepends `local SCANLINE = { site, key, hwid, autoJoinMaxAgeS }`: the site, key and
--- device it has just checked. Run without the loader (a saved copy) that local is absent, SCANLINE
--- is the nil global, and every setting below falls back.
+-- The loader prepends `local SCANLINE = { site, keyId, autoJoinMaxAgeS }`: the site it came from and
+-- its settings, never the key or the device id (a copy of this script must not carry them). Run
+-- without the loader (a saved copy) that local is absent, SCANLINE is the nil global, and every
+-- setting below falls back.
 local LOADED = (type(SCANLINE) == "table" and SCANLINE) or {}
+-- Whoever loaded this script hands it `{ key = ..., hwid = ... }`: the loader's bootstrap (the key
+-- snippet) or the universal script, with the key and device the loader has just checked.
+local HANDED = ...
+if type(HANDED) ~= "table" then HANDED = {} end
 
 local function nonEmpty(value)
   if type(value) == "string" and value ~= "" then return value end
@@ -34,11 +39,11 @@ local HttpService = game:GetService("HttpService")
 local Players = game:GetService("Players")
 local TeleportService = game:GetService("TeleportService")
 
--- The key, in order: the one the loader checked (the key snippet), the one the universal script
--- handed over in getgenv, the one saved on this device. The second result says whether to save it.
+-- The key, in order: the one handed to this script (the key snippet's, or universal's), the one
+-- universal left in getgenv, the one saved on this device. The second result says whether to save it.
 local function scriptKey()
-  local fromLoader = nonEmpty(LOADED.key)
-  if fromLoader then return fromLoader, true end
+  local fromCaller = nonEmpty(HANDED.key)
+  if fromCaller then return fromCaller, true end
   local handed = getgenv and nonEmpty(getgenv().SCANLINE_KEY)
   if handed then return handed, true end
   if isfile and readfile and isfile(KEY_FILE) then
@@ -48,10 +53,10 @@ local function scriptKey()
   return "", false
 end
 
--- The device id: the one the loader bound the key to, else the executor's.
+-- The device id: the one the loader bound the key to (handed over with the key), else the executor's.
 local function hardwareId()
-  local fromLoader = nonEmpty(LOADED.hwid)
-  if fromLoader then return fromLoader end
+  local fromCaller = nonEmpty(HANDED.hwid)
+  if fromCaller then return fromCaller end
   if gethwid then return gethwid() end
   local ok, id = pcall(function() return game:GetService("RbxAnalyticsService"):GetClientId() end)
   if ok then return id end
@@ -188,7 +193,7 @@ end
 
 local key, keyToSave = scriptKey()
 local hwid = hardwareId()
--- Save a key that came from the loader or from universal, as universal does after a redeem, so
+-- Save a key that was handed over (the snippet's or universal's), as universal does after a redeem, so
 -- the next run on this device finds it.
 if keyToSave and writefile then pcall(writefile, KEY_FILE, key) end
 

@@ -74,8 +74,9 @@ local redeemStatus
 
 -- Loads the premium scanner with the key; returns whether it loaded and what to tell the user.
 local function loadPremium(key)
+  local hwid = hardwareId()
   local url = SITE .. "/api/script/loader?script=" .. HttpService:UrlEncode(PREMIUM_SCRIPT)
-    .. "&key=" .. HttpService:UrlEncode(key) .. "&hwid=" .. HttpService:UrlEncode(hardwareId())
+    .. "&key=" .. HttpService:UrlEncode(key) .. "&hwid=" .. HttpService:UrlEncode(hwid)
   local status, source = http("GET", url)
   if type(source) ~= "string" then return false, "Premium could not load" end
   if status == nil then return false, "Premium could not load: " .. source end
@@ -85,14 +86,16 @@ local function loadPremium(key)
   if status ~= 200 then return false, "Premium could not load (HTTP " .. tostring(status) .. ")" end
   local chunk = loadstring(source)
   if not chunk then return false, "Premium could not load" end
-  if getgenv then getgenv().SCANLINE_KEY = key end -- for a premium copy served without the key
+  -- For a premium copy that reads no handed-over key (one saved before the loader stopped printing it).
+  if getgenv then getgenv().SCANLINE_KEY = key end
   -- Stop the free loop first: from here on premium's loop is this device's feed loop.
   handedOver = true
   local stopped = nil
   task.spawn(function()
     -- The loader refuses (expired key, device limit...) with Lua that prints the reason and raises
     -- it; premium may also stop with an error later. Either way show why and resume the free feed.
-    local ok, err = pcall(chunk)
+    -- Premium learns the key and device from its caller (`...`): its own text carries neither.
+    local ok, err = pcall(chunk, { key = key, hwid = hwid })
     if not ok then
       stopped = redact(err):gsub("^%[Scanline%] ", "")
       handedOver = false

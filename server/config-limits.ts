@@ -93,6 +93,34 @@ export const LIMIT_SETTINGS = {
     .int('must be a whole number of seconds')
     .min(1, 'must be at least 1 second')
     .default(15),
+  /*
+   * Key-sharing signals (features/script-keys/key-sharing.service.ts): the addresses each script key
+   * is used from, counted over a rolling window; a key over either threshold is flagged on Script Keys.
+   */
+  /** The window, in hours, over which each key's addresses and networks are counted. */
+  KEY_SHARING_WINDOW_HOURS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of hours')
+    .min(1, 'must be at least 1')
+    .max(720, 'must be at most 720 (30 days)')
+    .default(24),
+  /** A key used from more than this many addresses in the window is flagged (IPv6 counted by /64). */
+  KEY_SHARING_ADDRESS_THRESHOLD: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(5),
+  /** A key used from more than this many networks (IPv4 /24s, IPv6 /48s) in the window is flagged. */
+  KEY_SHARING_NETWORK_THRESHOLD: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(3),
+  /** 'true': a flagged key is switched off at once, with a reason its buyer sees (loader, My key). */
+  KEY_SHARING_AUTO_DISABLE: z
+    .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
+    .default('false')
+    .transform((v) => v === 'true'),
   /** The window all the limits above count in, in milliseconds (one minute). */
   RATE_LIMIT_WINDOW_MS: z.coerce
     .number({ error: 'must be a number' })

@@ -23,6 +23,7 @@ import type { HealthReportsTable } from '../features/health/report/report.table.
 import type { HwidResetsTable } from '../features/key-status/key-status.table.ts';
 import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
 import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
+import type { LoaderSigningKeysTable } from '../features/loader/loader-signing.table.ts';
 import type {
   NotificationDestinationsTable,
   NotificationOutboxTable,
@@ -34,6 +35,7 @@ import type {
   PaymentWebhookRejectionsTable,
 } from '../features/payments/payments.table.ts';
 import type { RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
+import type { ScriptKeyAddressesTable } from '../features/script-keys/key-sharing.table.ts';
 import type { ScriptKeysTable } from '../features/script-keys/script-keys.table.ts';
 import type {
   ScriptsPageConfigTable,
@@ -59,8 +61,10 @@ export interface Database {
   usage_daily: UsageDailyTable;
   redemption_keys: RedemptionKeysTable;
   script_keys: ScriptKeysTable;
+  script_key_addresses: ScriptKeyAddressesTable;
   hwid_resets: HwidResetsTable;
   challenge_nonces: ChallengeNoncesTable;
+  loader_signing_keys: LoaderSigningKeysTable;
   system_configuration: SystemConfigurationTable;
   scripts_page_config: ScriptsPageConfigTable;
   scripts: ScriptsTable;

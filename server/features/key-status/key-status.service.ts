@@ -84,6 +84,7 @@ export async function keyStatus(ctx: AppContext, key: string): Promise<KeyStatus
   return {
     type: row.script_type,
     status: scriptKeyDisplayStatus({ isActive: row.is_active === 1 ? 1 : 0, expiresAt }, now),
+    disabledReason: row.is_active === 1 ? null : row.disabled_reason,
     expiresAt,
     maxDevices: row.max_hardware_bindings,
     devices: devices.map((device) => ({

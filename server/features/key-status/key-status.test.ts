@@ -47,6 +47,7 @@ for (const dialect of DIALECTS) {
       expect(res.json()).toEqual({
         type: 'VIP',
         status: 'Active',
+        disabledReason: null,
         expiresAt: new Date(expiresAt).toISOString(),
         maxDevices: 3,
         devices: [{ id: 'HWID************1234', firstSeen: first, lastSeen: first }],

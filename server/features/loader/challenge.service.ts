@@ -5,7 +5,7 @@ import { HttpError } from '../../http-error.ts';
 import { findScriptKeyByKey } from '../script-keys/script-keys.store.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
 import { deleteExpiredChallengeNonces, insertChallengeNonce } from './challenge.store.ts';
-import { ACCESS_TEXTS } from './loader-access.ts';
+import { ACCESS_TEXTS, inactiveKeyText } from './loader-access.ts';
 import type { ScriptUserClient } from './redeem.service.ts';
 
 /**
@@ -23,7 +23,7 @@ export async function issueChallenge(
   const row = await findScriptKeyByKey(ctx.db, input.key);
   if (!row) throw new HttpError(403, ACCESS_TEXTS.unknownKey);
   if (row.expires_at !== null && row.expires_at <= now) throw new HttpError(403, ACCESS_TEXTS.expiredKey);
-  if (row.is_active !== 1) throw new HttpError(403, ACCESS_TEXTS.inactiveKey);
+  if (row.is_active !== 1) throw new HttpError(403, inactiveKeyText(row.disabled_reason));
   if (row.script_type === 'FREE') throw new HttpError(403, ACCESS_TEXTS.freeKey);
 
   const nonce = randomBytes(16).toString('hex');

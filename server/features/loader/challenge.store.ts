@@ -27,22 +27,24 @@ export async function deleteExpiredChallengeNonces(db: Db, now: number): Promise
 }
 
 /**
- * Spends the nonce: only an unused, unexpired nonce issued for this key and device matches, and only
- * once (the conditional update), so a replayed URL fails on every instance. Returns whether it did.
+ * Spends the nonce, whatever the call that presented it signed: only an unused, unexpired nonce
+ * issued for this key matches, and only once (the conditional update), so a replayed URL fails on
+ * every instance and a wrong signature costs the caller the nonce. Returns the device it was issued
+ * to when this call spent it (the caller checks that it is the device asking), else undefined.
  */
-export async function consumeChallengeNonce(
+export async function spendChallengeNonce(
   db: Db,
-  nonce: { nonce: string; scriptKeyId: number; hardwareId: string },
+  nonce: { nonce: string; scriptKeyId: number },
   now: number,
-): Promise<boolean> {
-  const result = await db
+): Promise<string | undefined> {
+  const row = await db
     .updateTable('challenge_nonces')
     .set({ used_at: now })
     .where('nonce', '=', nonce.nonce)
     .where('script_key_id', '=', nonce.scriptKeyId)
-    .where('hardware_id', '=', nonce.hardwareId)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
+    .returning('hardware_id')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return row?.hardware_id;
 }

@@ -130,25 +130,29 @@ for (const dialect of DIALECTS) {
       expectRefused(await loadSigned(scriptKey, nonce, sign(scriptKey, nonce)), ACCESS_TEXTS.nonceRefused);
     });
 
-    it('refuses a bad signature, audits the failed check and leaves the nonce usable', async () => {
+    it('refuses a bad signature, audits the failed check and uses the nonce up', async () => {
       await savePremiumScript(t, t.cookie, SCRIPT, CONTENT);
       const { scriptKey } = await insertTestScriptKey(t);
       const other = await insertTestScriptKey(t);
-      const { nonce } = await issue(scriptKey);
-      const wrong = [
-        sign(other.scriptKey, nonce), // signed with another key
-        sign(scriptKey, nonce, 'device-2'), // over another device
-        challengeSignature(scriptKey, nonce, HWID, 'other.lua'), // for another script
-        '0'.repeat(64),
+      const wrongSignatures = [
+        (nonce: string) => sign(other.scriptKey, nonce), // signed with another key
+        (nonce: string) => sign(scriptKey, nonce, 'device-2'), // over another device
+        (nonce: string) => challengeSignature(scriptKey, nonce, HWID, 'other.lua'), // for another script
+        () => '0'.repeat(64),
       ];
-      for (const sig of wrong)
-        expectRefused(await loadSigned(scriptKey, nonce, sig), ACCESS_TEXTS.badSignature);
+      for (const wrong of wrongSignatures) {
+        const { nonce } = await issue(scriptKey);
+        expectRefused(await loadSigned(scriptKey, nonce, wrong(nonce)), ACCESS_TEXTS.badSignature);
+        // A nonce is single-use whatever was signed: the right signature after a wrong one is refused.
+        expectRefused(await loadSigned(scriptKey, nonce, sign(scriptKey, nonce)), ACCESS_TEXTS.nonceRefused);
+      }
       await t.app.pendingWrites.flush();
-      const failed = await auditRows(t, 'hmac_verification');
-      expect(failed.map((r) => r.success)).toEqual([0, 0, 0, 0]);
-      expect(failed[0]).toMatchObject({ license_key: scriptKey, hardware_id: HWID, ip_address: '127.0.0.1' });
-      expect(await auditRows(t, 'challenge_verified')).toEqual([]);
-      expect((await loadSigned(scriptKey, nonce, sign(scriptKey, nonce))).statusCode).toBe(200);
+      const checks = await auditRows(t, 'hmac_verification');
+      expect(checks.map((r) => r.success)).toEqual([0, 1, 0, 1, 0, 1, 0, 1]);
+      expect(checks[0]).toMatchObject({ license_key: scriptKey, hardware_id: HWID, ip_address: '127.0.0.1' });
+      expect((await auditRows(t, 'challenge_verified')).map((r) => r.success)).toEqual([0, 0, 0, 0]);
+      const nonces = await t.ctx.db.selectFrom('challenge_nonces').select('used_at').execute();
+      expect(nonces.map((n) => Number(n.used_at))).toEqual([1, 2, 3, 4].map(() => t.clock.now()));
     });
 
     it('refuses a nonce issued to another device or key, and one the server never issued', async () => {

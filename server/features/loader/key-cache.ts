@@ -20,10 +20,14 @@ export interface CachedScriptKey {
   scriptKey: string;
   scriptType: ScriptKeyType;
   isActive: boolean;
+  /** Why it was switched off automatically (key sharing): the loader's refusal says it. */
+  disabledReason: string | null;
   expiresAt: number | null;
   maxHardwareBindings: number;
   /** Hardware id -> binding. Bindings the loader creates are added here as they commit. */
   bindings: Map<string, CachedBinding>;
+  /** The decision a served call returns, made once per key (a warm call allocates nothing). */
+  granted: { kind: 'granted'; keyId: number };
 }
 
 export function toCachedScriptKey(
@@ -35,9 +39,11 @@ export function toCachedScriptKey(
     scriptKey: row.script_key,
     scriptType: row.script_type,
     isActive: row.is_active === 1,
+    disabledReason: row.disabled_reason,
     expiresAt: row.expires_at,
     maxHardwareBindings: row.max_hardware_bindings,
     bindings: new Map(bindings.map((b) => [b.hardware_id, { id: b.id, active: b.status === 'ACTIVE' }])),
+    granted: { kind: 'granted', keyId: row.id },
   };
 }
 

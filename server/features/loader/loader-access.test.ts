@@ -235,7 +235,8 @@ for (const dialect of DIALECTS) {
         );
         expect(res.body).toContain('gethwid');
         expect(res.body).toContain('game:GetService("RbxAnalyticsService"):GetClientId()');
-        expect(res.body).toContain('loadstring(game:HttpGet(url))()');
+        // What it loads gets the key and device from it (the served script's text holds neither).
+        expect(res.body).toContain(`loadstring(game:HttpGet(url))({ key = "${key.scriptKey}", hwid = id })`);
         // Nothing bound, nothing counted: the device has not identified itself yet.
         expect(await scriptKeyBindings(t, key.id)).toEqual([]);
       });

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
-import { consumeChallengeNonce } from './challenge.store.ts';
+import { spendChallengeNonce } from './challenge.store.ts';
 import { bindDeviceToScriptKey } from './device-binding.ts';
 import { type CachedScriptKey, readScriptKey, toCachedScriptKey } from './key-cache.ts';
 import { LoaderCache } from './loader-cache.ts';
@@ -12,6 +12,8 @@ export const ACCESS_TEXTS = {
   keyRequired: 'This script needs a premium key: redeem a code in the universal script',
   unknownKey: 'This key does not exist: check it, or redeem a code in the universal script',
   inactiveKey: 'This key has been switched off by the administrator',
+  /** A key switched off automatically (key sharing), with the reason stored on it. */
+  inactiveKeyBecause: (reason: string) => `This key has been switched off: ${reason}`,
   expiredKey: 'This key has expired: redeem a new code in the universal script',
   freeKey: 'This is a FREE key: it does not unlock premium scripts',
   revokedDevice: "This device's access to the key was revoked",
@@ -33,9 +35,9 @@ export interface PremiumRequest {
 }
 
 export type AccessRefusal = { kind: 'refused'; status: 401 | 403; message: string };
-export type AccessDecision = { kind: 'granted' } | { kind: 'bootstrap' } | AccessRefusal;
+/** Granted: the number of the key that opened it (the served script's preamble names it). */
+export type AccessDecision = { kind: 'granted'; keyId: number } | { kind: 'bootstrap' } | AccessRefusal;
 
-const GRANTED: AccessDecision = { kind: 'granted' };
 /** No hardware id yet: the executor must read it and call again. */
 const BOOTSTRAP: AccessDecision = { kind: 'bootstrap' };
 const refusal = (status: 401 | 403, message: string): AccessRefusal => ({ kind: 'refused', status, message });
@@ -48,10 +50,16 @@ const REVOKED_DEVICE = refusal(403, ACCESS_TEXTS.revokedDevice);
 const BAD_SIGNATURE = refusal(403, ACCESS_TEXTS.badSignature);
 const NONCE_REFUSED = refusal(403, ACCESS_TEXTS.nonceRefused);
 
+/** Why a switched-off key is refused: the reason stored on it when there is one (key sharing). */
+export function inactiveKeyText(disabledReason: string | null): string {
+  return disabledReason ? ACCESS_TEXTS.inactiveKeyBecause(disabledReason) : ACCESS_TEXTS.inactiveKey;
+}
+
 /** Why the key cannot open a PREMIUM script right now, or undefined when it can. Expiry wins. */
 function keyRefusal(key: CachedScriptKey, now: number): AccessRefusal | undefined {
   if (key.expiresAt !== null && key.expiresAt <= now) return EXPIRED_KEY;
-  if (!key.isActive) return INACTIVE_KEY;
+  if (!key.isActive)
+    return key.disabledReason ? refusal(403, inactiveKeyText(key.disabledReason)) : INACTIVE_KEY;
   if (key.scriptType === 'FREE') return FREE_KEY;
   return undefined;
 }
@@ -61,7 +69,8 @@ function keyRefusal(key: CachedScriptKey, now: number): AccessRefusal | undefine
  * to it (bound here on first use, up to the key's limit), optionally proving with a challenge that
  * the URL is not a replay. Keys and their devices are served from memory; the cache drops a key the
  * moment the bus says it changed (toggle, delete, revoke). A call that is granted counts one use of
- * the key, queued in PendingWrites. Decisions that need no database come back synchronously.
+ * the key, queued in PendingWrites, and where it came from (key-sharing signals; the feed checks keys
+ * here too, so its calls count as well). Decisions that need no database come back synchronously.
  */
 export class LoaderAccess {
   private readonly keys = new LoaderCache<CachedScriptKey>();
@@ -113,8 +122,19 @@ export class LoaderAccess {
     const binding = key.bindings.get(hwid);
     if (binding === undefined) return this.bindNewDevice(key, request, hwid, now);
     if (!binding.active) return REVOKED_DEVICE;
-    this.pending.keyUse(key.id, key.scriptKey, binding.id, now);
-    return GRANTED;
+    return this.grant(key, binding.id, request, now);
+  }
+
+  /** A served call: one use of the key and its device, and where it came from (key-sharing signals). */
+  private grant(
+    key: CachedScriptKey,
+    bindingId: number,
+    request: PremiumRequest,
+    now: number,
+  ): AccessDecision {
+    this.pending.keyUse(key.id, key.scriptKey, bindingId, now);
+    this.ctx.services.keySharing.recordUse(key.id, request.ip, now);
+    return key.granted;
   }
 
   /** A device this key has not been seen with: bind it if the key has room (every attempt audited). */
@@ -135,8 +155,7 @@ export class LoaderAccess {
       case 'known':
         key.bindings.set(hwid, { id: outcome.bindingId, active: outcome.active });
         if (!outcome.active) return REVOKED_DEVICE;
-        this.pending.keyUse(key.id, key.scriptKey, outcome.bindingId, now);
-        return GRANTED;
+        return this.grant(key, outcome.bindingId, request, now);
       case 'limit':
       case 'bound': {
         const bound = outcome.kind === 'bound';
@@ -157,8 +176,7 @@ export class LoaderAccess {
         );
         if (outcome.kind === 'limit') return refusal(403, ACCESS_TEXTS.deviceLimit(outcome.maxBindings));
         key.bindings.set(hwid, { id: outcome.bindingId, active: true });
-        this.pending.keyUse(key.id, key.scriptKey, outcome.bindingId, now);
-        return GRANTED;
+        return this.grant(key, outcome.bindingId, request, now);
       }
     }
   }
@@ -166,7 +184,8 @@ export class LoaderAccess {
   /**
    * Challenge mode: sig must be hex(HMAC-SHA256(key, nonce + hwid + script)), compared in constant
    * time, and the nonce must be one the server issued to this key and device, unused and unexpired.
-   * It is spent here, so the same URL never loads twice.
+   * The nonce is spent by the first call that presents it, signed right or wrong, so the same URL
+   * never loads twice and a guessed signature costs a fresh nonce each time.
    */
   private async verifyChallenge(
     key: CachedScriptKey,
@@ -183,17 +202,14 @@ export class LoaderAccess {
     );
     const given = Buffer.from(sig.toLowerCase());
     const signed = given.length === expected.length && timingSafeEqual(given, expected);
+    const spentFor = await spendChallengeNonce(this.ctx.db, { nonce, scriptKeyId: key.id }, now);
     const audit = { licenseKey: key.scriptKey, ipAddress: request.ip, hardwareId: hwid };
     const details = { scriptKeyId: key.id, script: request.script, nonce };
     this.pending.audit({ eventType: 'hmac_verification', success: signed, ...audit, details }, now);
     if (!signed) return BAD_SIGNATURE;
-    const consumed = await consumeChallengeNonce(
-      this.ctx.db,
-      { nonce, scriptKeyId: key.id, hardwareId: hwid },
-      now,
-    );
-    this.pending.audit({ eventType: 'challenge_verified', success: consumed, ...audit, details }, now);
-    if (!consumed) return NONCE_REFUSED;
+    const verified = spentFor === hwid;
+    this.pending.audit({ eventType: 'challenge_verified', success: verified, ...audit, details }, now);
+    if (!verified) return NONCE_REFUSED;
     return this.serveDevice(key, request, hwid, now);
   }
 }

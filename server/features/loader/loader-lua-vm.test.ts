@@ -100,6 +100,33 @@ for (const dialect of DIALECTS) {
       expect(bindings.map((b) => [b.hardware_id, b.status])).toEqual([['PC 1/α&=', 'ACTIVE']]);
     });
 
+    it('hands the served script the key and the device id as its argument, not in its text', async () => {
+      // The premium script reads what its caller handed it (`...`) into globals the test reads.
+      const reader =
+        'local handed = ...\nhanded_key = handed and handed.key\nhanded_hwid = handed and handed.hwid\n';
+      await savePremiumScript(t, t.cookie, SCRIPT, reader);
+      const key = await insertTestScriptKey(t);
+      const lua = await new LuaFactory().createEngine();
+      try {
+        lua.global.set('__http_get', async (url: string) => (await fetch(url)).text());
+        lua.global.set('__url_encode', (text: string) => encodeURIComponent(text));
+        await lua.doString(`
+          loadstring = load
+          gethwid = function() return "PC-7" end
+          local services = { HttpService = { UrlEncode = function(_, text) return __url_encode(text) end } }
+          game = {
+            GetService = function(_, name) return services[name] end,
+            HttpGet = function(_, url) return __http_get(url):await() end,
+          }
+        `);
+        await lua.doString(buildLoaderSnippet(origin(), SCRIPT, key.scriptKey));
+        expect(lua.global.get('handed_key')).toBe(key.scriptKey);
+        expect(lua.global.get('handed_hwid')).toBe('PC-7');
+      } finally {
+        lua.global.close();
+      }
+    });
+
     it('refuses a second device beyond the limit: the executor prints why and the script never runs', async () => {
       await savePremiumScript(t, t.cookie, SCRIPT, PREMIUM_SOURCE);
       const key = await insertTestScriptKey(t, { maxHardwareBindings: 1 });

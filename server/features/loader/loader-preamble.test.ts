@@ -9,7 +9,8 @@ import { auditRows, callLoader, insertTestScriptKey, savePremiumScript } from '.
 
 const SCRIPT = 'preamble-premium.lua';
 // Reads what the preamble told it back out through a global (SCANLINE itself is local to the chunk).
-const READER = 'seen = { SCANLINE.site, SCANLINE.key, SCANLINE.hwid, SCANLINE.autoJoinMaxAgeS }\n';
+const READER =
+  'seen = { SCANLINE.site, SCANLINE.keyId, SCANLINE.autoJoinMaxAgeS, SCANLINE.key, SCANLINE.hwid }\n';
 
 /** Runs `source` in a real Lua VM: what it printed, what it raised, and the global `seen`. */
 async function runLua(source: string) {
@@ -41,7 +42,7 @@ for (const dialect of DIALECTS) {
   describe(`${dialect}: the loader's preamble`, () => {
     const t = useTestApp(dialect, { signIn: true, env: { AUTO_JOIN_MAX_AGE_S: '7' } });
 
-    it('puts one line before a premium script: the site as reached, the checked key, the bound device', async () => {
+    it("puts one line before a premium script: the site as reached and the key's number, never the key or the device", async () => {
       await savePremiumScript(t, t.cookie, SCRIPT, READER);
       const key = await insertTestScriptKey(t);
       const hwid = 'PC "1" \\ α';
@@ -52,22 +53,32 @@ for (const dialect of DIALECTS) {
       );
       expect(res.statusCode, res.body).toBe(200);
       const [first, ...rest] = res.body.split('\n');
-      expect(first).toMatch(
-        /^local SCANLINE = \{ site = ".*", key = ".*", hwid = ".*", autoJoinMaxAgeS = 7 \}$/,
+      expect(first).toBe(
+        `local SCANLINE = { site = "http://scan.example:5000", keyId = ${key.id}, autoJoinMaxAgeS = 7 }`,
       );
+      // A served script, copied or dumped, gives away neither the key nor the device it was bound to.
+      expect(res.body).not.toContain(key.scriptKey);
+      expect(res.body).not.toContain('PC "1"');
+      expect(res.body).not.toContain('PC \\"1\\"');
       // Line numbers shift by exactly one: the rest is the script byte for byte.
       expect(rest.join('\n')).toBe(READER);
       const run = await runLua(res.body);
       expect(run.raised).toBeUndefined();
-      expect(run.seen).toEqual(['http://scan.example:5000', key.scriptKey, hwid, 7]);
+      expect(run.seen).toEqual(['http://scan.example:5000', key.id, 7]);
     });
 
-    it('puts it before a FREE script too, with an empty key and device when none is given', async () => {
-      const res = await callLoader(t, { script: FREE_SCRIPT_FILE }, { host: '127.0.0.1:5000' });
+    it('puts it before a FREE script too, with no key even when one is given', async () => {
+      const key = await insertTestScriptKey(t);
+      const res = await callLoader(
+        t,
+        { script: FREE_SCRIPT_FILE, key: key.scriptKey },
+        { host: '127.0.0.1:5000' },
+      );
       expect(res.statusCode).toBe(200);
       expect(res.body.split('\n', 1)[0]).toBe(
-        'local SCANLINE = { site = "http://127.0.0.1:5000", key = "", hwid = "", autoJoinMaxAgeS = 7 }',
+        'local SCANLINE = { site = "http://127.0.0.1:5000", autoJoinMaxAgeS = 7 }',
       );
+      expect(res.body).not.toContain(key.scriptKey);
     });
 
     it('leaves it out of the bootstrap, which passes the key on as it was', async () => {

@@ -46,20 +46,22 @@ export function loaderStopChunk(message: string): string {
 export interface ScanlinePreamble {
   /** The site's origin as the caller reached it, e.g. http://127.0.0.1:5000. */
   site: string;
-  /** The script key the loader checked; empty for a FREE script loaded without one. */
-  key: string;
-  /** The hardware id the loader bound; empty when it bound none. */
-  hwid: string;
+  /** The number of the script key the loader checked; null for a FREE script. */
+  keyId: number | null;
   autoJoinMaxAgeS: number;
 }
 
 /**
  * The ONE line the loader puts before every script it serves (so the script's line numbers shift by
- * exactly one): `local SCANLINE = { site = "...", key = "...", hwid = "...", autoJoinMaxAgeS = N }`.
+ * exactly one): `local SCANLINE = { site = "...", keyId = N, autoJoinMaxAgeS = N }`. Never the key
+ * or the device id: a served script is copied and dumped, and those two would load it anywhere. The
+ * key's number is enough to tell which key a copy found in the wild was served to; the script gets
+ * the key and device from whoever loaded it (the bootstrap hands them over; see lua-bootstrap.ts).
  */
 export function scanlinePreamble(p: ScanlinePreamble): string {
   const seconds = Math.max(1, Math.trunc(p.autoJoinMaxAgeS));
-  return `local SCANLINE = { site = ${luaStringLiteral(p.site)}, key = ${luaStringLiteral(p.key)}, hwid = ${luaStringLiteral(p.hwid)}, autoJoinMaxAgeS = ${seconds} }\n`;
+  const keyId = p.keyId === null ? '' : ` keyId = ${Math.trunc(p.keyId)},`;
+  return `local SCANLINE = { site = ${luaStringLiteral(p.site)},${keyId} autoJoinMaxAgeS = ${seconds} }\n`;
 }
 
 const REFUSAL_CODES: [string, string][] = [
@@ -78,6 +80,8 @@ export function refusalCode(status: number, message: string): string {
   for (const [text, code] of REFUSAL_CODES) if (message === text) return code;
   // The loader's answer adds where to reset the devices after it (deviceLimitWithReset).
   if (message.includes('the device limit is reached')) return 'device-limit';
+  // A key switched off automatically: the stored reason follows (inactiveKeyText).
+  if (message.startsWith(ACCESS_TEXTS.inactiveKeyBecause(''))) return 'key-disabled';
   if (message.startsWith('Script not found')) return 'script-not-found';
   if (message.startsWith('Bad loader request')) return 'bad-request';
   if (status === 429) return 'rate-limited';

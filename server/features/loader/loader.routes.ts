@@ -3,12 +3,14 @@ import { type FastifyPluginAsyncZod, jsonSchemaTransform } from 'fastify-type-pr
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../../common/api-error.ts';
 import { KEY_PAGE_PATH, KEY_STATUS_TEXTS } from '../../../common/key-status.ts';
-import { LoaderLuaSchema } from '../../../common/script-access.ts';
+import { LoaderKeyResponseSchema, LoaderLuaSchema } from '../../../common/script-access.ts';
 import type { FeatureOptions } from '../../context.ts';
+import { responses } from '../../plugins/responses.ts';
 import { LoaderQuerySchema } from '../scripts/script-params.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { Loader, type LoaderAnswer } from './loader.service.ts';
 import { loaderRefusalChunk, loaderStopChunk, refusalCode, scanlinePreamble } from './loader-response.ts';
+import { LOADER_SIGNATURE_HEADER, type LoaderSigner, loadLoaderSigner } from './loader-signing.ts';
 import { loaderBootstrapChunk } from './lua-bootstrap.ts';
 
 /**
@@ -61,9 +63,11 @@ function acceptsJson(request: FastifyRequest): boolean {
  * A refusal, in the form its caller can use. An executor (any plain GET) gets 200 and Lua that prints
  * the reason and stops with it, since many executors' HttpGet raise on a non-2xx status and would
  * show only "HTTP 403". A caller that is not an executor (Accept naming application/json, or HEAD)
- * gets the real 4xx/5xx: JSON `{error}` for the former. Every form carries X-Scanline-Refusal.
+ * gets the real 4xx/5xx: JSON `{error}` for the former. Every form carries X-Scanline-Refusal; the
+ * executor's Lua, like every Lua answer, X-Scanline-Signature (loader-signing.ts).
  */
 export function sendRefusal(
+  signer: LoaderSigner,
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
@@ -77,7 +81,12 @@ export function sendRefusal(
   } else if (acceptsJson(request)) {
     reply.status(status).type('application/json; charset=utf-8').send({ error: message });
   } else {
-    reply.status(200).type('text/plain; charset=utf-8').send(loaderStopChunk(message));
+    const chunk = loaderStopChunk(message);
+    reply
+      .status(200)
+      .type('text/plain; charset=utf-8')
+      .header(LOADER_SIGNATURE_HEADER, signer.signText(chunk))
+      .send(chunk);
   }
 }
 
@@ -87,6 +96,7 @@ function deviceLimitWithReset(message: string, site: string): string {
 }
 
 function sendAnswer(
+  signer: LoaderSigner,
   request: FastifyRequest,
   reply: FastifyReply,
   answer: LoaderAnswer,
@@ -94,27 +104,32 @@ function sendAnswer(
 ): void {
   switch (answer.kind) {
     case 'script': {
-      // One line before the script: where it was loaded from and what the loader checked.
+      // One line before the script: where it was loaded from and which key opened it.
       const preamble = scanlinePreamble({
         site: `${request.protocol}://${request.host}`,
-        key: answer.key,
-        hwid: answer.hwid,
+        keyId: answer.keyId,
         autoJoinMaxAgeS,
       });
-      reply.status(200).send(Buffer.concat([Buffer.from(preamble, 'utf8'), answer.body]));
+      const bytes = Buffer.concat([Buffer.from(preamble, 'utf8'), answer.body]);
+      reply
+        .status(200)
+        .header(LOADER_SIGNATURE_HEADER, signer.signScript(answer.body, preamble, bytes))
+        .send(bytes);
       return;
     }
-    case 'bootstrap':
+    case 'bootstrap': {
       // The same call again, as the executor made it (proxy-aware protocol and host), plus &hwid=.
-      reply.status(200).send(loaderBootstrapChunk(`${request.protocol}://${request.host}${request.url}`));
+      const chunk = loaderBootstrapChunk(`${request.protocol}://${request.host}${request.url}`, answer.key);
+      reply.status(200).header(LOADER_SIGNATURE_HEADER, signer.sign(chunk)).send(chunk);
       return;
+    }
     case 'refused': {
       const site = `${request.protocol}://${request.host}`;
       const message =
         refusalCode(answer.status, answer.message) === 'device-limit'
           ? deviceLimitWithReset(answer.message, site)
           : answer.message;
-      sendRefusal(request, reply, answer.status, message);
+      sendRefusal(signer, request, reply, answer.status, message);
       return;
     }
   }
@@ -125,22 +140,41 @@ function sendAnswer(
  * `loadstring(game:HttpGet(url))()` runs. Every answer to an executor, refusals included, is plain Lua
  * with status 200, because the executor runs whatever comes back (a refusal prints its reason and
  * stops with it; see sendRefusal). A served script starts with one line that tells it the site, the
- * checked key and device, and AUTO_JOIN_MAX_AGE_S (scanlinePreamble). The handler is synchronous when the answer is (warm caches), so
+ * key's number and AUTO_JOIN_MAX_AGE_S (scanlinePreamble), never the key or the device id. The
+ * handler is synchronous when the answer is (warm caches), so
  * a served premium call costs no await.
  */
 export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   const loader = new Loader(ctx, app.pendingWrites);
   const autoJoinMaxAgeS = ctx.config.AUTO_JOIN_MAX_AGE_S;
   app.addHook('onClose', async () => loader.close());
+  const signer = await loadLoaderSigner(ctx.db, ctx.now());
+  const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
+    sendRefusal(signer, request, reply, status, message);
 
   // An executor runs whatever comes back, so even a refusal for too many calls, or for unsafe text,
   // is Lua with status 200 (the real status in X-Scanline-Refusal); see sendRefusal.
   const rateLimit = app.rateLimitHooks('loader', {
     keyOf: (request) => textField(request.query, 'key'),
-    refuse: (request, reply, message) => sendRefusal(request, reply, 429, message),
+    refuse: (request, reply, message) => refuse(request, reply, 429, message),
   });
   const refuseUnsafeText = (request: FastifyRequest, reply: FastifyReply, message: string) =>
-    sendRefusal(request, reply, 400, `Bad loader request: ${message}`);
+    refuse(request, reply, 400, `Bad loader request: ${message}`);
+
+  app.get(
+    '/api/script/loader-key',
+    {
+      schema: {
+        summary: "The public key of the loader answers' Ed25519 signatures (X-Scanline-Signature)",
+        response: responses({ 200: LoaderKeyResponseSchema }),
+      },
+    },
+    async () => ({
+      algorithm: 'Ed25519' as const,
+      publicKey: signer.publicKey,
+      header: 'X-Scanline-Signature' as const,
+    }),
+  );
 
   app.get(
     '/api/script/loader',
@@ -163,28 +197,28 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
             : Array.isArray(given)
               ? `${field} must be given once`
               : `${field}: ${issue?.message ?? 'is invalid'}`;
-        sendRefusal(request, reply, 400, `Bad loader request: ${problem}`);
+        refuse(request, reply, 400, `Bad loader request: ${problem}`);
         return;
       }
       let hwid = query.data.hwid;
       if (hwid === undefined) {
         const header = headerHardwareId(request);
         if (header.problem !== undefined) {
-          sendRefusal(request, reply, 400, `Bad loader request: ${header.problem}`);
+          refuse(request, reply, 400, `Bad loader request: ${header.problem}`);
           return;
         }
         hwid = header.hwid;
       }
       const answer = loader.load({ ...query.data, hwid, ip: request.ip });
       if (!(answer instanceof Promise)) {
-        sendAnswer(request, reply, answer, autoJoinMaxAgeS);
+        sendAnswer(signer, request, reply, answer, autoJoinMaxAgeS);
         return;
       }
       return answer.then(
-        (settled) => sendAnswer(request, reply, settled, autoJoinMaxAgeS),
+        (settled) => sendAnswer(signer, request, reply, settled, autoJoinMaxAgeS),
         (error: unknown) => {
           request.log.error({ err: error }, 'loader failed');
-          sendRefusal(request, reply, 503, UNAVAILABLE_TEXT);
+          refuse(request, reply, 503, UNAVAILABLE_TEXT);
         },
       );
     },

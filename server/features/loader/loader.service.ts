@@ -29,19 +29,17 @@ export interface LoaderRequest {
 /** The script's exact bytes, a bootstrap that fetches the device id first, or why the loader refuses. */
 export type LoaderAnswer =
   | ServedScript
-  | { kind: 'bootstrap' }
+  | { kind: 'bootstrap'; key: string }
   | { kind: 'refused'; status: 400 | 401 | 403 | 404; message: string };
 
 /**
- * A script's exact bytes, with what the loader checked: the key (the caller's, unchecked, for a FREE
- * script; empty without one) and the device it bound (empty for a FREE script). The route puts both
- * in the line it prepends (scanlinePreamble).
+ * A script's exact bytes, with the number of the key the loader checked (null for a FREE script),
+ * which the route puts in the line it prepends (scanlinePreamble).
  */
 export interface ServedScript {
   kind: 'script';
   body: Buffer;
-  key: string;
-  hwid: string;
+  keyId: number | null;
 }
 
 /** A script as the loader serves it: its access type and its answer, content encoded once. */
@@ -118,7 +116,7 @@ export class Loader {
   private serve(script: CachedScript, request: LoaderRequest): LoaderAnswer | Promise<LoaderAnswer> {
     if (script.accessType === 'FREE') {
       if (!script.isPublic) return notFound(request);
-      return { kind: 'script', body: script.body, key: request.key ?? '', hwid: '' };
+      return { kind: 'script', body: script.body, keyId: null };
     }
     const decision = this.access.check(request);
     if (decision instanceof Promise) return decision.then((settled) => this.answer(script, request, settled));
@@ -126,7 +124,8 @@ export class Loader {
   }
 
   private answer(script: CachedScript, request: LoaderRequest, decision: AccessDecision): LoaderAnswer {
+    if (decision.kind === 'bootstrap') return { kind: 'bootstrap', key: request.key ?? '' };
     if (decision.kind !== 'granted') return decision;
-    return { kind: 'script', body: script.body, key: request.key ?? '', hwid: request.hwid ?? '' };
+    return { kind: 'script', body: script.body, keyId: decision.keyId };
   }
 }

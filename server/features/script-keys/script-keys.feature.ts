@@ -1,8 +1,13 @@
 import type { Feature } from '../../feature.ts';
+import { keySharingRoutes } from './key-sharing.routes.ts';
+import { KeySharing } from './key-sharing.service.ts';
+import { scheduleKeySharingSweep } from './key-sharing-list.ts';
 import { scriptKeysRoutes } from './script-keys.routes.ts';
 
-/** Script keys. */
+/** Script keys, and where each is used from (key-sharing signals). */
 export const scriptKeysFeature = {
   name: 'script-keys',
-  routes: [scriptKeysRoutes],
+  services: (ctx, app) => ({ keySharing: new KeySharing(ctx, app.writer) }),
+  jobs: scheduleKeySharingSweep,
+  routes: [scriptKeysRoutes, keySharingRoutes],
 } satisfies Feature;

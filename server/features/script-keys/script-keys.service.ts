@@ -17,6 +17,7 @@ import { findLicenseKeyById } from '../licensing/licensing.store.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { findRedemptionKeyById } from '../redemption/redemption.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
+import { deleteKeyAddressesOfKey } from './key-sharing.store.ts';
 import { generateScriptKey } from './script-key.ts';
 import { publishScriptKeyChanged } from './script-key-events.ts';
 import {
@@ -107,7 +108,11 @@ export async function createScriptKey(
   return created;
 }
 
-/** Switches a key on or off; the loaders drop their cached copy before this returns. */
+/**
+ * Switches a key on or off; the loaders drop their cached copy before this returns. Switched on, the
+ * key's key-sharing count starts afresh (else KEY_SHARING_AUTO_DISABLE would switch it off again at
+ * its next use).
+ */
 export async function toggleScriptKey(
   ctx: AppContext,
   id: number,
@@ -118,6 +123,7 @@ export async function toggleScriptKey(
     if (!(await toggleScriptKeyActiveById(trx, id))) throw notFound(SCRIPT_KEY_TEXTS.notFound);
     const toggled = await findScriptKeyById(trx, id);
     if (!toggled) throw new Error(`script key ${id} vanished while toggling`);
+    if (toggled.isActive === 1) await deleteKeyAddressesOfKey(trx, id);
     await insertAuditLog(
       trx,
       {

@@ -21,6 +21,7 @@ export function scriptKeyRowToScriptKey(row: ScriptKeyRow, activeBindings: numbe
     notes: row.notes,
     maxHardwareBindings: row.max_hardware_bindings,
     activeBindings,
+    disabledReason: row.disabled_reason,
   };
 }
 
@@ -64,11 +65,14 @@ export async function findScriptKeyById(db: Db, id: number): Promise<ScriptKey |
   return row && scriptKeyRowToScriptKey(row, Number(row.active_bindings ?? 0));
 }
 
-/** Flips is_active in one statement, so two quick toggles always end where they started. */
+/**
+ * Flips is_active in one statement, so two quick toggles always end where they started. The admin's
+ * decision replaces an automatic one: the reason goes either way.
+ */
 export async function toggleScriptKeyActiveById(db: Db, id: number): Promise<boolean> {
   const result = await db
     .updateTable('script_keys')
-    .set({ is_active: sql<number>`1 - is_active` })
+    .set({ is_active: sql<number>`1 - is_active`, disabled_reason: null })
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

@@ -19,4 +19,6 @@ export interface ScriptKeysTable {
   notes: string | null;
   /** Device resets an admin granted beyond the weekly budget, not yet used. */
   extra_resets: Generated<number>;
+  /** Why the key was switched off automatically (key sharing), shown to its buyer; null otherwise. */
+  disabled_reason: string | null;
 }

@@ -95,6 +95,7 @@ for (const dialect of DIALECTS) {
           notes: null,
           maxHardwareBindings: 1,
           activeBindings: 0,
+          disabledReason: null,
         });
       });
 
@@ -241,6 +242,7 @@ for (const dialect of DIALECTS) {
         expect(Object.keys(body.scriptKeys[0]).sort()).toEqual([
           'activeBindings',
           'createdAt',
+          'disabledReason',
           'expiresAt',
           'id',
           'isActive',

@@ -12,6 +12,7 @@ function status(overrides: Partial<KeyStatusResponse> = {}): KeyStatusResponse {
   return {
     type: 'PREMIUM',
     status: 'Active',
+    disabledReason: null,
     expiresAt: new Date(Date.now() + 3 * DAY + 5 * 3_600_000 + 60_000).toISOString(),
     maxDevices: 2,
     devices: [
@@ -50,6 +51,20 @@ describe('KeyPage', () => {
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(String(url)).toBe('/api/script/key-status');
     expect(JSON.parse(String(init?.body))).toEqual({ key: KEY });
+  });
+
+  it('says why a key the server switched off is off', async () => {
+    const reason =
+      'it was used from 25 addresses in 25 networks within 24 hours, which looks like a shared key. Ask the seller to switch it back on';
+    mockFetch({
+      'POST /api/script/key-status': () => json(status({ status: 'Inactive', disabledReason: reason })),
+    });
+    renderWithProviders(<KeyPage />, '/key');
+    await check();
+    expect(await screen.findByText('Inactive')).toBeTruthy();
+    expect(
+      within(screen.getByText('Why').parentElement as HTMLElement).getByText(`Switched off: ${reason}.`),
+    ).toBeTruthy();
   });
 
   it('says the key was not found on the generic 404', async () => {

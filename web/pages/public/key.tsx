@@ -205,6 +205,9 @@ function KeyDetails({
           <dl className="text-sm">
             <Row label="Type">{TYPE_LABELS[status.type] ?? status.type}</Row>
             <Row label="Status">{status.status}</Row>
+            {status.disabledReason !== null && (
+              <Row label="Why">{`Switched off: ${status.disabledReason}.`}</Row>
+            )}
             <Row label="Expires">{status.expiresAt === null ? 'Never' : expiryText(status.expiresAt)}</Row>
           </dl>
         </CardContent>

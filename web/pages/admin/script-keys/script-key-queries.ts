@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '@/lib/api.ts';
-import type { ScriptKeyListResponse } from '../../../../common/script-keys.ts';
+import type { KeySharingResponse, ScriptKeyListResponse } from '../../../../common/script-keys.ts';
 import { LICENSING_REFETCH_MS } from '../shared/polling.ts';
 import { QUERY_KEYS } from '../shared/query-keys.ts';
 
@@ -12,6 +12,16 @@ export function scriptKeysQuery() {
     queryKey: [SCRIPT_KEYS_URL],
     queryFn: () =>
       getJson<ScriptKeyListResponse>(SCRIPT_KEYS_URL, { failure: 'Failed to fetch script keys' }),
+    refetchInterval: LICENSING_REFETCH_MS,
+  });
+}
+
+/** Keys used from more addresses or networks than the thresholds allow; polled with the list. */
+export function keySharingQuery() {
+  return queryOptions({
+    queryKey: [QUERY_KEYS.scriptKeySharing],
+    queryFn: () =>
+      getJson<KeySharingResponse>(QUERY_KEYS.scriptKeySharing, { failure: 'Failed to fetch key sharing' }),
     refetchInterval: LICENSING_REFETCH_MS,
   });
 }

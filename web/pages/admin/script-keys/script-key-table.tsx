@@ -50,6 +50,9 @@ function ScriptKeyRow({ scriptKey: key }: { scriptKey: ScriptKey }) {
           testId="script-key"
         />
         <RowNotes notes={key.notes} />
+        {key.isActive === 0 && key.disabledReason && (
+          <p className="mt-1 text-xs text-amber-200">{`Switched off automatically: ${key.disabledReason}.`}</p>
+        )}
         <ExtraResets count={(key as ScriptKey & { extraResets?: number }).extraResets} />
       </AdminCell>
       <AdminCell label="Type">

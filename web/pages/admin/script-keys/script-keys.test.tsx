@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
 import { json, mockClipboard, mockFetch } from '@/test/render.tsx';
-import type { ScriptKey } from '../../../../common/script-keys.ts';
+import type { KeySharingResponse, ScriptKey } from '../../../../common/script-keys.ts';
 import { renderAt } from '../shared/test-utils.tsx';
+import { KEY_SHARING_PANEL_TEXTS } from './key-sharing-panel.tsx';
 import ScriptKeysPage from './script-keys.tsx';
 
 vi.mock('@/lib/toast.ts', async (importOriginal) => ({
@@ -19,6 +20,20 @@ const CREATE_URL = '/api/admin/script-keys/create';
 const TOGGLE_URL = '/api/admin/script-keys/toggle-status';
 const DELETE_URL = '/api/admin/script-keys/delete';
 const GRANT_URL = (id: number) => `/api/admin/script-keys/${id}/grant-resets`;
+const SHARING_URL = '/api/admin/script-keys/sharing';
+
+/** The key-sharing answer: no key flagged unless given, with the default settings. */
+function sharingAnswer(overrides: Partial<KeySharingResponse> = {}): KeySharingResponse {
+  return {
+    keys: [],
+    windowHours: 24,
+    addressThreshold: 5,
+    networkThreshold: 3,
+    autoDisable: false,
+    timestamp: '2026-11-23T10:00:00.000Z',
+    ...overrides,
+  };
+}
 
 function scriptKey(overrides: Partial<ScriptKey> = {}): ScriptKey {
   return {
@@ -35,6 +50,7 @@ function scriptKey(overrides: Partial<ScriptKey> = {}): ScriptKey {
     notes: 'active premium',
     maxHardwareBindings: 1,
     activeBindings: 0,
+    disabledReason: null,
     ...overrides,
   };
 }
@@ -68,7 +84,7 @@ const KEYS: ScriptKey[] = [
 ];
 
 /** A server holding `initial` keys, recording every call's method, path and JSON body. */
-function fakeServer(initial: ScriptKey[]) {
+function fakeServer(initial: ScriptKey[], sharing: KeySharingResponse = sharingAnswer()) {
   let keys = [...initial];
   const calls: { method: string; path: string; body?: Record<string, unknown> }[] = [];
   const record = (method: string, path: string, init?: RequestInit) => {
@@ -78,6 +94,7 @@ function fakeServer(initial: ScriptKey[]) {
   };
   const fetchMock = mockFetch({
     [LIST_URL]: () => json({ scriptKeys: keys, count: keys.length, timestamp: new Date().toISOString() }),
+    [SHARING_URL]: () => json(sharing),
     [`POST ${CREATE_URL}`]: (init) => {
       const body = record('POST', CREATE_URL, init) as Partial<ScriptKey>;
       const created = scriptKey({
@@ -441,5 +458,60 @@ describe('ScriptKeysPage', () => {
       await screen.findByText('Failed to load script keys. Please try refreshing the page.'),
     ).toBeTruthy();
     expect(screen.queryByText('No script keys found')).toBeNull();
+  });
+
+  describe('key sharing', () => {
+    it('says no key is flagged, and what the thresholds are', async () => {
+      fakeServer(KEYS);
+      renderAt(<ScriptKeysPage />, '/admin/script-keys');
+      const panel = await screen.findByTestId('key-sharing');
+      expect(await within(panel).findByText(KEY_SHARING_PANEL_TEXTS.empty)).toBeTruthy();
+      expect(
+        within(panel).getByText(
+          `Keys used from more than 5 addresses or 3 networks (IPv4 /24, IPv6 /48) in the last 24 hours. ${KEY_SHARING_PANEL_TEXTS.flagOnly}`,
+        ),
+      ).toBeTruthy();
+    });
+
+    it('lists a flagged key with its addresses, networks, reason and latest uses', async () => {
+      const reason =
+        'it was used from 25 addresses in 25 networks within 24 hours, which looks like a shared key. Ask the seller to switch it back on';
+      const flagged = {
+        id: 1,
+        scriptKey: 'SK-AAAAAAAA-BBBBBBBB-CCCCCCCC-1111',
+        scriptType: 'PREMIUM' as const,
+        isActive: 0 as const,
+        disabledReason: reason,
+        addresses: 25,
+        networks: 25,
+        lastSeen: '2026-11-23T09:59:00.000Z',
+        uses: [
+          {
+            address: '198.51.24.7',
+            network: '198.51.24.0/24',
+            firstSeen: '2026-11-23T09:59:00.000Z',
+            lastSeen: '2026-11-23T09:59:00.000Z',
+          },
+        ],
+      };
+      fakeServer(
+        KEYS.map((k) => (k.id === 1 ? { ...k, isActive: 0 as const, disabledReason: reason } : k)),
+        sharingAnswer({ keys: [flagged], autoDisable: true }),
+      );
+      renderAt(<ScriptKeysPage />, '/admin/script-keys');
+      const panel = await screen.findByTestId('key-sharing');
+      const item = await within(panel).findByText('25 addresses · 25 networks');
+      const entry = item.closest('li') as HTMLElement;
+      expect(within(entry).getByText('SK-AAAAA************1111')).toBeTruthy();
+      expect(within(entry).getByText('Switched off')).toBeTruthy();
+      expect(within(entry).getByText(`Switched off automatically: ${reason}.`)).toBeTruthy();
+      expect(within(entry).getByText('198.51.24.7')).toBeTruthy();
+      expect(within(entry).getByText('198.51.24.0/24')).toBeTruthy();
+      expect(within(panel).getByText(/switched off at once, and its buyer is told why/)).toBeTruthy();
+      // The key's row in the list says why it is off too.
+      expect(
+        within(rowOf('active premium')).getByText(`Switched off automatically: ${reason}.`),
+      ).toBeTruthy();
+    });
   });
 });

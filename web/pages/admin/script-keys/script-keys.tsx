@@ -10,6 +10,7 @@ import { CountBadge, ListCardTitle, SearchBox } from '../shared/list-controls.ts
 import { OptionSelect } from '../shared/option-select.tsx';
 import { StatCard } from '../shared/stat-card.tsx';
 import { CreateScriptKeyDialog } from './create-script-key-dialog.tsx';
+import { KeySharingPanel } from './key-sharing-panel.tsx';
 import {
   filterScriptKeys,
   SCRIPT_KEY_STATUS_FILTERS,
@@ -91,6 +92,7 @@ export default function ScriptKeysPage() {
               <ScriptKeyTable keys={shown} />
             </CardContent>
           </Card>
+          <KeySharingPanel />
         </>
       )}
     </div>

@@ -9,6 +9,7 @@ export const QUERY_KEYS = {
   licenseKeys: '/api/admin/license-keys',
   redemptionKeys: '/api/admin/redemption-keys',
   scriptKeys: '/api/admin/script-keys/list',
+  scriptKeySharing: '/api/admin/script-keys/sharing',
   hardwareBindings: '/api/admin/hardware/bindings',
   auditLogs: '/api/admin/security/audit-logs',
   systemConfiguration: '/api/admin/system-configuration',

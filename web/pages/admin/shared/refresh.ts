@@ -13,6 +13,7 @@ export async function invalidateUrls(queryClient: QueryClient, urls: readonly st
 export const LICENSING_URLS = [
   QUERY_KEYS.redemptionKeys,
   QUERY_KEYS.scriptKeys,
+  QUERY_KEYS.scriptKeySharing,
   QUERY_KEYS.hardwareBindings,
   QUERY_KEYS.auditLogs,
   QUERY_KEYS.dashboardStats,

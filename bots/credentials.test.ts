@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileCredentials, memoryCredentials } from './credentials.ts';
+import { fileCredentials, memoryCredentials, processCredentials } from './credentials.ts';
 import { enrollBot } from './enrollment.ts';
 
 describe("the simulator's bot credentials", () => {
@@ -20,6 +20,14 @@ describe("the simulator's bot credentials", () => {
       'http://a:1': { 'ghost-01': 'bot_a1' },
       'http://b:2': { 'ghost-01': 'bot_b1' },
     });
+  });
+});
+
+describe("a process's bot credentials", () => {
+  it('are shared by every store of one server URL, and apart for another', () => {
+    processCredentials('http://x:1').set('ghost-01', 'bot_x');
+    expect(processCredentials('http://x:1').get('ghost-01')).toBe('bot_x');
+    expect(processCredentials('http://y:2').get('ghost-01')).toBeUndefined();
   });
 });
 

@@ -12,10 +12,26 @@ export interface BotCredentials {
   set(ghostId: string, botToken: string): void;
 }
 
-/** Credentials for one run only (tests: each app is a fresh database). */
-export function memoryCredentials(): BotCredentials {
-  const tokens = new Map<string, string>();
+/** Credentials in `tokens` (by default, a store of its own). */
+export function memoryCredentials(tokens = new Map<string, string>()): BotCredentials {
   return { get: (ghostId) => tokens.get(ghostId), set: (ghostId, token) => void tokens.set(ghostId, token) };
+}
+
+/** Per server URL, what this process's simulators were given. */
+const remembered = new Map<string, Map<string, string>>();
+
+/**
+ * Credentials kept for the life of the process, per server URL: what a Simulator uses unless told
+ * otherwise, so a second Simulator against the same server (after a restart, say) renews its bots'
+ * credentials rather than being refused. A token from an older database is refused and replaced.
+ */
+export function processCredentials(serverUrl: string): BotCredentials {
+  let tokens = remembered.get(serverUrl);
+  if (!tokens) {
+    tokens = new Map();
+    remembered.set(serverUrl, tokens);
+  }
+  return memoryCredentials(tokens);
 }
 
 type CredentialsFile = Record<string, Record<string, string>>;

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import type { z } from 'zod';
 import { type BotParameters, BotParametersSchema, type ConfigFramePayload } from '../common/configuration.ts';
 import type { HopReason, ScannerStatus } from '../common/fleet.ts';
-import { type BotCredentials, memoryCredentials } from './credentials.ts';
+import { type BotCredentials, processCredentials } from './credentials.ts';
 import { enrollBot } from './enrollment.ts';
 import type { SimulatorOptions } from './options.ts';
 import { ghostIds } from './options.ts';
@@ -617,8 +617,8 @@ export class Simulator {
     readonly options: SimulatorOptions,
     readonly random: Random = Math.random,
     private readonly log: Log = (line) => console.log(line),
-    /** Where each bot's botToken is kept between runs (main.ts: a file; by default this run only). */
-    private readonly credentials: BotCredentials = memoryCredentials(),
+    /** Where each bot's botToken is kept between runs (main.ts: a file; by default this process's memory). */
+    private readonly credentials: BotCredentials = processCredentials(options.url),
   ) {
     this.bots = ghostIds(options.bots, options.ghostPrefix).map((id) => new SimulatedBot(id, this));
     this.byId = new Map(this.bots.map((bot) => [bot.ghostId, bot]));

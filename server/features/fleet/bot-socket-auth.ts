@@ -114,14 +114,20 @@ export async function botUpgradeLimitKey(
 
 /**
  * Why a hello naming `ghostId` may not be this socket's, as far as credentials go, or null: the
- * shared token may not speak for an id that has (or had) its own credential.
+ * shared token may not speak for an id that has (or had) its own credential, and a credential
+ * revoked or replaced since the upgrade (whose bus message came before the socket) speaks no more.
  */
 export async function credentialRefusalOfHello(
   ctx: AppContext,
   identity: SocketIdentity,
   ghostId: string,
 ): Promise<string | null> {
-  if (socketCallers.get(identity)?.kind !== 'shared') return null;
+  const caller = socketCallers.get(identity);
+  if (caller?.kind === 'enrolled')
+    return (await isCredentialLive(ctx, caller.ghostId, caller.tokenHash))
+      ? null
+      : BOT_ENROLLMENT_TEXTS.revoked;
+  if (caller?.kind !== 'shared') return null;
   return (await sharedMaySpeakFor(ctx, ghostId)) ? null : BOT_ENROLLMENT_TEXTS.enrolledNotShared(ghostId);
 }
 

@@ -119,7 +119,10 @@ function EnrolledBotRow({
       <TableCell className="font-mono text-xs">{bot.ghostId}</TableCell>
       <TableCell className="whitespace-nowrap">{formatDate(bot.enrolledAt)}</TableCell>
       <TableCell className="whitespace-nowrap">{formatDate(bot.lastSeenAt)}</TableCell>
-      <TableCell className="font-mono text-xs">{bot.lastAddress ?? bot.enrolledAddress ?? '—'}</TableCell>
+      {/* An IPv6 address wraps rather than widening the table. */}
+      <TableCell className="font-mono text-xs break-all">
+        {bot.lastAddress ?? bot.enrolledAddress ?? '—'}
+      </TableCell>
       <TableCell>
         <ConfirmActionButton
           icon={<KeyRound />}

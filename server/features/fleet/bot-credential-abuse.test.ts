@@ -116,6 +116,12 @@ for (const dialect of DIALECTS) {
         ],
       });
 
+      // A bot on a socket is seen again at each liveness sweep (written at most once a minute).
+      t.clock.advance(120_000);
+      await t.ctx.services.transport.connections.sweep(t.app.log);
+      const seen = (await list()).json().enrolledBots[0];
+      expect(seen.lastSeenAt).toBe(new Date(t.ctx.now()).toISOString());
+
       expect((await revoke('ghost-1', null)).statusCode).toBe(401);
       const revoked = await revoke('ghost-1');
       expect(revoked.statusCode, revoked.body).toBe(200);

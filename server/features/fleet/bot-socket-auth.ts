@@ -5,7 +5,12 @@ import type { AppContext } from '../../context.ts';
 import type { RealtimeConnection, SocketIdentity } from '../../realtime/connection.ts';
 import { describeIssue } from '../../realtime/frames.ts';
 import type { Clients, SocketRefusal } from '../../realtime/protocol.ts';
-import { type BotCaller, isCredentialLive, sharedMaySpeakFor } from './bot-credentials.ts';
+import {
+  type BotCaller,
+  isCredentialLive,
+  sharedMaySpeakFor,
+  verifyBotCredential,
+} from './bot-credentials.ts';
 import { botTokenOf, isSharedBotToken, judgeBotToken } from './bot-token.ts';
 import { type CredentialChange, keyIdOf } from './enrolled-bots.ts';
 
@@ -76,12 +81,15 @@ export async function authenticateBot(
     if (caller.kind === 'enrolled' && named !== caller.ghostId)
       return { refused: { status: 403, error: BOT_ENROLLMENT_TEXTS.otherBot(caller.ghostId, named!) } };
   }
+  const ip = request.ip ?? null;
   const identity: SocketIdentity = {
     kind: 'bot',
-    stillValid: () =>
-      caller.kind === 'enrolled'
-        ? isCredentialLive(ctx, caller.ghostId, caller.tokenHash)
-        : sharedStillValid(ctx, token, identity),
+    // At each liveness sweep; an enrolled bot's check also keeps its "last seen" current.
+    stillValid: async () => {
+      if (caller.kind === 'shared') return sharedStillValid(ctx, token, identity);
+      const now = await verifyBotCredential(ctx, token, ip);
+      return now?.kind === 'enrolled' && now.ghostId === caller.ghostId;
+    },
   };
   socketCallers.set(identity, caller);
   const ghostId = caller.kind === 'enrolled' ? caller.ghostId : named;

@@ -1,8 +1,10 @@
 /*
  * `npm run simulate`: a fleet of simulated scanner bots against a running server, so every live
- * screen moves. Options: `npm run simulate -- --help`. Ctrl-C releases the bots' servers and
+ * screen moves. Each bot enrolls with the shared bot token and keeps its own botToken in
+ * --credentials (./data/simulator-bots.json). Options: `npm run simulate -- --help`. Ctrl-C releases the bots' servers and
  * closes their sockets normally before exiting.
  */
+import { fileCredentials } from './credentials.ts';
 import { OptionsError, parseOptions, USAGE } from './options.ts';
 import { Simulator } from './simulator.ts';
 
@@ -19,7 +21,13 @@ if (!options) {
   process.exit(0);
 }
 
-const simulator = new Simulator(options);
+// The bots' own botTokens outlive the run, so the next one renews them rather than being refused.
+const simulator = new Simulator(
+  options,
+  Math.random,
+  undefined,
+  fileCredentials(options.credentialsFile, options.url),
+);
 let stopping = false;
 async function stop(reason: string): Promise<void> {
   if (stopping) {

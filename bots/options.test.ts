@@ -43,6 +43,15 @@ describe('simulator options', () => {
     expect(() => parseOptions([], {}, noFile)).toThrow(/pass --token, set BOT_TOKEN/);
   });
 
+  it("keeps the bots' own botTokens in --credentials, SIM_CREDENTIALS_FILE or ./data/simulator-bots.json", () => {
+    const parse = (argv: string[], env = {}) => parseOptions(argv, { BOT_TOKEN: 't', ...env }, noFile);
+    expect(parse([])?.credentialsFile).toBe('./data/simulator-bots.json');
+    expect(parse([], { SIM_CREDENTIALS_FILE: '/e/bots.json' })?.credentialsFile).toBe('/e/bots.json');
+    expect(parse(['--credentials', '/f/bots.json'], { SIM_CREDENTIALS_FILE: '/e' })?.credentialsFile).toBe(
+      '/f/bots.json',
+    );
+  });
+
   it('refuses bad values, naming the option', () => {
     const parse = (argv: string[]) => () => parseOptions(argv, { BOT_TOKEN: 't' }, noFile);
     expect(parse(['--bots', '0'])).toThrow(OptionsError);

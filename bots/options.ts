@@ -17,7 +17,10 @@ export interface SimulatorOptions {
   failureRate: number;
   /** The server's base URL: http(s) for the API, ws(s) for /ws. */
   url: string;
+  /** The shared bot token: the enrollment secret each bot presents once for its own botToken. */
   token: string;
+  /** Where the bots' own botTokens are kept between runs (main.ts; mode 0600), per server URL. */
+  credentialsFile: string;
   /** How often the one-line status is printed; 0 prints nothing. */
   statusIntervalMs: number;
   /** Stop by itself after this many seconds; 0 runs until Ctrl-C. */
@@ -46,6 +49,7 @@ export const DEFAULT_OPTIONS = {
   silentBots: [],
   failingBots: [],
   httpBots: [],
+  credentialsFile: './data/simulator-bots.json',
 } as const;
 
 export const DEFAULT_TOKEN_FILE = './data/bot-token';
@@ -58,7 +62,10 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --discovery-rate N   finds per bot per minute (env SIM_DISCOVERY_RATE, default ${DEFAULT_OPTIONS.discoveryRate})
   --failure-rate P     share of failed hop attempts, 0-1 (env SIM_FAILURE_RATE, default ${DEFAULT_OPTIONS.failureRate})
   --url URL            server (env SIM_URL, default ${DEFAULT_OPTIONS.url})
-  --token TOKEN        bot token (env BOT_TOKEN, else the file BOT_TOKEN_FILE or ${DEFAULT_TOKEN_FILE})
+  --token TOKEN        the shared bot token each bot enrolls with (env BOT_TOKEN, else the file
+                       BOT_TOKEN_FILE or ${DEFAULT_TOKEN_FILE})
+  --credentials FILE   where the bots keep their own botTokens between runs (env SIM_CREDENTIALS_FILE,
+                       default ${DEFAULT_OPTIONS.credentialsFile})
   --status-interval MS status line period, 0 for none (default ${DEFAULT_OPTIONS.statusIntervalMs})
   --duration S         stop after S seconds, 0 to run until Ctrl-C (default 0)
   --places IDS         comma-separated place ids to scan
@@ -126,6 +133,7 @@ export function parseOptions(
         'failure-rate': { type: 'string' },
         url: { type: 'string' },
         token: { type: 'string' },
+        credentials: { type: 'string' },
         'status-interval': { type: 'string' },
         duration: { type: 'string' },
         places: { type: 'string' },
@@ -205,6 +213,7 @@ export function parseOptions(
     ),
     url: url.origin + url.pathname.replace(/\/+$/, ''),
     token: resolveToken(flag('token'), env, readFile),
+    credentialsFile: flag('credentials') || env.SIM_CREDENTIALS_FILE || DEFAULT_OPTIONS.credentialsFile,
     statusIntervalMs: number('--status-interval', flag('status-interval'), DEFAULT_OPTIONS.statusIntervalMs, {
       min: 0,
       max: 3_600_000,

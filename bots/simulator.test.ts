@@ -42,7 +42,11 @@ async function standIn({ claimDelayMs = 0, onClaim, afterHello = () => [] }: Sta
       const body = JSON.parse(text || '{}') as Record<string, unknown>;
       calls.push({ path: request.url ?? '', body, auth: request.headers.authorization });
       response.setHeader('content-type', 'application/json');
-      if (request.url === '/api/server-pool/claim') {
+      if (request.url === '/api/bot/enroll') {
+        // Each bot its own credential, as the real server hands it out.
+        response.statusCode = 201;
+        response.end(JSON.stringify({ ghostId: body.ghostId, botToken: `bot_${String(body.ghostId)}` }));
+      } else if (request.url === '/api/server-pool/claim') {
         next += 1;
         onClaim?.(next);
         const answer = JSON.stringify({ server: { jobId: `job-${next}`, placeId: '42' }, leaseSeconds: 120 });
@@ -154,12 +158,17 @@ describe('the simulated bot', () => {
   const saidInactive = () => framesOf('scanner_status').some((f) => f.payload.status === 'inactive');
   const hello = (ghostId?: string) => framesOf('hello', ghostId).length > 0;
 
-  it('says hello with its ghost id first, with its bearer token on the socket and the pool calls', async () => {
+  it('enrolls with the shared token, then says hello first, with its own botToken on the socket and the pool calls', async () => {
     const s = await startOne(100);
     await until(() => hops() >= 2, 'two hops');
+    expect(s.calls[0]).toEqual({
+      path: '/api/bot/enroll',
+      body: { ghostId: 'ghost-01' },
+      auth: 'Bearer sim-token',
+    });
     expect(s.frames[0]).toMatchObject({ type: 'hello', payload: { ghostId: 'ghost-01' } });
-    expect(s.upgradeAuth()).toBe('Bearer sim-token');
-    expect(s.calls.every((c) => c.auth === 'Bearer sim-token')).toBe(true);
+    expect(s.upgradeAuth()).toBe('Bearer bot_ghost-01');
+    expect(s.calls.slice(1).every((c) => c.auth === 'Bearer bot_ghost-01')).toBe(true);
     const [first, second] = framesOf('server_hop');
     expect(first?.payload).toMatchObject({
       fromJobId: null,

@@ -3,13 +3,16 @@ import WebSocket from 'ws';
 import type { z } from 'zod';
 import { type BotParameters, BotParametersSchema, type ConfigFramePayload } from '../common/configuration.ts';
 import type { HopReason, ScannerStatus } from '../common/fleet.ts';
+import { type BotCredentials, processCredentials } from './credentials.ts';
+import { enrollBot } from './enrollment.ts';
 import type { SimulatorOptions } from './options.ts';
 import { ghostIds } from './options.ts';
 import { drawPet, type Random } from './pets.ts';
 
 /*
- * A fleet of simulated scanner bots that speaks only the public protocol: /ws with a bot token
- * (hello, heartbeat, scanner_status, server_hop, pet_discovered, config_ack) and the server pool's
+ * A fleet of simulated scanner bots that speaks only the public protocol: each bot enrolls with the
+ * shared bot token (POST /api/bot/enroll) and speaks with its own botToken from then on, on /ws
+ * (hello, heartbeat, scanner_status, server_hop, pet_discovered, config_ack) and in the server pool's
  * HTTP calls (servers, claim, release). It reacts to the server's `config`, `emergency_stop` and
  * `emergency_resume` frames as a real bot would; options make some bots ignore or refuse configs.
  * --http-bots bots have no socket: they post the same messages to POST /api/bot/events every
@@ -81,6 +84,9 @@ export interface AcknowledgedEvent {
   seq: number;
 }
 
+/** How many bots enroll at once when the simulator starts. */
+const ENROLLING_AT_ONCE = 8;
+
 /** How a bot treats `config` frames (see the --silent-bots and --failing-bots options). */
 export type ConfigRole = 'applies' | 'silent' | 'failing';
 
@@ -120,6 +126,10 @@ function describeIssues(error: z.ZodError): string {
 /** One simulated bot: its socket (reconnected with backoff), its hop loop and its pool server. */
 class SimulatedBot {
   socket: WebSocket | null = null;
+  /** Its own botToken once enrolled (or the shared token, from a server without enrollment). */
+  token: string | null = null;
+  /** Refused for good (a close code that says so, or its credential refused): no more reconnects or posts. */
+  refused = false;
   current: ClaimedServer | null = null;
   status: ScannerStatus = 'active';
   petsFound = 0;
@@ -175,7 +185,7 @@ class SimulatedBot {
   }
 
   connect(): void {
-    if (this.fleet.stopping) return;
+    if (this.fleet.stopping || this.token === null || this.refused) return;
     if (this.http) {
       this.startPolling();
       return;
@@ -184,7 +194,7 @@ class SimulatedBot {
     // ?ghostId= names the bot, so the server counts its upgrades against it, not the shared address.
     const url = `${options.url.replace(/^http/, 'ws')}/ws?ghostId=${encodeURIComponent(this.ghostId)}`;
     const socket = new WebSocket(url, {
-      headers: { authorization: `Bearer ${options.token}` },
+      headers: { authorization: `Bearer ${this.token}` },
     });
     this.socket = socket;
     socket.on('open', () => {
@@ -199,7 +209,9 @@ class SimulatedBot {
     socket.on('unexpected-response', (_request, response) => {
       const retryAfter = Number(response.headers['retry-after']);
       if (retryAfter > 0) this.retryNotBefore = Date.now() + retryAfter * 1000;
-      const hint = response.statusCode === 401 ? ' (is the bot token right?)' : '';
+      // Its credential is refused (revoked, or the shared token with BOT_TOKEN_LEGACY off): for good.
+      if (response.statusCode === 401) this.refused = true;
+      const hint = response.statusCode === 401 ? ' (its credential is refused), not reconnecting' : '';
       this.fleet.error(`${this.ghostId}: /ws answered ${response.statusCode}${hint}`);
       socket.terminate();
     });
@@ -209,10 +221,12 @@ class SimulatedBot {
       // What the server has not acknowledged by now it may not have stored.
       this.unacknowledged.clear();
       if (this.socket === socket) this.socket = null;
-      if (this.fleet.stopping) return;
-      // Refused for good (docs/rules-fleet.md, "Bot close codes"): 4400 bad hello, 4403 removed by the
-      // administrator, 4409 the fleet is full. Reconnecting would be refused again.
-      if (code === 4400 || code === 4403 || code === 4409) {
+      if (this.fleet.stopping || this.refused) return;
+      // Refused for good (docs/rules-fleet.md, "Bot close codes"): 4400 bad hello, 4401 its credential
+      // revoked or replaced, 4403 removed by the administrator, 4409 the fleet is full. Reconnecting
+      // would be refused again.
+      if (code === 4400 || code === 4401 || code === 4403 || code === 4409) {
+        this.refused = true;
         this.fleet.error(`${this.ghostId}: refused (${code} ${String(reason)}), not reconnecting`);
         return;
       }
@@ -237,7 +251,7 @@ class SimulatedBot {
     });
     this.reportStatus('active');
     const tick = async () => {
-      if (this.fleet.stopping) return;
+      if (this.fleet.stopping || this.refused) return;
       await this.post();
       setTimeout(() => void tick(), HTTP_POLL_MS).unref();
     };
@@ -253,9 +267,15 @@ class SimulatedBot {
       const events = this.outbox.splice(0, 100);
       if (events.length === 0) events.push({ type: 'heartbeat', payload: {}, id: randomUUID() });
       try {
-        const { status, json } = await this.fleet.api('/api/bot/events', { ghostId: this.ghostId, events });
+        const { status, json } = await this.fleet.api(
+          '/api/bot/events',
+          { ghostId: this.ghostId, events },
+          this.token,
+        );
         if (status !== 200) {
           this.httpUp = false;
+          // Its credential is refused (revoked): it stops posting.
+          if (status === 401) this.refused = true;
           // A bad batch would be refused for ever: only what the server could not take now is kept.
           if (status === 429 || status >= 500)
             this.outbox.unshift(...events.filter((e) => e.type !== 'heartbeat'));
@@ -549,7 +569,7 @@ class SimulatedBot {
     clearInterval(this.heartbeat);
     this.socket?.close(1000, 'Simulator stopped');
     // An HTTP bot's last words (its release, 'inactive') go in one final post.
-    if (this.http) {
+    if (this.http && this.token !== null && !this.refused) {
       await this.posting;
       await this.post();
     }
@@ -591,18 +611,25 @@ export class Simulator {
   private stocking: Promise<void> | null = null;
   private lastPrinted = { at: Date.now(), hops: 0, discoveries: 0 };
 
+  private readonly byId: Map<string, SimulatedBot>;
+
   constructor(
     readonly options: SimulatorOptions,
     readonly random: Random = Math.random,
     private readonly log: Log = (line) => console.log(line),
+    /** Where each bot's botToken is kept between runs (main.ts: a file; by default this process's memory). */
+    private readonly credentials: BotCredentials = processCredentials(options.url),
   ) {
     this.bots = ghostIds(options.bots, options.ghostPrefix).map((id) => new SimulatedBot(id, this));
+    this.byId = new Map(this.bots.map((bot) => [bot.ghostId, bot]));
   }
 
-  /** Stocks the pool, connects every bot and starts their hop loops. */
+  /** Enrolls every bot, stocks the pool, connects the enrolled bots and starts their hop loops. */
   async start(): Promise<void> {
+    await this.enrollAll();
     await this.stockPool(Math.max(this.bots.length * 2, 20));
     for (const bot of this.bots) {
+      if (bot.token === null) continue;
       bot.connect();
       this.loops.push(bot.run());
     }
@@ -622,6 +649,25 @@ export class Simulator {
     for (const timer of this.timers) clearInterval(timer);
     await Promise.allSettled(this.loops);
     await Promise.allSettled(this.bots.map((bot) => bot.shutdown()));
+  }
+
+  /** Each bot's own credential, a few bots at a time; a bot the server will not enroll does not run (the error says why). */
+  private async enrollAll(): Promise<void> {
+    const waiting = [...this.bots];
+    const worker = async () => {
+      for (let bot = waiting.shift(); bot; bot = waiting.shift()) {
+        const enrolled = await enrollBot(
+          this.options.url,
+          this.options.token,
+          this.credentials,
+          bot.ghostId,
+          () => this.stopping,
+        );
+        if (enrolled.ok) bot.token = enrolled.botToken;
+        else this.error(`${bot.ghostId}: ${enrolled.error}, not starting`);
+      }
+    };
+    await Promise.all(Array.from({ length: ENROLLING_AT_ONCE }, worker));
   }
 
   get connectedBots(): number {
@@ -654,10 +700,15 @@ export class Simulator {
     this.counters.lastError = message.slice(0, 160);
   }
 
-  async api(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  /**
+   * A bot's HTTP call with `token` (a bot's own botToken); by default any enrolled bot's, for the
+   * calls that speak for no bot in particular (adding servers to the pool).
+   */
+  async api(path: string, body: unknown, token?: string | null): Promise<{ status: number; json: unknown }> {
+    const bearer = token ?? this.bots.find((bot) => bot.token !== null)?.token ?? this.options.token;
     const response = await fetch(`${this.options.url}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
       body: JSON.stringify(body),
     });
     const text = await response.text();
@@ -668,6 +719,10 @@ export class Simulator {
       json = text;
     }
     return { status: response.status, json };
+  }
+
+  private tokenOf(ghostId: string): string | null {
+    return this.byId.get(ghostId)?.token ?? null;
   }
 
   /** Adds `count` fresh game servers over the configured places. Concurrent calls share one. */
@@ -697,7 +752,7 @@ export class Simulator {
   async claim(ghostId: string): Promise<ClaimedServer | null> {
     for (let tries = 0; tries < 2; tries++) {
       try {
-        const { status, json } = await this.api('/api/server-pool/claim', { ghostId });
+        const { status, json } = await this.api('/api/server-pool/claim', { ghostId }, this.tokenOf(ghostId));
         const server = serverOf(json);
         if (status < 300 && server) return server;
         if (status >= 500 || status === 401 || status === 400) {
@@ -717,7 +772,11 @@ export class Simulator {
 
   async release(ghostId: string, jobId: string, outcome: 'ok' | 'full' | 'error'): Promise<void> {
     try {
-      const { status, json } = await this.api('/api/server-pool/release', { ghostId, jobId, outcome });
+      const { status, json } = await this.api(
+        '/api/server-pool/release',
+        { ghostId, jobId, outcome },
+        this.tokenOf(ghostId),
+      );
       if (status >= 300 && status !== 404) this.error(`release: ${status} ${describe(json)}`);
     } catch (error) {
       this.error(`release: ${(error as Error).message}`);

@@ -98,10 +98,13 @@ export const BotMessageSchemas = {
 } as const;
 export type BotMessageType = keyof typeof BotMessageSchemas;
 
-/** POST /api/bot/events: a batch of frames from one bot that cannot hold a socket. */
+/**
+ * POST /api/bot/events: a batch of frames from one bot that cannot hold a socket. `ghostId` comes
+ * from the bot's own credential (a different one is refused); the shared bot token must name it.
+ */
 export const MAX_BOT_EVENTS_PER_BATCH = 500;
 export const BotEventsRequestSchema = z.strictObject({
-  ghostId: GhostIdSchema,
+  ghostId: GhostIdSchema.optional(),
   events: z
     .array(
       z.object({

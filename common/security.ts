@@ -71,7 +71,16 @@ export const AuditLogListResponseSchema = z
 export type AuditLogListResponse = z.infer<typeof AuditLogListResponseSchema>;
 
 /** Which limited call a limit guards. */
-export const RATE_LIMITED_CALLS = ['login', 'redeem', 'challenge', 'loader', 'feed', 'key', 'order'] as const;
+export const RATE_LIMITED_CALLS = [
+  'login',
+  'redeem',
+  'challenge',
+  'loader',
+  'feed',
+  'key',
+  'order',
+  'bot_enroll',
+] as const;
 export type RateLimitedCall = (typeof RATE_LIMITED_CALLS)[number];
 
 export const RateLimitStatusSchema = z

@@ -171,6 +171,11 @@ export const LIMIT_SETTINGS = {
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .optional(),
+  /**
+   * Bot enrollments (POST /api/bot/enroll) per IP per window, successful or not: enough for a fleet
+   * of 70 behind one address to enroll at once; a flood of made-up ids gets 429 after it.
+   */
+  RATE_LIMIT_BOT_ENROLL: rateLimit(100),
   /** Wrong bot tokens per IP per RATE_LIMIT_WINDOW_MS before that IP is refused with 429 (like failed admin logins). */
   RATE_LIMIT_BOT_AUTH_FAILURES: rateLimit(20),
   /** Server pool servers one bot may hold claimed at once; a claim past it is refused with 409. */

@@ -33,13 +33,26 @@ const ConfigSchema = z.object({
   REDIS_KEY_PREFIX: z.string().default('scanline:'),
   /** The administrator's secret. When unset, one is generated on first start, stored hashed and printed once. */
   ADMIN_SECRET: z.string().min(1).optional(),
-  /** Token scanner bots present on the socket and bot endpoints. Unset: one is generated on first start. */
+  /**
+   * The shared bot token: the enrollment secret bots present to POST /api/bot/enroll for their own
+   * credential (and, with BOT_TOKEN_LEGACY, what bots not yet enrolled present everywhere). Unset:
+   * one is generated on first start.
+   */
   BOT_TOKEN: z
     .string()
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
   /** Where a generated bot token is written once (mode 0600), for the simulator on the same machine. */
   BOT_TOKEN_FILE: z.string().default('./data/bot-token'),
+  /**
+   * 'true' (for the transition): bots not enrolled may still present the shared bot token on their
+   * socket, POST /api/bot/events and the server pool, for ids that have no credential of their own.
+   * 'false': the shared token only enrolls (docs/rules-fleet.md, "Bot credentials").
+   */
+  BOT_TOKEN_LEGACY: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Directory with the Lua scripts shipped with the app (location 'project'); a missing one means none. */
   SCRIPTS_DIR: z.string().default('./scripts'),
   /** Directory with the built web app; served when present. */

@@ -7,6 +7,7 @@ import type {
   ConfigurationProfilesTable,
   ConfigurationTargetsTable,
 } from '../features/configuration/configuration.table.ts';
+import type { BotCredentialsTable } from '../features/fleet/bot-credential.table.ts';
 import type { BotTokensTable } from '../features/fleet/bot-token.table.ts';
 import type {
   FleetDiscoveriesTable,
@@ -75,6 +76,7 @@ export interface Database {
   recommendations: RecommendationsTable;
   analysis_state: AnalysisStateTable;
   bot_tokens: BotTokensTable;
+  bot_credentials: BotCredentialsTable;
   pool_servers: PoolServersTable;
   pool_failures: PoolFailuresTable;
   pool_bots: PoolBotsTable;

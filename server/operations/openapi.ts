@@ -26,7 +26,8 @@ const SECURITY_SCHEMES = {
   botToken: {
     type: 'http',
     scheme: 'bearer',
-    description: 'A bot token (BOT_TOKEN, or the one written to BOT_TOKEN_FILE on first start)',
+    description:
+      "A bot's own botToken (from POST /api/bot/enroll), or the shared bot token (BOT_TOKEN, or the one written to BOT_TOKEN_FILE on first start): it enrolls, and speaks for bots not enrolled while BOT_TOKEN_LEGACY is on",
   },
   botTokenQuery: {
     type: 'apiKey',

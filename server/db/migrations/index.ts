@@ -16,6 +16,7 @@ import * as hwidResets from './2026_11_28_000000_hwid_resets.ts';
 import * as configurationEmergencyTold from './2026_11_28_000100_configuration_emergency_told.ts';
 import * as createPayments from './2026_11_29_000000_create_payments.ts';
 import * as orderHolds from './2026_12_01_000000_order_holds.ts';
+import * as createBotCredentials from './2026_12_01_000100_create_bot_credentials.ts';
 import * as scriptKeyAddresses from './2026_12_01_000400_script_key_addresses.ts';
 import * as loaderSigningKey from './2026_12_01_000401_loader_signing_key.ts';
 import * as paymentsVerify from './2026_12_01_000500_payments_verify.ts';
@@ -40,6 +41,7 @@ export const migrations = {
   '2026_11_28_000100_configuration_emergency_told': configurationEmergencyTold,
   '2026_11_29_000000_create_payments': createPayments,
   '2026_12_01_000000_order_holds': orderHolds,
+  '2026_12_01_000100_create_bot_credentials': createBotCredentials,
   '2026_12_01_000400_script_key_addresses': scriptKeyAddresses,
   '2026_12_01_000401_loader_signing_key': loaderSigningKey,
   '2026_12_01_000500_payments_verify': paymentsVerify,

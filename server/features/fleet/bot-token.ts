@@ -1,18 +1,23 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BOT_CREDENTIAL_PREFIX, BOT_ENROLLMENT_TEXTS } from '../../../common/bot-enrollment.ts';
 import type { AppContext } from '../../context.ts';
 import { guardedBy } from '../../plugins/route-guards.ts';
 import { randomToken, secretsEqual, sha256 } from '../auth/secret.ts';
 import { limitedClientOf } from '../security/client-address.ts';
 import { RATE_LIMIT_HIT } from '../security/rate-limit-hits.store.ts';
+import { type BotCaller, requireNamedBot, verifyBotCredential } from './bot-credentials.ts';
 import { countLiveBotTokens, insertBotTokenHash, isLiveBotTokenHash } from './bot-token.store.ts';
 
 /*
- * Scanner bots authenticate with a bot token: BOT_TOKEN, or (when unset) one generated on first
- * start, stored as its SHA-256 and written once to BOT_TOKEN_FILE (mode 0600) so the simulator on
- * the same machine finds it with no configuration. Bots send it as `Authorization: Bearer <token>`,
- * or as `?token=` on a socket upgrade from an executor that cannot set headers.
+ * Scanner bots authenticate with their own credential (a botToken from POST /api/bot/enroll,
+ * bot-credentials.ts) or, while BOT_TOKEN_LEGACY is on and for bots not enrolled, with the shared
+ * bot token. The shared token is BOT_TOKEN, or (when unset) one generated on first start, stored as
+ * its SHA-256 and written once to BOT_TOKEN_FILE (mode 0600) so the simulator on the same machine
+ * finds it with no configuration; it is also the enrollment secret. Bots send either as
+ * `Authorization: Bearer <token>`, or as `?token=` on a socket upgrade from an executor that cannot
+ * set headers.
  */
 
 export const BOT_TOKEN_TEXTS = {
@@ -47,8 +52,8 @@ export async function ensureBotToken(
 const VERIFIED_TTL_MS = 60_000;
 const verified = new Map<string, number>();
 
-/** Whether `token` is a live bot token. BOT_TOKEN compares in constant time; stored tokens by hash. */
-export async function isBotToken(ctx: AppContext, token: string | undefined): Promise<boolean> {
+/** Whether `token` is the shared bot token. BOT_TOKEN compares in constant time; a generated one by hash. */
+export async function isSharedBotToken(ctx: AppContext, token: string | undefined): Promise<boolean> {
   if (!token || token.length > 200) return false;
   if (ctx.config.BOT_TOKEN) return secretsEqual(token, ctx.config.BOT_TOKEN);
   const hash = sha256(token);
@@ -71,9 +76,9 @@ export function botTokenOf(request: FastifyRequest): string | undefined {
   return typeof query?.token === 'string' ? query.token : undefined;
 }
 
-/** How a bot's credentials were judged: go ahead, or the status and `{error}` to answer. */
+/** How a bot's credentials were judged: go ahead (and who it is), or the status and `{error}` to answer. */
 export type BotAuthVerdict =
-  | { ok: true }
+  | { ok: true; caller: BotCaller }
   | { ok: false; status: 401; error: string }
   | { ok: false; status: 429; error: string; retryAfter: string };
 
@@ -129,7 +134,8 @@ async function judge(ctx: AppContext, request: FastifyRequest): Promise<BotAuthV
   }
   const token = botTokenOf(request);
   if (token === undefined) return { ok: false, status: 401, error: BOT_TOKEN_TEXTS.missing };
-  if (await isBotToken(ctx, token)) return { ok: true };
+  const caller = await recognise(ctx, token, request.ip ?? null);
+  if (caller) return { ok: true, caller };
   await store.hit(failuresKey, limit, ctx.config.RATE_LIMIT_WINDOW_MS);
   request.server.pendingWrites.audit(
     {
@@ -144,17 +150,52 @@ async function judge(ctx: AppContext, request: FastifyRequest): Promise<BotAuthV
   return { ok: false, status: 401, error: BOT_TOKEN_TEXTS.invalid };
 }
 
+/** A bot's own credential (looked up by its hash), else the shared token, else nobody. */
+async function recognise(ctx: AppContext, token: string, ip: string | null): Promise<BotCaller | null> {
+  if (token.length > 200) return null;
+  if (token.startsWith(BOT_CREDENTIAL_PREFIX)) {
+    const enrolled = await verifyBotCredential(ctx, token, ip);
+    if (enrolled) return enrolled;
+  }
+  return (await isSharedBotToken(ctx, token)) ? { kind: 'shared' } : null;
+}
+
+/** Who a request that passed requireBotToken comes from. */
+export async function botCallerOf(ctx: AppContext, request: FastifyRequest): Promise<BotCaller> {
+  const verdict = await judgeBotToken(ctx, request);
+  if (!verdict.ok) throw new Error('botCallerOf: the request did not pass requireBotToken');
+  return verdict.caller;
+}
+
 /**
- * onRequest hook for the bot's HTTP calls (events, server pool): 401 JSON without a valid token, 429
- * with Retry-After for a client past its wrong tokens (judgeBotToken).
+ * onRequest hook for the bot's HTTP calls (events, server pool, enrollment): 401 JSON without a
+ * valid token, 429 with Retry-After for a client past its wrong tokens (judgeBotToken). The shared
+ * token passes only where it may: always to enroll, elsewhere while BOT_TOKEN_LEGACY is on.
  *
  *     app.post('/api/bot/events', { onRequest: requireBotToken(ctx) }, …)
  */
-export function requireBotToken(ctx: AppContext) {
+export function requireBotToken(ctx: AppContext, { enrollment = false }: { enrollment?: boolean } = {}) {
   return guardedBy('botToken', async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const verdict = await judgeBotToken(ctx, request);
-    if (verdict.ok) return;
+    if (verdict.ok) {
+      if (verdict.caller.kind === 'shared' && !enrollment && !ctx.config.BOT_TOKEN_LEGACY)
+        return void reply.status(401).send({ error: BOT_ENROLLMENT_TEXTS.legacyOff });
+      return;
+    }
     if (verdict.status === 429) reply.header('retry-after', verdict.retryAfter);
     return void reply.status(verdict.status).send({ error: verdict.error });
   });
+}
+
+/**
+ * The hooks of a bot call whose body may name a bot (the server pool): requireBotToken, then the
+ * named bot must be the caller's own (requireNamedBot).
+ *
+ *     app.post('/api/server-pool/claim', { ...botCallHooks(ctx), schema }, …)
+ */
+export function botCallHooks(ctx: AppContext) {
+  return {
+    onRequest: requireBotToken(ctx),
+    preHandler: requireNamedBot(ctx, (request) => botCallerOf(ctx, request)),
+  };
 }

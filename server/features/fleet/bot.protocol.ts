@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ConfigFramePayloadSchema, EmergencyFramePayloadSchema } from '../../../common/configuration.ts';
 import {
@@ -6,15 +5,19 @@ import {
   type BotMessageType,
   BotSocketSendsSchemas,
   type ConfigAckPayloadSchema,
-  GhostIdSchema,
 } from '../../../common/fleet.ts';
 import { SOCKET_PATH } from '../../../common/realtime.ts';
 import type { AppContext } from '../../context.ts';
-import { CLOSE_CODES, type RealtimeConnection, type SocketIdentity } from '../../realtime/connection.ts';
-import { describeIssue } from '../../realtime/frames.ts';
+import { CLOSE_CODES, type RealtimeConnection } from '../../realtime/connection.ts';
 import { defineHandler, type MessageHandler, type SocketProtocol } from '../../realtime/protocol.ts';
 import { refuseOverBudget } from './bot-event-budget.ts';
-import { botTokenOf, isBotToken, judgeBotToken } from './bot-token.ts';
+import {
+  authenticateBot,
+  botUpgradeLimitKey,
+  closeSocketsAfter,
+  credentialRefusalOfHello,
+  helloMismatch,
+} from './bot-socket-auth.ts';
 import { botTopic } from './bot-topic.ts';
 import { FLEET_TEXTS } from './fleet.service.ts';
 
@@ -43,6 +46,8 @@ declare module '../../context.ts' {
 /** The close codes that refuse a bot for good (docs/rules-fleet.md, "Bot close codes"), with their close reasons. */
 const BOT_REFUSALS = {
   [CLOSE_CODES.badHello]: 'Bad hello',
+  // The code a session that ended gets: the bot's credential no longer lets it speak (bot-socket-auth.ts).
+  [CLOSE_CODES.sessionEnded]: 'Bot credential refused',
   [CLOSE_CODES.botRemoved]: 'Removed from the fleet',
   [CLOSE_CODES.fleetFull]: 'The fleet is full',
 } as const;
@@ -60,25 +65,8 @@ function refuseBot(
   connection.close(code, BOT_REFUSALS[code]);
 }
 
-/** The bot a socket was opened for (`?ghostId=` on its upgrade): its hello must name the same one. */
-const upgradeGhostIds = new WeakMap<SocketIdentity, string>();
 /** Each bot socket's removal subscription, ended when the socket closes. */
 const removalSubscriptions = new WeakMap<RealtimeConnection, () => void>();
-
-/** The `?ghostId=` of an upgrade request: undefined when absent, null when present but not a single string. */
-function upgradeGhostIdParam(request: FastifyRequest): string | null | undefined {
-  const value = (request.query as Record<string, unknown> | undefined)?.ghostId;
-  if (value === undefined) return undefined;
-  return typeof value === 'string' ? value : null;
-}
-
-/** What is wrong with an upgrade's `?ghostId=`, or null when it names a bot. */
-function upgradeGhostIdError(ghostId: string | null): string | null {
-  if (ghostId === null) return 'ghostId must be given once';
-  const checked = GhostIdSchema.safeParse(ghostId);
-  if (!checked.success) return describeIssue(checked.error);
-  return checked.data === ghostId ? null : 'ghostId must not start or end with spaces';
-}
 
 /** What bots are sent: the socket's own answers, and the configuration feature's pushes (publisher). */
 const BOT_SENDS = {
@@ -89,9 +77,10 @@ const BOT_SENDS = {
 } as const;
 
 /**
- * Scanner bots (bot token): the fleet's bot protocol (common/fleet.ts). `hello` names the socket's
- * bot (its Ghost_ID); anything else before it is refused with 'Say hello first' (4400). Each message
- * is handed to the fleet; a full fleet refuses (4409), a removal closes the socket (4403).
+ * Scanner bots (their own credential, or the shared token: bot-socket-auth.ts): the fleet's bot
+ * protocol (common/fleet.ts). `hello` names the socket's bot (its Ghost_ID); anything else before it
+ * is refused with 'Say hello first' (4400). Each message is handed to the fleet; a full fleet refuses
+ * (4409), a removal closes the socket (4403), a revoked credential too (4401).
  */
 export function botProtocol(ctx: AppContext, hooks: BotSocketHooks): SocketProtocol {
   /** Refuses this bot's socket here when the bot is removed from the fleet (on any instance). */
@@ -115,12 +104,15 @@ export function botProtocol(ctx: AppContext, hooks: BotSocketHooks): SocketProto
         refuseBot(connection, CLOSE_CODES.badHello, { error: FLEET_TEXTS.sayHello });
         return;
       }
-      const opened = upgradeGhostIds.get(connection.identity);
-      if (type === 'hello' && opened !== undefined && opened !== ghostId) {
-        // Its upgrade was counted against `opened` (upgradeLimitKey): another bot may not use that socket.
-        refuseBot(connection, CLOSE_CODES.badHello, {
-          error: `This socket was opened for ${opened} (?ghostId=); its hello must name ${opened}`,
-        });
+      const mismatch = type === 'hello' ? helloMismatch(connection.identity, ghostId) : null;
+      if (mismatch !== null) {
+        refuseBot(connection, CLOSE_CODES.badHello, { error: mismatch });
+        return;
+      }
+      const credentialRefusal =
+        type === 'hello' ? await credentialRefusalOfHello(ctx, connection.identity, ghostId) : null;
+      if (credentialRefusal !== null) {
+        refuseBot(connection, CLOSE_CODES.sessionEnded, { error: credentialRefusal });
         return;
       }
       const named = connection.identity.name;
@@ -189,41 +181,16 @@ export function botProtocol(ctx: AppContext, hooks: BotSocketHooks): SocketProto
   return {
     kind: 'bot',
     path: SOCKET_PATH,
-    /**
-     * A bot token in `Authorization: Bearer` or `?token=` (executors cannot set headers on a socket).
-     * A revoked token closes the socket at the next liveness sweep. An address past its wrong tokens
-     * is refused with 429 (judgeBotToken), a right token too; a bad `?ghostId=` with 400.
-     */
-    async authenticate(request) {
-      const token = botTokenOf(request);
-      if (token === undefined) return null;
-      const verdict = await judgeBotToken(ctx, request);
-      if (!verdict.ok) {
-        return verdict.status === 429
-          ? { refused: { status: 429, error: verdict.error, retryAfter: verdict.retryAfter } }
-          : null;
-      }
-      const ghostId = upgradeGhostIdParam(request);
-      if (ghostId !== undefined) {
-        const error = upgradeGhostIdError(ghostId);
-        if (error) return { refused: { status: 400, error } };
-      }
-      const identity: SocketIdentity = { kind: 'bot', stillValid: () => isBotToken(ctx, token) };
-      if (typeof ghostId === 'string') upgradeGhostIds.set(identity, ghostId);
-      return identity;
-    },
-    /**
-     * Bots are limited per bot, not per address (1,000 bots behind one NAT must all connect): a valid
-     * token counts against the bot its `?ghostId=` names (whose hello must then match), or not at
-     * all without one.
-     */
-    async upgradeLimitKey(request) {
-      if (botTokenOf(request) === undefined) return undefined;
-      const ghostId = upgradeGhostIdParam(request);
-      const named = ghostId === undefined || upgradeGhostIdError(ghostId) === null;
-      if (!named || !(await judgeBotToken(ctx, request)).ok) return undefined;
-      return ghostId === undefined || ghostId === null ? null : ghostId;
-    },
+    /** Its own credential, or the shared token while BOT_TOKEN_LEGACY is on (bot-socket-auth.ts). */
+    authenticate: (request) => authenticateBot(ctx, request),
+    upgradeLimitKey: (request) => botUpgradeLimitKey(ctx, request),
+    // A credential revoked or replaced (on any instance) closes the sockets it opened here at once.
+    start: (clients) =>
+      ctx.services.enrolledBots.onChange((change) =>
+        closeSocketsAfter(change, clients, (connection, error) =>
+          refuseBot(connection, CLOSE_CODES.sessionEnded, { error }),
+        ),
+      ),
     accepts: Object.fromEntries(
       (Object.keys(BotMessageSchemas) as BotMessageType[]).map((type) => [type, botHandler(type)]),
     ),

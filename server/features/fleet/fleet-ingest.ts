@@ -56,9 +56,19 @@ export class FleetIngest {
     private readonly nextSeq: () => Promise<number>,
   ) {}
 
-  /** Whether `ghostId` may join (a known bot always may; a new one while there are fewer than FLEET_MAX_BOTS). */
+  /**
+   * Whether `ghostId` may join. A bot the fleet holds always may, and so may an enrolled bot: each
+   * enrollment holds its place among FLEET_MAX_BOTS, connected or not. A new bot without a
+   * credential (the shared token) takes a place left over: while the bots without one that the
+   * fleet holds, plus the enrolled ones, are fewer than FLEET_MAX_BOTS. So made-up ids never take
+   * an enrolled bot's place.
+   */
   hasRoomFor(ghostId: string): boolean {
-    return this.state.scanners.has(ghostId) || this.state.scanners.size < this.ctx.config.FLEET_MAX_BOTS;
+    const { enrolledBots } = this.ctx.services;
+    if (this.state.scanners.has(ghostId) || enrolledBots.has(ghostId)) return true;
+    let unenrolled = 0;
+    for (const held of this.state.scanners.keys()) if (!enrolledBots.has(held)) unenrolled++;
+    return unenrolled + enrolledBots.size < this.ctx.config.FLEET_MAX_BOTS;
   }
 
   /** See Fleet.begin. */

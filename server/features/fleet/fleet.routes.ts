@@ -12,8 +12,9 @@ import type { AppContext, FeatureOptions } from '../../context.ts';
 import { schedulePeriodicSweep } from '../../plugins/periodic-sweep.ts';
 import { responses } from '../../plugins/responses.ts';
 import { describeIssue } from '../../realtime/frames.ts';
+import { botSpokenFor } from './bot-credentials.ts';
 import { refuseOverBudget } from './bot-event-budget.ts';
-import { requireBotToken } from './bot-token.ts';
+import { botCallerOf, requireBotToken } from './bot-token.ts';
 import { FLEET_SWEEP_EVERY_MS, FLEET_TEXTS } from './fleet.service.ts';
 import { forgetSilentBots } from './fleet-removal.service.ts';
 import { toBotFrames } from './http-bot-frames.ts';
@@ -23,9 +24,16 @@ import { toBotFrames } from './http-bot-frames.ts';
  * when the app is ready, and writes what is queued when it closes.
  */
 export function registerFleet(app: FastifyInstance, ctx: AppContext): void {
-  const { fleet } = ctx.services;
-  app.addHook('onReady', () => fleet.start());
-  app.addHook('onClose', () => fleet.close());
+  const { fleet, enrolledBots } = ctx.services;
+  // The enrolled ids first: they decide the places of the bots the fleet loads and hears from.
+  app.addHook('onReady', async () => {
+    await enrolledBots.start();
+    await fleet.start();
+  });
+  app.addHook('onClose', async () => {
+    enrolledBots.close();
+    await fleet.close();
+  });
   // Hops and discoveries past FLEET_RETENTION_DAYS, when the app is ready and every hour after.
   schedulePeriodicSweep(app, {
     name: 'fleet events past their retention',
@@ -85,7 +93,10 @@ export const fleetRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
       schema: { body: BotEventsRequestSchema, response: responses({ 200: BotEventsResponseSchema }) },
     },
     async (request, reply) => {
-      const { ghostId } = request.body;
+      // The bot's own credential names it; the shared token (BOT_TOKEN_LEGACY) names it in the body.
+      const spoken = await botSpokenFor(ctx, await botCallerOf(ctx, request), request.body.ghostId);
+      if (!spoken.ok) return reply.status(spoken.status).send({ error: spoken.error });
+      const { ghostId } = spoken;
       // Before anything is applied: a refused batch leaves nothing behind (bot-event-budget.ts).
       const refusal = refuseOverBudget(ctx, ghostId, request.body.events.length);
       if (refusal)

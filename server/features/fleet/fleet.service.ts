@@ -107,7 +107,7 @@ export class Fleet {
     return this.state.scanners.has(ghostId);
   }
 
-  /** Whether `ghostId` may join (a known bot always may; a new one while there are fewer than FLEET_MAX_BOTS). */
+  /** Whether `ghostId` may join: a known or enrolled bot always may (FleetIngest.hasRoomFor). */
   hasRoomFor(ghostId: string): boolean {
     return this.ingest.hasRoomFor(ghostId);
   }

@@ -21,7 +21,8 @@ async function until(check: () => boolean, what: string, timeoutMs: number): Pro
  * after the server drops every socket as a restart does.
  */
 describe(`sqlite: ${BOTS} simulated bots behind one address`, () => {
-  const t = useTestApp('sqlite', { listen: true });
+  // They all enroll at the start, from one address: more than RATE_LIMIT_BOT_ENROLL's default.
+  const t = useTestApp('sqlite', { listen: true, env: { RATE_LIMIT_BOT_ENROLL: String(BOTS) } });
   let simulator: Simulator | undefined;
   afterEach(async () => {
     await simulator?.stop();

@@ -90,6 +90,7 @@ export function registerRateLimits(app: FastifyInstance, ctx: AppContext) {
     feed: ctx.config.RATE_LIMIT_FEED,
     key: ctx.config.RATE_LIMIT_KEY,
     order: ctx.config.RATE_LIMIT_ORDER,
+    bot_enroll: ctx.config.RATE_LIMIT_BOT_ENROLL,
   };
   app.decorate('rateLimitStore', store);
   app.decorate('rateLimitHooks', (call: RateLimitedCall, options: RateLimitOptions = {}) => [

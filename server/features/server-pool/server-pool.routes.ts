@@ -14,7 +14,7 @@ import type { AppContext, FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
 import { guardedBy } from '../../plugins/route-guards.ts';
 import { isSessionValid } from '../auth/auth.service.ts';
-import { requireBotToken } from '../fleet/bot-token.ts';
+import { botCallHooks } from '../fleet/bot-token.ts';
 import { lastActivityOf, markBotError } from '../fleet/fleet.service.ts';
 import {
   addPoolServers,
@@ -34,7 +34,8 @@ export const serverPoolRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
     holds: (ghostId) => ctx.services.fleet.holds(ghostId),
   };
   // onRequest, before the body is validated: a caller without the token learns nothing about the fields.
-  const botOnly = { onRequest: requireBotToken(ctx) };
+  // A bot's own credential claims and releases for that bot only (preHandler, once the body is read).
+  const botOnly = botCallHooks(ctx);
 
   // The spec's path is outside /api/admin, where the admin guard does not look: guarded here.
   app.get(

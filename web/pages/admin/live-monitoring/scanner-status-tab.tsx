@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.t
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
 import { cn } from '@/lib/cn.ts';
 import type { Scanner, ScannerStatus } from '../../../../common/fleet.ts';
+import { EnrolledBotsCard } from './enrolled-bots.tsx';
 import { useRemoveBot } from './live-monitoring-mutations.ts';
 
 const ALL_BOTS = 'all';
@@ -36,7 +37,8 @@ export const cardJobId = (jobId: string | null) => (jobId ? jobId.slice(0, 16) :
 
 /**
  * The Scanner Status tab: one card per scanner, narrowed to one bot by the dropdown. Each card can
- * remove its bot from the fleet; the card goes when the server's next scanner list comes.
+ * remove its bot from the fleet; the card goes when the server's next scanner list comes. Under
+ * them, the bots holding their own credential, each of which can be revoked.
  */
 export function ScannerStatusTab({ scanners: received }: { scanners: Scanner[] }) {
   const [botId, setBotId] = useState(ALL_BOTS);
@@ -77,6 +79,7 @@ export function ScannerStatusTab({ scanners: received }: { scanners: Scanner[] }
           ))}
         </div>
       )}
+      <EnrolledBotsCard />
     </div>
   );
 }

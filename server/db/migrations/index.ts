@@ -15,6 +15,7 @@ import * as createNotifications from './2026_11_27_000000_create_notifications.t
 import * as hwidResets from './2026_11_28_000000_hwid_resets.ts';
 import * as configurationEmergencyTold from './2026_11_28_000100_configuration_emergency_told.ts';
 import * as createPayments from './2026_11_29_000000_create_payments.ts';
+import * as adminLoginAttempts from './2026_12_01_000200_admin_login_attempts.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
@@ -35,4 +36,5 @@ export const migrations = {
   '2026_11_28_000000_hwid_resets': hwidResets,
   '2026_11_28_000100_configuration_emergency_told': configurationEmergencyTold,
   '2026_11_29_000000_create_payments': createPayments,
+  '2026_12_01_000200_admin_login_attempts': adminLoginAttempts,
 };

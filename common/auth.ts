@@ -18,6 +18,8 @@ export const LOGIN_TEXTS = {
   connection: 'Connection error. Please try again.',
   failed: 'Login failed',
   tooMany: 'Too many failed login attempts. Try again in 15 minutes.',
+  /** 429 when the secret could not be checked now (too many waiting); it counts as a failed login. */
+  busy: 'Too many sign-ins are being checked: try again in a moment',
 } as const;
 
 /** Failed logins allowed per IP within the window before the login answers 429. */

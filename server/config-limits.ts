@@ -23,6 +23,25 @@ export const LIMIT_SETTINGS = {
    */
   /** Admin login attempts per IP per window (the 5-failures lockout in the auth service applies as well). */
   RATE_LIMIT_LOGIN: rateLimit(10),
+  /**
+   * Admin logins checked against the generated secret's scrypt hash at once, per instance (each is
+   * 65–85 ms on libuv's 4-thread pool). Only the right secret and one wrong guess in 4 billion need
+   * one once the secret has its check value (docs/rules-security.md, Admin session).
+   */
+  LOGIN_HASH_CONCURRENCY: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(4, 'must be at most 4 (the thread pool)')
+    .default(2),
+  /** Admin logins waiting for a scrypt check, per instance; past it a login is refused with 429. */
+  LOGIN_QUEUE_SIZE: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .default(16),
+  /** Scrypt checks one IP (IPv6: /64) may have running or waiting at once; more are refused with 429. */
+  LOGIN_QUEUE_PER_ADDRESS: rateLimit(1),
   /** Code redemptions per IP and per code per window. */
   RATE_LIMIT_REDEEM: rateLimit(10),
   /** Challenge nonces per IP and per script key per window. */

@@ -1,4 +1,8 @@
-import type { AdminCredentialsTable, AdminSessionsTable } from '../features/auth/auth.table.ts';
+import type {
+  AdminCredentialsTable,
+  AdminLoginAttemptsTable,
+  AdminSessionsTable,
+} from '../features/auth/auth.table.ts';
 import type { HardwareBindingsTable } from '../features/bindings/bindings.table.ts';
 import type {
   BotConfigurationsTable,
@@ -56,6 +60,7 @@ import type { LeasesTable } from './leases.table.ts';
 export interface Database {
   admin_credentials: AdminCredentialsTable;
   admin_sessions: AdminSessionsTable;
+  admin_login_attempts: AdminLoginAttemptsTable;
   audit_logs: AuditLogsTable;
   license_keys: LicenseKeysTable;
   hardware_bindings: HardwareBindingsTable;

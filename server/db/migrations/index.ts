@@ -17,6 +17,7 @@ import * as configurationEmergencyTold from './2026_11_28_000100_configuration_e
 import * as createPayments from './2026_11_29_000000_create_payments.ts';
 import * as orderHolds from './2026_12_01_000000_order_holds.ts';
 import * as createBotCredentials from './2026_12_01_000100_create_bot_credentials.ts';
+import * as adminLoginAttempts from './2026_12_01_000200_admin_login_attempts.ts';
 import * as scriptKeyAddresses from './2026_12_01_000400_script_key_addresses.ts';
 import * as loaderSigningKey from './2026_12_01_000401_loader_signing_key.ts';
 import * as paymentsVerify from './2026_12_01_000500_payments_verify.ts';
@@ -42,6 +43,7 @@ export const migrations = {
   '2026_11_29_000000_create_payments': createPayments,
   '2026_12_01_000000_order_holds': orderHolds,
   '2026_12_01_000100_create_bot_credentials': createBotCredentials,
+  '2026_12_01_000200_admin_login_attempts': adminLoginAttempts,
   '2026_12_01_000400_script_key_addresses': scriptKeyAddresses,
   '2026_12_01_000401_loader_signing_key': loaderSigningKey,
   '2026_12_01_000500_payments_verify': paymentsVerify,

@@ -27,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
       preHandler: app.rateLimitHooks('login'),
     },
     async (request, reply) => {
-      const { token } = await login(ctx, request.body.adminSecret, {
+      const { token } = await login(ctx, app.pendingWrites, request.body.adminSecret, {
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
       });

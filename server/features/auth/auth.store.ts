@@ -1,22 +1,41 @@
 import type { Db } from '../../db/index.ts';
 
-export async function findAdminSecretHash(db: Db): Promise<string | undefined> {
+/** The stored admin secret: its scrypt hash and, for a secret generated since it exists, its check value. */
+export async function findAdminCredentials(
+  db: Db,
+): Promise<{ secretHash: string; secretCheck: string | null } | undefined> {
   const row = await db
     .selectFrom('admin_credentials')
-    .select('secret_hash')
+    .select(['secret_hash', 'secret_check'])
     .where('id', '=', 1)
     .executeTakeFirst();
-  return row?.secret_hash;
+  return row && { secretHash: row.secret_hash, secretCheck: row.secret_check };
 }
 
 /** Inserts the hash unless another instance already did; returns whether this call stored it. */
-export async function insertAdminSecretHash(db: Db, secretHash: string, now: number): Promise<boolean> {
+export async function insertAdminSecretHash(
+  db: Db,
+  secretHash: string,
+  now: number,
+  secretCheck: string | null = null,
+): Promise<boolean> {
   const result = await db
     .insertInto('admin_credentials')
-    .values({ id: 1, secret_hash: secretHash, created_at: now })
+    .values({ id: 1, secret_hash: secretHash, secret_check: secretCheck, created_at: now })
     .onConflict((oc) => oc.column('id').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Stores the check value of a secret stored before check values existed (the admin's first sign-in since). */
+export async function setAdminSecretCheck(db: Db, secretHash: string, secretCheck: string): Promise<void> {
+  await db
+    .updateTable('admin_credentials')
+    .set({ secret_check: secretCheck })
+    .where('id', '=', 1)
+    .where('secret_hash', '=', secretHash)
+    .where('secret_check', 'is', null)
+    .execute();
 }
 
 export async function insertSession(

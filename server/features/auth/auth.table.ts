@@ -2,6 +2,11 @@
 export interface AdminCredentialsTable {
   id: number;
   secret_hash: string;
+  /**
+   * A generated secret's 32-bit keyed digest (secret.ts secretCheckOf), so a wrong guess is turned away
+   * before scrypt; null until the admin first signs in on a secret stored before it existed.
+   */
+  secret_check: string | null;
   created_at: number;
 }
 
@@ -12,4 +17,14 @@ export interface AdminSessionsTable {
   expires_at: number;
   ip_address: string | null;
   user_agent: string | null;
+}
+
+/**
+ * The failed-login lockout, one row per client (IPv4 address or IPv6 /64): `attempts` counts the
+ * failed logins and those being checked in the window that began at `window_started_at`.
+ */
+export interface AdminLoginAttemptsTable {
+  client: string;
+  window_started_at: number;
+  attempts: number;
 }

@@ -1,47 +1,10 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /*
  * Checking a candidate against the stored hash costs one scrypt (65–85 ms of CPU). It runs on
- * libuv's thread pool (async `scrypt`), never on the event loop, and at most MAX_RUNNING_VERIFICATIONS
- * at once: the pool has 4 threads by default and file and DNS work share them, and the machine this
- * runs on may have 2 cores. Up to MAX_WAITING_VERIFICATIONS more wait their turn (under a second);
- * beyond that a check is refused at once (VerificationsBusyError) instead of queueing without end,
- * so a flood of wrong logins costs a bounded amount of CPU and memory and public pages stay fast.
+ * libuv's thread pool (async `scrypt`), never on the event loop; how many run at once and wait is
+ * the login check queue's business (login-check-queue.ts).
  */
-export const MAX_RUNNING_VERIFICATIONS = 2;
-export const MAX_WAITING_VERIFICATIONS = 16;
-
-/** Thrown by verifySecretHash when MAX_WAITING_VERIFICATIONS checks are already waiting. */
-export class VerificationsBusyError extends Error {
-  constructor() {
-    super('too many secret verifications waiting');
-  }
-}
-
-/** A counting semaphore with a bounded queue; a finished task hands its slot to the next waiter. */
-class VerificationSlots {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running < MAX_RUNNING_VERIFICATIONS) {
-      this.running += 1;
-    } else {
-      if (this.waiting.length >= MAX_WAITING_VERIFICATIONS) throw new VerificationsBusyError();
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
-  }
-}
-
-/** Per process: the thread pool the hashes run on is. */
-const verifications = new VerificationSlots();
 
 function scryptAsync(secret: string, salt: Buffer, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -56,16 +19,49 @@ export async function hashSecret(secret: string): Promise<string> {
   return `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}`;
 }
 
-/** Whether `secret` matches the stored hash; throws VerificationsBusyError when too many checks wait. */
-export async function verifySecretHash(secret: string, stored: string): Promise<boolean> {
+function parseStored(stored: string): { salt: Buffer; hash: Buffer } | null {
   const [scheme, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  if (expected.length === 0) return false;
-  return verifications.run(async () => {
-    const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length);
-    return timingSafeEqual(actual, expected);
-  });
+  if (scheme !== 'scrypt' || !salt || !hash) return null;
+  const parsed = { salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') };
+  return parsed.salt.length > 0 && parsed.hash.length > 0 ? parsed : null;
+}
+
+/** Whether `secret` matches the stored hash: one scrypt, on the thread pool. */
+export async function verifySecretHash(secret: string, stored: string): Promise<boolean> {
+  const parsed = parseStored(stored);
+  if (!parsed) return false;
+  const actual = await scryptAsync(secret, parsed.salt, parsed.hash.length);
+  return timingSafeEqual(actual, parsed.hash);
+}
+
+/** 32 bits: a wrong guess passes one time in 4 billion, and 160 of a generated secret's 192 stay unknown. */
+const CHECK_BYTES = 4;
+
+/**
+ * A generated secret's check value: the first 4 bytes of HMAC-SHA256 keyed with its hash's salt.
+ * Stored beside the hash, it lets a login turn away nearly every wrong guess in microseconds, so
+ * only the right secret (and one wrong guess in 4 billion) costs a scrypt. Only for generated,
+ * random secrets: for a chosen password it would let a stolen row be guessed at SHA-256 speed.
+ */
+export function secretCheckOf(secret: string, stored: string): string | null {
+  const parsed = parseStored(stored);
+  if (!parsed) return null;
+  return createHmac('sha256', parsed.salt)
+    .update(secret)
+    .digest()
+    .subarray(0, CHECK_BYTES)
+    .toString('base64url');
+}
+
+/** Whether `candidate` has the stored check value (constant time); a wrong one cannot be the secret. */
+export function passesSecretCheck(candidate: string, stored: string, check: string): boolean {
+  const actual = secretCheckOf(candidate, stored);
+  const expected = Buffer.from(check, 'base64url');
+  return (
+    actual !== null &&
+    expected.length === CHECK_BYTES &&
+    timingSafeEqual(Buffer.from(actual, 'base64url'), expected)
+  );
 }
 
 /** Compares two secrets in constant time, whatever their lengths (digests have equal length). */

@@ -589,6 +589,8 @@ for (const dialect of DIALECTS) {
               remoteAddress: '203.0.113.7',
             });
           }
+          // Failed logins are audited through the batched writes.
+          await first.app.pendingWrites.flush();
           const now = first.clock.now() + SETTLE_MS + 1000;
           const [one, other] = await Promise.all([runAnalysis(first.ctx, now), runAnalysis(second.ctx, now)]);
           expect([one, other].map((found) => found.map((f) => [f.analysisType, f.frequency]))).toEqual([

@@ -11,10 +11,10 @@ import {
 } from '../../../common/order-texts.ts';
 import { type CreateOrderResponse, ORDER_PRICE } from '../../../common/payments.ts';
 import { PUBLIC_PAGES } from '../../../common/web-routes.ts';
-import { clientNetworkOf } from '../../client-network.ts';
 import type { AppContext } from '../../context.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { sha256 } from '../auth/secret.ts';
+import { limitedClient } from '../security/client-address.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { countSlots, getSystemConfiguration } from '../system/system.service.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, createInvoice } from './btcpay-client.ts';
@@ -82,7 +82,7 @@ export async function createOrder(
     return { created: false, order: { orderId: own.id, checkoutLink: checkoutLinkOf(own.id) } };
 
   const { totalSlots } = await getSystemConfiguration(ctx);
-  const network = clientNetworkOf(request.ip);
+  const network = limitedClient(request.ip);
   const orderId = randomBytes(12).toString('base64url');
   const secret = randomBytes(16).toString('base64url');
   const now = ctx.now();

@@ -50,7 +50,7 @@ export async function findOrderByInvoiceId(db: Db, invoiceId: string): Promise<O
   return row && orderOf(row);
 }
 
-/** The order from this client network (see clientNetworkOf) whose hold still runs, if any. */
+/** The order from this client network (see limitedClient) whose hold still runs, if any. */
 export async function findHoldingOrderOfNetwork(
   db: Db,
   network: string,

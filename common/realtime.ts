@@ -62,6 +62,11 @@ export type ScannerStatusPayload = z.infer<typeof ScannerStatusPayloadSchema>;
 export const SystemConfigUpdatePayloadSchema = z.object({
   /** Shown in the admin's toast; 'Configuration has been updated' when absent. */
   message: z.string().optional(),
+  /**
+   * The browser tab whose save this was (its X-Server-Id): that tab has already said so with its own
+   * toast and shows no second one, which would otherwise replace the first when it arrives later.
+   */
+  from: z.string().max(64).optional(),
 });
 export type SystemConfigUpdatePayload = z.infer<typeof SystemConfigUpdatePayloadSchema>;
 

@@ -29,7 +29,12 @@ export const systemRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         response: responses({ 200: SystemConfigurationResponseSchema }),
       },
     },
-    async (request) => ({ configuration: await updateSystemConfiguration(ctx, request.body) }),
+    async (request) => {
+      const tab = request.headers['x-server-id'];
+      // Only an id the console could have made is echoed back (session-id.ts); anything else is dropped.
+      const from = typeof tab === 'string' && /^[\w-]{1,64}$/.test(tab) ? tab : undefined;
+      return { configuration: await updateSystemConfiguration(ctx, request.body, from) };
+    },
   );
 
   app.get(

@@ -32,10 +32,14 @@ export async function getSystemConfiguration(ctx: AppContext): Promise<SystemCon
   );
 }
 
-/** Saves slots and wallets and tells every open admin dashboard to refresh. */
+/**
+ * Saves slots and wallets and tells every open admin dashboard to refresh; `from` is the saving tab's
+ * X-Server-Id, so that tab can tell the notice is its own.
+ */
 export async function updateSystemConfiguration(
   ctx: AppContext,
   configuration: SystemConfiguration,
+  from?: string,
 ): Promise<SystemConfigurationView> {
   await upsertSystemConfiguration(ctx.db, configuration, ctx.now());
   // Saved whatever happens to the notice: dashboards also poll every 30 s, so a bus outage must not
@@ -43,6 +47,7 @@ export async function updateSystemConfiguration(
   await ctx.services.publisher
     .toAll('admin', 'system_config_update', {
       message: SYSTEM_TEXTS.configurationUpdated,
+      ...(from ? { from } : {}),
     })
     .catch(() => {});
   return getSystemConfiguration(ctx);

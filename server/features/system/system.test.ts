@@ -103,6 +103,27 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    it('names the saving tab (its X-Server-Id) in the notice, so that tab shows no second toast', async () => {
+      const messages: unknown[] = [];
+      t.ctx.bus.subscribe('admin', (m) => messages.push(m));
+      const save = (id: string) =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/api/admin/system-configuration',
+          headers: { cookie: t.cookie, 'x-server-id': id },
+          payload: { totalSlots: 40, paymentWallets: {} },
+        });
+      expect((await save('web-0123456789ab')).statusCode).toBe(200);
+      expect((await save('<script>')).statusCode).toBe(200);
+      expect(messages).toEqual([
+        {
+          type: 'system_config_update',
+          payload: { message: 'Configuration has been updated', from: 'web-0123456789ab' },
+        },
+        { type: 'system_config_update', payload: { message: 'Configuration has been updated' } },
+      ]);
+    });
+
     it('refuses negative total slots with the spec text', async () => {
       const res = await putConfiguration({ totalSlots: -1, paymentWallets: {} });
       expect(res.statusCode).toBe(400);

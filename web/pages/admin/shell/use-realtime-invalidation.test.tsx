@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/lib/realtime.tsx';
+import { getServerId } from '@/lib/session-id.ts';
 import { FakeWebSocket, fakeSocketOptions } from '@/test/fake-websocket.ts';
 import { useRealtimeInvalidation } from './use-realtime-invalidation.ts';
 
@@ -43,6 +44,26 @@ describe('useRealtimeInvalidation', () => {
 
     socket().receive('system_config_update', {});
     await waitFor(() => expect(toast).toHaveBeenLastCalledWith({ title: 'Configuration has been updated' }));
+  });
+
+  it("refreshes but shows no second toast for this tab's own save (its own toast already said so)", async () => {
+    const queryClient = new QueryClient();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    renderWithProvider(queryClient);
+    socket().open();
+    socket().receive('system_config_update', {
+      message: 'Configuration has been updated',
+      from: getServerId(),
+    });
+    await waitFor(() =>
+      expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/admin/system-configuration'] }),
+    );
+    expect(toast).not.toHaveBeenCalled();
+    socket().receive('system_config_update', {
+      message: 'Configuration has been updated',
+      from: 'web-another-tab',
+    });
+    await waitFor(() => expect(toast).toHaveBeenCalledWith({ title: 'Configuration has been updated' }));
   });
 
   it('refreshes the dashboard figures, slot usage and licensing lists on licensing_changed', async () => {

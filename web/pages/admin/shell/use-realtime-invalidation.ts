@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRealtimeMessages } from '@/lib/realtime.tsx';
+import { getServerId } from '@/lib/session-id.ts';
 import { toast } from '@/lib/toast.ts';
 import { SYSTEM_CONFIG_UPDATED_TEXT } from '../../../../common/realtime.ts';
 import { QUERY_KEYS } from '../shared/query-keys.ts';
@@ -13,6 +14,8 @@ export function useRealtimeInvalidation(): void {
   const queryClient = useQueryClient();
   useRealtimeMessages('system_config_update', (message) => {
     void invalidateUrls(queryClient, [QUERY_KEYS.systemConfiguration, QUERY_KEYS.slotUsage]);
+    // The tab that saved has said "Configuration Updated" already (use-save-system-configuration.ts).
+    if (message.payload?.from === getServerId()) return;
     const text = message.payload?.message;
     toast({ title: typeof text === 'string' && text ? text : SYSTEM_CONFIG_UPDATED_TEXT });
   });

@@ -6,10 +6,15 @@ import type { TestApp } from '../../server/test/helper.ts';
 /**
  * Tables a refused call may legitimately write: `audit_logs` holds the audit trail of refusals
  * (failed logins, rate_limit_hit rows — the app's rate-limit records are audit rows too, its
- * counters live in memory), and `payment_webhook_rejections` counts forged webhook posts into their
- * audit row. Every other table must be exactly as it was after a 4xx.
+ * counters live in memory), `payment_webhook_rejections` counts forged webhook posts into their
+ * audit row, and `admin_login_attempts` counts a wrong admin secret against its address (the
+ * lockout). Every other table must be exactly as it was after a 4xx.
  */
-export const TABLES_A_REFUSAL_MAY_WRITE = new Set(['audit_logs', 'payment_webhook_rejections']);
+export const TABLES_A_REFUSAL_MAY_WRITE = new Set([
+  'audit_logs',
+  'payment_webhook_rejections',
+  'admin_login_attempts',
+]);
 
 /** Row count and a hash of the rows, per table. */
 export type Fingerprint = Map<string, { rows: number; hash: string }>;

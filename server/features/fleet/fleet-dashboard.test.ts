@@ -288,7 +288,8 @@ for (const dialect of DIALECTS) {
 
     it('folds the same pet reported within a minute into one discovery', async () => {
       const first = await send('a', { type: 'pet_discovered', payload: pet() });
-      const same = await send('b', { type: 'pet_discovered', payload: pet({ value: '$6.1M/s' }) });
+      // Another bot in the same server, the value written as the game may round it.
+      const same = await send('b', { type: 'pet_discovered', payload: pet({ value: '$6.0M/s' }) });
       const otherServer = await send('b', { type: 'pet_discovered', payload: pet({ jobid: 'job-z' }) });
       t.clock.advance(61_000);
       const later = await send('a', { type: 'pet_discovered', payload: pet() });
@@ -301,6 +302,23 @@ for (const dialect of DIALECTS) {
         [1, 'job-b'],
         [2, 'job-z'],
         [3, 'job-b'],
+      ]);
+    });
+
+    it('keeps a second pet of the same kind and another value in one server as a find of its own', async () => {
+      // One server often holds several pets of one kind with other mutations: the dearer must not be lost.
+      const cheap = await send('a', { type: 'pet_discovered', payload: pet({ value: '$12M/s' }) });
+      const dear = await send('a', { type: 'pet_discovered', payload: pet({ value: '$1.2B/s' }) });
+      const dearAgain = await send('b', { type: 'pet_discovered', payload: pet({ value: '$1.2B/s' }) });
+      expect([cheap.results[0]?.seq, dear.results[0]?.seq, dearAgain.results[0]?.duplicate]).toEqual([
+        1,
+        2,
+        true,
+      ]);
+      const { discoveries } = await t.ctx.services.fleet.discoveries.discoveriesAfter(0, 10);
+      expect(discoveries.map((d) => [d.seq, d.value])).toEqual([
+        [1, '$12M/s'],
+        [2, '$1.2B/s'],
       ]);
     });
 

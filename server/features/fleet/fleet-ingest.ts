@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BotMessageType } from '../../../common/fleet.ts';
+import { parsePetValue } from '../../../common/pet-value.ts';
 import type { AppContext } from '../../context.ts';
 import { RowSetAsideError } from '../../db/batch-writer.ts';
 import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
@@ -196,7 +197,11 @@ export class FleetIngest {
     acknowledged: boolean,
   ): Promise<Applied> {
     // Several bots in one server see the same pet: the first report within a minute is the one kept.
-    const first = await this.recentPets.claim(JSON.stringify([report.name, report.jobid]), now);
+    // The value is part of what makes it the same pet: one server often holds several of a kind with
+    // other mutations, and the dearer must not be folded into the cheaper. Parsed, so two bots' texts
+    // of one value ('$6M/s', '$6.0M/s') still agree; a text that does not parse counts as written.
+    const value = parsePetValue(report.value) || report.value.trim();
+    const first = await this.recentPets.claim(JSON.stringify([report.name, value, report.jobid]), now);
     if (!first) {
       await this.touch(ghostId, now);
       return { result: { ok: true, duplicate: true } };

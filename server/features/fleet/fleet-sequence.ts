@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 
 const MINUTE_MS = 60_000;
 
-/** Spec-free choice: the same pet (name + job id) reported again within this long is one discovery. */
+/** Spec-free choice: the same pet (name + value + job id) reported again within this long is one discovery. */
 export const DISCOVERY_DEDUPE_MS = MINUTE_MS;
 
 /** Positions in the stream: in memory (seeded from the database), or shared through Redis INCR. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { WebhookOutcome } from '../../../common/payments.ts';
 import { findUnsafeText } from '../../../common/text.ts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, HttpError, notFound } from '../../http-error.ts';
+import { badRequest, HttpError } from '../../http-error.ts';
 import { unsafeTextError } from '../../plugins/text-check.ts';
 import { secretsEqual } from '../auth/secret.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, getInvoice } from './btcpay-client.ts';
@@ -65,8 +65,9 @@ export async function receiveBtcpayWebhook(
   request: { body: Buffer; signature: string | undefined; ip: string },
 ): Promise<WebhookResult> {
   const connection = await getBtcpayConnection(ctx);
-  // 404 as for an order: without a connection there is no webhook here (BTCPay retries anyway).
-  if (!connection) throw notFound(WEBHOOK_TEXTS.notConfigured);
+  // 503, not 404: BTCPay retries only 5xx, 408, 429 and network errors, so a delivery that arrives
+  // while the connection is being set up (or its settings are away) comes again instead of being lost.
+  if (!connection) throw new WebhookRetryError('payments not configured', WEBHOOK_TEXTS.notConfigured);
   if (!signatureMatches(request.signature, connection.webhookSecret, request.body)) {
     const reason =
       request.signature === undefined ? WEBHOOK_TEXTS.missingSignature : WEBHOOK_TEXTS.wrongSignature;
@@ -155,9 +156,18 @@ async function auditRejection(ctx: AppContext, ip: string, reason: string): Prom
   });
 }
 
-/** 503: BTCPay could not be asked about the invoice; `reason` is for the log. */
+/** Seconds BTCPay is asked to wait before it delivers a 503'd event again. */
+export const WEBHOOK_RETRY_AFTER_S = 10;
+
+/**
+ * 503: this delivery cannot be acted on now (BTCPay could not be asked about the invoice, or payments
+ * are not configured here), so BTCPay should send it again; `reason` is for the log.
+ */
 export class WebhookRetryError extends HttpError {
-  constructor(readonly reason: string) {
-    super(503, WEBHOOK_TEXTS.unavailable);
+  constructor(
+    readonly reason: string,
+    message: string = WEBHOOK_TEXTS.unavailable,
+  ) {
+    super(503, message);
   }
 }

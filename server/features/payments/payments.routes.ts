@@ -17,7 +17,11 @@ import {
   ProcessorUnavailableError,
 } from './order-checkout.service.ts';
 import { readOrderStatus } from './orders.service.ts';
-import { receiveBtcpayWebhook, WebhookRetryError } from './payments-webhook.service.ts';
+import {
+  receiveBtcpayWebhook,
+  WEBHOOK_RETRY_AFTER_S,
+  WebhookRetryError,
+} from './payments-webhook.service.ts';
 
 const OrderParamsSchema = z.object({ id: z.string().max(100, 'id must be at most 100 characters') });
 
@@ -141,7 +145,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         // Far above what a busy store sends, but a flood of forged posts cannot flood the audit log.
         config: { rateLimit: { max: WEBHOOK_CALLS_PER_MINUTE, timeWindow: '1 minute' } },
       },
-      async (request) => {
+      async (request, reply) => {
         const signature = request.headers['btcpay-sig'];
         try {
           return await receiveBtcpayWebhook(ctx, {
@@ -152,6 +156,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         } catch (error) {
           if (error instanceof WebhookRetryError) {
             request.log.warn({ reason: error.reason }, 'payments: webhook answered 503 (BTCPay retries)');
+            reply.header('retry-after', String(WEBHOOK_RETRY_AFTER_S));
           }
           throw error;
         }

@@ -419,6 +419,7 @@ for (const dialect of DIALECTS) {
       const down = await send();
       fake.bringUp();
       expect(down.statusCode).toBe(503);
+      expect(down.headers['retry-after']).toBe('10');
       expect(await deliveries()).toHaveLength(0);
       expect((await status(orderId, secret)).json().status).toBe('pending');
       const retry = await send();
@@ -583,6 +584,18 @@ for (const dialect of DIALECTS) {
       expect(res.json()).toEqual({ error: ORDER_TEXTS.notAvailable });
       const info = (await t.app.inject({ method: 'GET', url: '/api/public/purchase-info' })).json();
       expect(Object.keys(info).sort()).toEqual(['paymentWallets', 'slots']);
+    });
+
+    it('answers a webhook with 503 and Retry-After, which BTCPay retries (it drops a 404 for good)', async () => {
+      const res = await t.injectBare({
+        method: 'POST',
+        url: BTCPAY_WEBHOOK_PATH,
+        headers: { 'content-type': 'application/json', 'btcpay-sig': 'sha256=00' },
+        payload: JSON.stringify({ deliveryId: 'd1', type: 'InvoiceSettled', invoiceId: 'inv-1' }),
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('10');
+      expect(res.json()).toEqual({ error: 'Payments are not configured on this server' });
     });
   });
 }

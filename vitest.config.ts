@@ -16,6 +16,7 @@ const scaleOutOperationsTests = ['tests/operations/nginx.test.ts'];
 const redisTests = [
   'server/features/security/redis-rate-limit-store.test.ts',
   'server/features/security/shared-rate-limits.test.ts',
+  'server/realtime/redis-prefix.test.ts',
 ];
 
 /**

@@ -29,7 +29,7 @@ const ConfigSchema = z.object({
   DATABASE_URL: z.string().default('./data/scanline.db'),
   /** When set, the fan-out bus and shared counters go through Redis so several instances act as one. */
   REDIS_URL: z.string().optional(),
-  /** Prefix of the keys the shared rate limits write in Redis (several deployments on one Redis). */
+  /** Prefix of every Redis key and pub/sub channel (rate limits, fleet counter and finds, the bus): deployments on one Redis share nothing. */
   REDIS_KEY_PREFIX: z.string().default('scanline:'),
   /** The administrator's secret. When unset, one is generated on first start, stored hashed and printed once. */
   ADMIN_SECRET: z.string().min(1).optional(),

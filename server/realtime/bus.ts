@@ -40,14 +40,19 @@ export function createLocalBus(): Bus {
   };
 }
 
-export function createRedisBus(url: string): Bus {
+/**
+ * The bus through Redis pub/sub. Every channel carries `prefix` (REDIS_KEY_PREFIX), as every key does,
+ * so two deployments on one Redis hear nothing of each other.
+ */
+export function createRedisBus(url: string, prefix = 'scanline:'): Bus {
   const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const local = new EventEmitter();
   local.setMaxListeners(0);
   subscriber.on('message', (channel: string, raw: string) => {
+    if (!channel.startsWith(prefix)) return;
     try {
-      local.emit(channel, JSON.parse(raw));
+      local.emit(channel.slice(prefix.length), JSON.parse(raw));
     } catch {
       // A frame that is not JSON came from something other than Scanline: ignore it.
     }
@@ -55,14 +60,14 @@ export function createRedisBus(url: string): Bus {
   return {
     commands: publisher,
     async publish(channel, message) {
-      await publisher.publish(channel, JSON.stringify(message));
+      await publisher.publish(prefix + channel, JSON.stringify(message));
     },
     subscribe(channel, handler) {
-      if (local.listenerCount(channel) === 0) void subscriber.subscribe(channel);
+      if (local.listenerCount(channel) === 0) void subscriber.subscribe(prefix + channel);
       local.on(channel, handler);
       return () => {
         local.off(channel, handler);
-        if (local.listenerCount(channel) === 0) void subscriber.unsubscribe(channel);
+        if (local.listenerCount(channel) === 0) void subscriber.unsubscribe(prefix + channel);
       };
     },
     async ping() {
@@ -75,6 +80,6 @@ export function createRedisBus(url: string): Bus {
   };
 }
 
-export function createBus(redisUrl: string | undefined): Bus {
-  return redisUrl ? createRedisBus(redisUrl) : createLocalBus();
+export function createBus(redisUrl: string | undefined, prefix?: string): Bus {
+  return redisUrl ? createRedisBus(redisUrl, prefix) : createLocalBus();
 }

@@ -140,7 +140,7 @@ export async function buildTestApp(
     config,
     db: handle.db,
     dialect: handle.dialect,
-    bus: config.REDIS_URL ? createRedisBus(config.REDIS_URL) : createLocalBus(),
+    bus: config.REDIS_URL ? createRedisBus(config.REDIS_URL, config.REDIS_KEY_PREFIX) : createLocalBus(),
     now: clock.now,
   };
   // A clone of the template needs only its secrets; a second instance starts as a restart does.

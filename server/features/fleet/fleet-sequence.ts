@@ -20,10 +20,15 @@ export interface RecentPets {
   close(): Promise<void>;
 }
 
-const SEQ_KEY = 'scanline:fleet:seq';
-const PET_KEY_PREFIX = 'scanline:fleet:pet:';
+/** The stream counter's key and the recent pets' key prefix, after the deployment's REDIS_KEY_PREFIX. */
+const SEQ_KEY = 'fleet:seq';
+const PET_KEY_PREFIX = 'fleet:pet:';
 
-export function createSeqCounter(redis: Redis | undefined, seed: number): Promise<SeqCounter> | SeqCounter {
+export function createSeqCounter(
+  redis: Redis | undefined,
+  seed: number,
+  prefix: string,
+): Promise<SeqCounter> | SeqCounter {
   if (!redis) {
     const counter = { current: seed, next: async () => ++counter.current, close: async () => {} };
     return counter;
@@ -33,21 +38,21 @@ export function createSeqCounter(redis: Redis | undefined, seed: number): Promis
     .eval(
       "local c = tonumber(redis.call('GET', KEYS[1]) or '0') if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) c = tonumber(ARGV[1]) end return c",
       1,
-      SEQ_KEY,
+      prefix + SEQ_KEY,
       String(seed),
     )
     .then((current) => ({
       current: Number(current),
-      next: () => redis.incr(SEQ_KEY),
+      next: () => redis.incr(prefix + SEQ_KEY),
       close: async () => {},
     }));
 }
 
-export function createRecentPets(redis: Redis | undefined): RecentPets {
+export function createRecentPets(redis: Redis | undefined, prefix: string): RecentPets {
   if (redis) {
     return {
       claim: async (key) =>
-        (await redis.set(PET_KEY_PREFIX + key, '1', 'PX', DISCOVERY_DEDUPE_MS, 'NX')) === 'OK',
+        (await redis.set(prefix + PET_KEY_PREFIX + key, '1', 'PX', DISCOVERY_DEDUPE_MS, 'NX')) === 'OK',
       close: async () => {},
     };
   }

@@ -68,7 +68,7 @@ export class Fleet {
     this.state = new FleetState(ctx.config.FLEET_INACTIVE_AFTER_MS, ctx.config.FLEET_RETENTION_DAYS);
     // The bus's command connection (one Redis connection pair for the whole app), when it has one.
     this.redis = ctx.bus.commands;
-    this.recentPets = createRecentPets(this.redis);
+    this.recentPets = createRecentPets(this.redis, ctx.config.REDIS_KEY_PREFIX);
     this.persistence = new FleetPersistence(ctx, log, writer, this.state);
     this.live = new FleetLive(ctx, log, this.state, this.persistence);
     const nextSeq = () => this.nextSeq();
@@ -87,7 +87,7 @@ export class Fleet {
   /** Loads what the database knows and joins the bus. */
   async start(): Promise<void> {
     const seed = await seedFromDatabase(this.ctx, this.state);
-    this.counter = await createSeqCounter(this.redis, seed);
+    this.counter = await createSeqCounter(this.redis, seed, this.ctx.config.REDIS_KEY_PREFIX);
     this.live.start(this.counter.current);
     this.unsubscribes.push(this.ctx.bus.subscribe(FLEET_CHANNEL, (message) => this.live.apply(message)));
   }

@@ -16,7 +16,13 @@ import { benchScriptContent } from './premium-script.ts';
 
 const config = loadConfig();
 const { db, dialect } = createDb(config.DATABASE_URL);
-const ctx: AppBase = { config, db, dialect, bus: createBus(config.REDIS_URL, config.REDIS_KEY_PREFIX), now: Date.now };
+const ctx: AppBase = {
+  config,
+  db,
+  dialect,
+  bus: createBus(config.REDIS_URL, config.REDIS_KEY_PREFIX),
+  now: Date.now,
+};
 await prepareDatabase(ctx);
 const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
 

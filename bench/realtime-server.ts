@@ -14,7 +14,13 @@ import { answerUsageQueries } from './realtime-usage.ts';
 
 const config = loadConfig();
 const { db, dialect } = createDb(config.DATABASE_URL);
-const ctx: AppBase = { config, db, dialect, bus: createBus(config.REDIS_URL, config.REDIS_KEY_PREFIX), now: Date.now };
+const ctx: AppBase = {
+  config,
+  db,
+  dialect,
+  bus: createBus(config.REDIS_URL, config.REDIS_KEY_PREFIX),
+  now: Date.now,
+};
 await prepareDatabase(ctx);
 const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
 await app.listen({ port: config.PORT, host: config.HOST });

@@ -12,7 +12,13 @@ let reportConnectionError = (error: Error) => console.warn(`database connection 
 const { db, dialect } = createDb(config.DATABASE_URL, {
   onConnectionError: (error) => reportConnectionError(error),
 });
-const ctx: AppBase = { config, db, dialect, bus: createBus(config.REDIS_URL, config.REDIS_KEY_PREFIX), now: Date.now };
+const ctx: AppBase = {
+  config,
+  db,
+  dialect,
+  bus: createBus(config.REDIS_URL, config.REDIS_KEY_PREFIX),
+  now: Date.now,
+};
 const { generatedSecret, botTokenFile } = await prepareDatabase(ctx);
 const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
 reportConnectionError = (err) => app.log.warn({ err }, 'database connection lost; the pool opens a new one');

@@ -20,7 +20,7 @@ const ctx: AppBase = {
   config,
   db,
   dialect,
-  bus: createBus(config.REDIS_URL, config.REDIS_KEY_PREFIX),
+  bus: createBus(config),
   now: Date.now,
 };
 await prepareDatabase(ctx);

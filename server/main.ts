@@ -16,7 +16,7 @@ const ctx: AppBase = {
   config,
   db,
   dialect,
-  bus: createBus(config.REDIS_URL, config.REDIS_KEY_PREFIX),
+  bus: createBus(config),
   now: Date.now,
 };
 const { generatedSecret, botTokenFile } = await prepareDatabase(ctx);

@@ -44,7 +44,7 @@ export function createLocalBus(): Bus {
  * The bus through Redis pub/sub. Every channel carries `prefix` (REDIS_KEY_PREFIX), as every key does,
  * so two deployments on one Redis hear nothing of each other.
  */
-export function createRedisBus(url: string, prefix = 'scanline:'): Bus {
+export function createRedisBus(url: string, prefix: string): Bus {
   const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const local = new EventEmitter();
@@ -80,6 +80,7 @@ export function createRedisBus(url: string, prefix = 'scanline:'): Bus {
   };
 }
 
-export function createBus(redisUrl: string | undefined, prefix?: string): Bus {
-  return redisUrl ? createRedisBus(redisUrl, prefix) : createLocalBus();
+/** The deployment's bus: through Redis, under its REDIS_KEY_PREFIX, when REDIS_URL is set. */
+export function createBus(config: { REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string }): Bus {
+  return config.REDIS_URL ? createRedisBus(config.REDIS_URL, config.REDIS_KEY_PREFIX) : createLocalBus();
 }

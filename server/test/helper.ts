@@ -8,7 +8,7 @@ import { type BuildAppOptions, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { AppBase, AppContext } from '../context.ts';
 import { createDb, type Db, type DialectName } from '../db/index.ts';
-import { createLocalBus, createRedisBus } from '../realtime/bus.ts';
+import { createBus } from '../realtime/bus.ts';
 import { ensureSecrets, prepareDatabase } from '../startup.ts';
 import { cloneSqlite, createPostgresDatabase, urlForDatabase } from './db-template.ts';
 
@@ -140,7 +140,7 @@ export async function buildTestApp(
     config,
     db: handle.db,
     dialect: handle.dialect,
-    bus: config.REDIS_URL ? createRedisBus(config.REDIS_URL, config.REDIS_KEY_PREFIX) : createLocalBus(),
+    bus: createBus(config),
     now: clock.now,
   };
   // A clone of the template needs only its secrets; a second instance starts as a restart does.

@@ -123,6 +123,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
     frameworkErrors,
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
+  ctx.bus.reportTo(app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler({ strict: strictResponses(), log: app.log }));
   registerErrorHandling(app);

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedisBus } from './redis-bus.ts';
 
 /**
  * Fan-out between server instances. Everything that must reach every connected dashboard or bot
@@ -7,8 +8,19 @@ import { Redis } from 'ioredis';
  * its own sockets. In-process by default; Redis pub/sub when REDIS_URL is set.
  */
 export interface Bus {
+  /**
+   * Delivers `message` to this instance's handlers at once, then to the other instances'. Never
+   * rejects: with Redis away the others miss it, and their `onResync` handlers make up for it.
+   */
   publish(channel: string, message: unknown): Promise<void>;
   subscribe(channel: string, handler: (message: unknown) => void): () => void;
+  /**
+   * Runs `handler` when messages may have been missed (Redis came back after an outage, here or on
+   * another instance): whatever a bus message keeps current must be read again. Returns unsubscribe.
+   */
+  onResync(handler: () => void): () => void;
+  /** Where outages of the bus are reported (the app's logger, once it exists). */
+  reportTo(log: BusLog): void;
   close(): Promise<void>;
   /**
    * Resolves when the bus can carry messages: Redis answers PING on both connections (publishing
@@ -33,6 +45,8 @@ export function createLocalBus(): Bus {
       emitter.on(channel, handler);
       return () => emitter.off(channel, handler);
     },
+    onResync: () => () => {},
+    reportTo() {},
     async close() {
       emitter.removeAllListeners();
     },
@@ -40,44 +54,10 @@ export function createLocalBus(): Bus {
   };
 }
 
-/**
- * The bus through Redis pub/sub. Every channel carries `prefix` (REDIS_KEY_PREFIX), as every key does,
- * so two deployments on one Redis hear nothing of each other.
- */
-export function createRedisBus(url: string, prefix: string): Bus {
-  const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const subscriber = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const local = new EventEmitter();
-  local.setMaxListeners(0);
-  subscriber.on('message', (channel: string, raw: string) => {
-    if (!channel.startsWith(prefix)) return;
-    try {
-      local.emit(channel.slice(prefix.length), JSON.parse(raw));
-    } catch {
-      // A frame that is not JSON came from something other than Scanline: ignore it.
-    }
-  });
-  return {
-    commands: publisher,
-    async publish(channel, message) {
-      await publisher.publish(prefix + channel, JSON.stringify(message));
-    },
-    subscribe(channel, handler) {
-      if (local.listenerCount(channel) === 0) void subscriber.subscribe(prefix + channel);
-      local.on(channel, handler);
-      return () => {
-        local.off(channel, handler);
-        if (local.listenerCount(channel) === 0) void subscriber.unsubscribe(prefix + channel);
-      };
-    },
-    async ping() {
-      await Promise.all([publisher.ping(), subscriber.ping()]);
-    },
-    async close() {
-      local.removeAllListeners();
-      await Promise.all([publisher.quit(), subscriber.quit()]);
-    },
-  };
+/** The bus's share of a pino logger. */
+export interface BusLog {
+  warn(details: object, message: string): void;
+  info(message: string): void;
 }
 
 /** The deployment's bus: through Redis, under its REDIS_KEY_PREFIX, when REDIS_URL is set. */

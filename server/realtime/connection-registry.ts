@@ -45,7 +45,6 @@ export class ConnectionRegistry {
    * gone without a close), the rest are pinged; and a socket whose session has ended is closed.
    */
   async sweep(log: FastifyBaseLogger): Promise<void> {
-    const checks: Promise<void>[] = [];
     for (const c of this.connections) {
       if (!c.isAlive) {
         c.terminate();
@@ -54,6 +53,14 @@ export class ConnectionRegistry {
       }
       c.isAlive = false;
       if (c.isOpen) c.socket.ping();
+    }
+    await this.recheck(log);
+  }
+
+  /** Checks every socket's session or credential again now; those that ended are closed. */
+  async recheck(log: FastifyBaseLogger): Promise<void> {
+    const checks: Promise<void>[] = [];
+    for (const c of this.connections) {
       checks.push(
         c.identity.stillValid().then(
           (valid) => {

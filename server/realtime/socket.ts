@@ -50,6 +50,8 @@ export const realtimeRoutes: FastifyPluginAsync<{ transport: Transport }> = asyn
       registry.closeSession(parsed.data.sessionId, CLOSE_CODES.sessionEnded, 'Logged out');
     }),
   );
+  // A logout (or revocation) published while Redis was away never arrived: check every socket now.
+  unsubscribes.push(bus.onResync(() => void registry.recheck(app.log)));
   const stopSweeping = registry.startSweeping(PING_INTERVAL_MS, app.log);
   for (const protocol of transport.registered) {
     if (protocol.start) unsubscribes.push(protocol.start(registry, app.log));

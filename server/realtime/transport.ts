@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Bus } from './bus.ts';
+import type { ClientKind } from './connection.ts';
 import { ConnectionRegistry } from './connection-registry.ts';
-import { describeIssue } from './frames.ts';
+import { describeIssue, encodeFrame } from './frames.ts';
 import type { SocketProtocol } from './protocol.ts';
 import { createPublisher, type Publisher } from './publisher.ts';
 
@@ -37,6 +38,15 @@ export class Transport {
       throw new Error(`a protocol for ${protocol.kind} is registered already`);
     }
     this.protocols.push(protocol);
+  }
+
+  /**
+   * To every socket of a kind on this instance only: what each instance tells its own sockets when
+   * the bus resyncs (each does, so the bus would repeat it).
+   */
+  sendHere(kind: ClientKind, type: string, payload: unknown): void {
+    if (this.options.checkOutbound) this.check(type, payload);
+    this.connections.broadcast(kind, encodeFrame(type, payload, this.options.now()));
   }
 
   /** The registered protocols, in registration order (the order callers are recognised in). */

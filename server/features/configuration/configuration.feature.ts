@@ -3,6 +3,7 @@ import { Turns } from '../../turns.ts';
 import { deleteConfiguration } from './bot-configurations.store.ts';
 import { acknowledgeConfig, botConnected, botDisconnected } from './config-delivery.service.ts';
 import { configurationRoutes } from './configuration.routes.ts';
+import { resendNetworkState } from './emergency.service.ts';
 import { handOverFrames } from './http-bot-frames.service.ts';
 
 /**
@@ -25,5 +26,14 @@ export const configurationFeature = {
     },
     deleteBotConfiguration: deleteConfiguration,
   }),
+  jobs: (app, ctx) => {
+    // A stop or resume made elsewhere during a Redis outage reaches this instance's bots when it ends.
+    const stop = ctx.bus.onResync(() => {
+      resendNetworkState(ctx).catch((err: unknown) =>
+        app.log.warn({ err }, 'could not tell the bots the network state after a Redis outage'),
+      );
+    });
+    app.addHook('onClose', async () => stop());
+  },
   routes: [configurationRoutes],
 } satisfies Feature;

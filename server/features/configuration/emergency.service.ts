@@ -83,3 +83,14 @@ export async function switchNetwork(
     .catch(afterCommit);
   return { affectedBots: reached.length, emergency: await findEmergencyState(ctx.db) };
 }
+
+/**
+ * Tells this instance's bot sockets whether the network is stopped: after a Redis outage, in which a
+ * stop or resume made on another instance may not have reached them.
+ */
+export async function resendNetworkState(ctx: AppContext): Promise<void> {
+  const { stopped, reason } = await findEmergencyState(ctx.db);
+  ctx.services.transport.sendHere('bot', stopped ? 'emergency_stop' : 'emergency_resume', {
+    reason: reason ?? '',
+  });
+}

@@ -77,6 +77,10 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
   const unsubscribe = onScriptKeyChanged(ctx, (scriptKey) => {
     for (const socket of sockets) if (socket.key === scriptKey) void socket.recheck();
   });
+  // Back from a Redis outage, a change may have been missed: every socket is checked again.
+  const unsubscribeResync = ctx.bus.onResync(() => {
+    for (const socket of sockets) void socket.recheck();
+  });
 
   // The socket /ws/feed, on the realtime transport (which pings it and, each sweep, has the key
   // checked again: switched off or expired, the socket closes).
@@ -95,6 +99,7 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
   app.addHook('preClose', async () => feed.endWaits());
   app.addHook('onClose', async () => {
     unsubscribe();
+    unsubscribeResync();
     unsubscribeStream();
     for (const socket of sockets) socket.dispose();
     feed.close();

@@ -49,10 +49,15 @@ export class EnrolledBots {
 
   async start(): Promise<void> {
     await this.reload();
-    this.unsubscribe = this.ctx.bus.subscribe(BOT_CREDENTIALS_CHANNEL, (message) => this.apply(message));
-    this.timer = setInterval(() => {
-      this.reload().catch((err: unknown) => this.log.warn({ err }, 'could not re-read the enrolled bots'));
-    }, ENROLLED_REFRESH_MS).unref();
+    const unsubscribes = [
+      this.ctx.bus.subscribe(BOT_CREDENTIALS_CHANNEL, (message) => this.apply(message)),
+      // Back from a Redis outage: changes may have been missed.
+      this.ctx.bus.onResync(() => void this.reloadQuietly()),
+    ];
+    this.unsubscribe = () => {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+    };
+    this.timer = setInterval(() => void this.reloadQuietly(), ENROLLED_REFRESH_MS).unref();
   }
 
   close(): void {
@@ -74,20 +79,12 @@ export class EnrolledBots {
   }
 
   /**
-   * A change made on this instance: applied here first, then told to the others. A bus that does
-   * not answer costs them speed only (their sockets close at the next liveness sweep, when the
-   * credential is checked again in the database).
+   * A change made on this instance: the bus applies it here at once, then tells the others. With
+   * Redis away they miss it until the bus resyncs (their sockets also close at the next liveness
+   * sweep, when the credential is checked again in the database).
    */
   async announce(change: CredentialChange): Promise<void> {
-    this.apply(change);
-    try {
-      await this.ctx.bus.publish(BOT_CREDENTIALS_CHANNEL, change);
-    } catch (err) {
-      this.log.warn(
-        { err, ghostId: change.ghostId },
-        'could not tell the other instances of a credential change',
-      );
-    }
+    await this.ctx.bus.publish(BOT_CREDENTIALS_CHANNEL, change);
   }
 
   /** Runs `listener` for every credential change applied on this instance. Returns unsubscribe. */
@@ -108,6 +105,12 @@ export class EnrolledBots {
         this.log.error({ err }, 'a credential change listener failed');
       }
     }
+  }
+
+  private reloadQuietly(): Promise<void> {
+    return this.reload().catch((err: unknown) =>
+      this.log.warn({ err }, 'could not re-read the enrolled bots'),
+    );
   }
 
   private async reload(): Promise<void> {

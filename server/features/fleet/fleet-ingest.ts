@@ -16,8 +16,16 @@ import type { FleetLive } from './fleet-live.ts';
 import { type FleetPersistence, hopRows } from './fleet-persistence.ts';
 import type { ScannerRecord } from './fleet-records.ts';
 import type { RecentPets } from './fleet-sequence.ts';
+import { SequenceUnavailable } from './fleet-sequence.ts';
 import type { FleetState } from './fleet-state.ts';
-import { FLEET_TEXTS, WRITER_FULL_RETRY_SECONDS } from './fleet-texts.ts';
+import { FLEET_TEXTS, SEQUENCE_RETRY_SECONDS, WRITER_FULL_RETRY_SECONDS } from './fleet-texts.ts';
+
+/** A hop or find that got no position (Redis away): refused with 503, the bot sends it again. */
+function unavailable(err: unknown): Applied {
+  if (!(err instanceof SequenceUnavailable)) throw err;
+  const error = FLEET_TEXTS.sequenceUnavailable;
+  return { result: { ok: false, status: 503, error, retryAfterSeconds: SEQUENCE_RETRY_SECONDS } };
+}
 
 /** What one accepted bot message did (answered once its rows are committed). */
 export type BotMessageResult =
@@ -182,7 +190,8 @@ export class FleetIngest {
     now: number,
     acknowledged: boolean,
   ): Promise<Applied> {
-    const seq = await this.nextSeq();
+    const seq = await this.nextSeq().catch(unavailable);
+    if (typeof seq !== 'number') return seq;
     const hop = hopOf(ghostId, seq, report, now);
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'hop', hop } satisfies BusFleetMessage);
     this.ctx.services.metrics.hop(hop.success);
@@ -201,12 +210,17 @@ export class FleetIngest {
     // other mutations, and the dearer must not be folded into the cheaper. Parsed, so two bots' texts
     // of one value ('$6M/s', '$6.0M/s') still agree; a text that does not parse counts as written.
     const value = parsePetValue(report.value) || report.value.trim();
-    const first = await this.recentPets.claim(JSON.stringify([report.name, value, report.jobid]), now);
+    const pet = JSON.stringify([report.name, value, report.jobid]);
+    const first = await this.recentPets.claim(pet, now);
     if (!first) {
       await this.touch(ghostId, now);
       return { result: { ok: true, duplicate: true } };
     }
-    const seq = await this.nextSeq();
+    const seq = await this.nextSeq().catch(unavailable);
+    if (typeof seq !== 'number') {
+      await this.recentPets.release(pet);
+      return seq;
+    }
     const discovery = discoveryOf(ghostId, seq, report, now);
     await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'discovery', discovery } satisfies BusFleetMessage);
     this.ctx.services.metrics.find(discovery.value);

@@ -17,6 +17,8 @@ export interface SeqCounter {
 export interface RecentPets {
   /** True when this is the first report of `key` in the window (and claims it). */
   claim(key: string, now: number): Promise<boolean>;
+  /** Gives a claim back (its find could not be taken after all), so the bot's retry is no repeat. */
+  release(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,38 +26,101 @@ export interface RecentPets {
 const SEQ_KEY = 'fleet:seq';
 const PET_KEY_PREFIX = 'fleet:pet:';
 
-export function createSeqCounter(
+/**
+ * The next position, never at or below what this instance already knows (ARGV[1]): a Redis that
+ * restarted empty, or was away while positions were handed out, cannot hand one out twice.
+ */
+const NEXT_SEQ_SCRIPT = `local c = redis.call('INCR', KEYS[1])
+local floor = tonumber(ARGV[1])
+if c <= floor then c = floor + 1 redis.call('SET', KEYS[1], c) end
+return c`;
+
+/** The shared counter could not be reached: the event is refused (503) and the bot sends it again. */
+export class SequenceUnavailable extends Error {}
+
+/** How long the start waits for the Redis connection before counting from the database's position. */
+const START_WAIT_MS = 1000;
+
+/**
+ * Positions in the stream. Without Redis, counted here from the database's last position. With it,
+ * shared through Redis (`known` is the highest position this instance has seen, from any instance):
+ * while Redis is away no position is handed out, since two instances would hand out the same one.
+ */
+export async function createSeqCounter(
   redis: Redis | undefined,
   seed: number,
   prefix: string,
-): Promise<SeqCounter> | SeqCounter {
+  known: () => number,
+): Promise<SeqCounter> {
   if (!redis) {
     const counter = { current: seed, next: async () => ++counter.current, close: async () => {} };
     return counter;
   }
-  // Raise the shared counter to at least what this database holds (a fresh Redis after a restart).
-  return redis
-    .eval(
-      "local c = tonumber(redis.call('GET', KEYS[1]) or '0') if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) c = tonumber(ARGV[1]) end return c",
-      1,
-      prefix + SEQ_KEY,
-      String(seed),
-    )
-    .then((current) => ({
-      current: Number(current),
-      next: () => redis.incr(prefix + SEQ_KEY),
-      close: async () => {},
-    }));
+  const key = prefix + SEQ_KEY;
+  const counter: SeqCounter = {
+    current: seed,
+    next: async () => {
+      const floor = Math.max(counter.current, known());
+      let next: number;
+      try {
+        next = Number(await redis.eval(NEXT_SEQ_SCRIPT, 1, key, String(floor)));
+      } catch (err) {
+        throw new SequenceUnavailable(
+          `the fleet's shared counter (Redis) did not answer: ${(err as Error).message}`,
+        );
+      }
+      counter.current = Math.max(counter.current, next);
+      return next;
+    },
+    close: async () => {},
+  };
+  // What other instances handed out already: the stream starts after it (0 when Redis is away now).
+  if (await whenReady(redis, START_WAIT_MS)) {
+    const shared = await redis.get(key).catch(() => null);
+    counter.current = Math.max(seed, Number(shared ?? 0));
+  }
+  return counter;
 }
 
-export function createRecentPets(redis: Redis | undefined, prefix: string): RecentPets {
-  if (redis) {
-    return {
-      claim: async (key) =>
-        (await redis.set(prefix + PET_KEY_PREFIX + key, '1', 'PX', DISCOVERY_DEDUPE_MS, 'NX')) === 'OK',
-      close: async () => {},
+function whenReady(redis: Redis, withinMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
     };
-  }
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), withinMs);
+    redis.once('ready', onReady);
+  });
+}
+
+/**
+ * Which pets were reported lately: through Redis, on every instance. While Redis is away, on this
+ * instance only (two instances may then each keep one report of a pet: a repeat, never a loss).
+ */
+export function createRecentPets(redis: Redis | undefined, prefix: string): RecentPets {
+  const here = localRecentPets();
+  if (!redis) return here;
+  return {
+    claim: async (key, now) => {
+      try {
+        const claimed = await redis.set(prefix + PET_KEY_PREFIX + key, '1', 'PX', DISCOVERY_DEDUPE_MS, 'NX');
+        return claimed === 'OK';
+      } catch {
+        return here.claim(key, now);
+      }
+    },
+    release: async (key) => {
+      await here.release(key);
+      await redis.del(prefix + PET_KEY_PREFIX + key).catch(() => {});
+    },
+    close: async () => {},
+  };
+}
+
+function localRecentPets(): RecentPets {
   // Insertion order is claim order, so expired entries are at the front.
   const seen = new Map<string, number>();
   return {
@@ -68,6 +133,9 @@ export function createRecentPets(redis: Redis | undefined, prefix: string): Rece
       seen.delete(key);
       seen.set(key, now + DISCOVERY_DEDUPE_MS);
       return true;
+    },
+    release: async (key) => {
+      seen.delete(key);
     },
     close: async () => {},
   };

@@ -87,7 +87,12 @@ export class Fleet {
   /** Loads what the database knows and joins the bus. */
   async start(): Promise<void> {
     const seed = await seedFromDatabase(this.ctx, this.state);
-    this.counter = await createSeqCounter(this.redis, seed, this.ctx.config.REDIS_KEY_PREFIX);
+    this.counter = await createSeqCounter(
+      this.redis,
+      seed,
+      this.ctx.config.REDIS_KEY_PREFIX,
+      () => this.state.head,
+    );
     this.live.start(this.counter.current);
     this.unsubscribes.push(this.ctx.bus.subscribe(FLEET_CHANNEL, (message) => this.live.apply(message)));
   }

@@ -68,23 +68,28 @@ function keyRefusal(key: CachedScriptKey, now: number): AccessRefusal | undefine
  * Who may load a PREMIUM script: an active, unexpired, non-FREE script key, used from a device bound
  * to it (bound here on first use, up to the key's limit), optionally proving with a challenge that
  * the URL is not a replay. Keys and their devices are served from memory; the cache drops a key the
- * moment the bus says it changed (toggle, delete, revoke). A call that is granted counts one use of
+ * moment the bus says it changed (toggle, delete, revoke), and every key when the bus resyncs after
+ * a Redis outage. A call that is granted counts one use of
  * the key, queued in PendingWrites, and where it came from (key-sharing signals; the feed checks keys
  * here too, so its calls count as well). Decisions that need no database come back synchronously.
  */
 export class LoaderAccess {
   private readonly keys = new LoaderCache<CachedScriptKey>();
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribes: Array<() => void>;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly pending: PendingWrites,
   ) {
-    this.unsubscribe = onScriptKeyChanged(ctx, (scriptKey) => this.keys.invalidate(scriptKey));
+    this.unsubscribes = [
+      onScriptKeyChanged(ctx, (scriptKey) => this.keys.invalidate(scriptKey)),
+      // Changes may have been missed while Redis was away: every key is read again.
+      ctx.bus.onResync(() => this.keys.clear()),
+    ];
   }
 
   close(): void {
-    this.unsubscribe();
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
     this.keys.clear();
   }
 

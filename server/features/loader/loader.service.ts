@@ -76,7 +76,7 @@ function notFound(request: LoaderRequest): LoaderAnswer {
 export class Loader {
   private readonly scripts = new LoaderCache<CachedScript>();
   private readonly access: LoaderAccess;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribes: Array<() => void>;
 
   constructor(
     private readonly ctx: AppContext,
@@ -84,12 +84,16 @@ export class Loader {
   ) {
     this.access = new LoaderAccess(ctx, pending);
     // Cached by name key, so every spelling of a name is one entry, dropped by one change.
-    this.unsubscribe = onScriptChanged(ctx, (filename) => this.scripts.invalidate(scriptNameKey(filename)));
+    this.unsubscribes = [
+      onScriptChanged(ctx, (filename) => this.scripts.invalidate(scriptNameKey(filename))),
+      // Messages may have been missed while Redis was away: every script is read again.
+      ctx.bus.onResync(() => this.scripts.clear()),
+    ];
   }
 
   /** Stops listening to the bus (app close). */
   close(): void {
-    this.unsubscribe();
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
     this.scripts.clear();
     this.access.close();
   }

@@ -99,6 +99,22 @@ export const PaymentSettingsSchema = z
     apiKey: z.string().nullable(),
     /** Masked (last 4 characters). */
     webhookSecret: z.string().nullable(),
+    /**
+     * Present while the webhook secret it replaced still verifies (a rotation): deliveries BTCPay
+     * signs with either are taken.
+     */
+    previousWebhookSecret: z
+      .object({
+        /** Masked (last 4 characters). */
+        secret: z.string(),
+        /** From BTCPAY_WEBHOOK_SECRET_PREVIOUS (verifies while set) rather than a change saved here. */
+        fromEnvironment: z.boolean(),
+        /** When it stops verifying (ISO); null for one from the environment. */
+        expiresAt: z.string().nullable(),
+        /** When a delivery last came signed with it (ISO); null: none since the change. */
+        lastUsedAt: z.string().nullable(),
+      })
+      .optional(),
     /** Which fields the environment sets (those cannot be changed here). */
     fromEnvironment: z.object({
       btcpayUrl: z.boolean(),

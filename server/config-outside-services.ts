@@ -114,6 +114,21 @@ export const OUTSIDE_SERVICE_SETTINGS = {
   BTCPAY_API_KEY: z.string().optional().transform(blankAsUnset),
   /** The secret of the store's webhook (BTCPay-Sig's HMAC key). */
   BTCPAY_WEBHOOK_SECRET: z.string().optional().transform(blankAsUnset),
+  /**
+   * The secret BTCPAY_WEBHOOK_SECRET replaced, verifying too while it is set: for a rotation in the
+   * environment (remove it once BTCPay signs with the new one). Only alongside BTCPAY_WEBHOOK_SECRET.
+   */
+  BTCPAY_WEBHOOK_SECRET_PREVIOUS: z.string().optional().transform(blankAsUnset),
+  /**
+   * Minutes a webhook secret replaced in System Configuration keeps verifying, so deliveries BTCPay
+   * still signs with it (until the operator enters the new one there, and its retries) are not lost.
+   */
+  BTCPAY_WEBHOOK_SECRET_GRACE_MINUTES: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of minutes')
+    .min(0, 'must be 0 (no grace) or more')
+    .max(7 * 24 * 60, 'must be at most 10080 (a week)')
+    .default(90),
   /** How often pending orders' invoices are read again (a webhook that never came), in milliseconds. */
   PAYMENTS_RECONCILE_MS: z.coerce
     .number({ error: 'must be a number' })
@@ -121,3 +136,19 @@ export const OUTSIDE_SERVICE_SETTINGS = {
     .min(1000, 'must be at least 1000 (one second)')
     .default(60_000),
 };
+
+type OutsideServiceSettings = {
+  [K in keyof typeof OUTSIDE_SERVICE_SETTINGS]: z.output<(typeof OUTSIDE_SERVICE_SETTINGS)[K]>;
+};
+
+/** What the settings above demand of each other (server/config.ts runs it on the parsed environment). */
+export function checkOutsideServiceSettings(config: OutsideServiceSettings, ctx: z.RefinementCtx): void {
+  // A previous secret alone would verify deliveries while no current one does.
+  if (config.BTCPAY_WEBHOOK_SECRET_PREVIOUS !== undefined && config.BTCPAY_WEBHOOK_SECRET === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['BTCPAY_WEBHOOK_SECRET_PREVIOUS'],
+      message: 'is only taken alongside BTCPAY_WEBHOOK_SECRET (the secret that replaced it)',
+    });
+  }
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMIT_SETTINGS } from './config-limits.ts';
-import { OUTSIDE_SERVICE_SETTINGS } from './config-outside-services.ts';
+import { checkOutsideServiceSettings, OUTSIDE_SERVICE_SETTINGS } from './config-outside-services.ts';
 
 /**
  * `scheme://host[:port]` as browsers send it in Origin (lowercase, default port dropped), or null when
@@ -22,7 +22,7 @@ function bareOrigin(entry: string): string | null {
  * Every setting the server reads from the environment, with defaults that run out of the box: the
  * server's own here, its limits in config-limits.ts, the outside services' in config-outside-services.ts.
  */
-const ConfigSchema = z.object({
+const ConfigFields = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().default('0.0.0.0'),
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
@@ -131,6 +131,9 @@ const ConfigSchema = z.object({
   ...LIMIT_SETTINGS,
   ...OUTSIDE_SERVICE_SETTINGS,
 });
+
+/** The settings, and the rules that tie several of them together. */
+const ConfigSchema = ConfigFields.superRefine(checkOutsideServiceSettings);
 
 export type Config = z.infer<typeof ConfigSchema>;
 

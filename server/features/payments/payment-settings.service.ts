@@ -16,6 +16,7 @@ import {
 } from '../notifications/outbound-request.ts';
 import {
   findPaymentSettings,
+  type PreviousWebhookSecret,
   type StoredPaymentSettings,
   savePaymentSettings,
 } from './payment-settings.store.ts';
@@ -27,6 +28,8 @@ export interface BtcpayConnection {
   storeId: string;
   apiKey: string;
   webhookSecret: string;
+  /** The secret `webhookSecret` replaced, while it still verifies (a rotation); null otherwise. */
+  previousWebhookSecret: string | null;
   /**
    * The rules every call to `url` is held to: the notification destinations' (NOTIFY_ALLOW_HOSTS,
    * NOTIFY_ALLOW_PRIVATE) for a URL entered on the screen; null for one the environment sets.
@@ -46,6 +49,36 @@ export interface EffectivePaymentSettings {
   delivery: PaymentDelivery;
   values: Record<PaymentSettingField, string | null>;
   fromEnvironment: Record<PaymentSettingField, boolean>;
+  /** The webhook secret the current one replaced, while it verifies too. */
+  previousWebhookSecret: EffectivePreviousSecret | null;
+}
+
+export interface EffectivePreviousSecret {
+  secret: string;
+  fromEnvironment: boolean;
+  /** Null: from the environment, verifying while BTCPAY_WEBHOOK_SECRET_PREVIOUS is set. */
+  expiresAt: number | null;
+  usedAt: number | null;
+}
+
+/** The stored previous secret while its grace runs, else null. */
+function livePrevious(stored: StoredPaymentSettings, now: number): PreviousWebhookSecret | null {
+  const previous = stored.previousWebhookSecret;
+  return previous && stored.webhookSecret !== null && now < previous.expiresAt ? previous : null;
+}
+
+/**
+ * The previous secret in effect: BTCPAY_WEBHOOK_SECRET_PREVIOUS while the environment sets the
+ * secret (a restart changes both), else the one a change saved here replaced, until its grace ends.
+ */
+function effectivePrevious(ctx: AppContext, stored: StoredPaymentSettings): EffectivePreviousSecret | null {
+  if (ctx.config.BTCPAY_WEBHOOK_SECRET !== undefined) {
+    const secret = ctx.config.BTCPAY_WEBHOOK_SECRET_PREVIOUS;
+    if (secret === undefined) return null;
+    return { secret, fromEnvironment: true, expiresAt: null, usedAt: stored.previousSecretUsedAt };
+  }
+  const live = livePrevious(stored, ctx.now());
+  return live && { ...live, fromEnvironment: false, usedAt: stored.previousSecretUsedAt };
 }
 
 function environmentValues(ctx: AppContext): Record<PaymentSettingField, string | undefined> {
@@ -68,6 +101,7 @@ export async function getEffectivePaymentSettings(ctx: AppContext): Promise<Effe
     fromEnvironment[field] = env[field] !== undefined;
   }
   const { btcpayUrl, storeId, apiKey, webhookSecret } = values;
+  const previousWebhookSecret = effectivePrevious(ctx, stored);
   const connection =
     btcpayUrl && storeId && apiKey && webhookSecret
       ? {
@@ -75,10 +109,11 @@ export async function getEffectivePaymentSettings(ctx: AppContext): Promise<Effe
           storeId,
           apiKey,
           webhookSecret,
+          previousWebhookSecret: previousWebhookSecret?.secret ?? null,
           policy: fromEnvironment.btcpayUrl ? null : outboundPolicy(ctx),
         }
       : null;
-  return { connection, delivery: stored.delivery, values, fromEnvironment };
+  return { connection, delivery: stored.delivery, values, fromEnvironment, previousWebhookSecret };
 }
 
 /** The connection, or null when payments are not set up. */
@@ -93,12 +128,21 @@ export function maskSetting(value: string): string {
 
 /** The settings as the admin reads them: the key and the webhook secret masked. */
 export function presentPaymentSettings(settings: EffectivePaymentSettings): PaymentSettings {
-  const { values } = settings;
+  const { values, previousWebhookSecret: previous } = settings;
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     btcpayUrl: values.btcpayUrl,
     storeId: values.storeId,
     apiKey: values.apiKey === null ? null : maskSetting(values.apiKey),
     webhookSecret: values.webhookSecret === null ? null : maskSetting(values.webhookSecret),
+    ...(previous && {
+      previousWebhookSecret: {
+        secret: maskSetting(previous.secret),
+        fromEnvironment: previous.fromEnvironment,
+        expiresAt: iso(previous.expiresAt),
+        lastUsedAt: iso(previous.usedAt),
+      },
+    }),
     fromEnvironment: settings.fromEnvironment,
     connected: settings.connection !== null,
     delivery: settings.delivery,
@@ -135,8 +179,31 @@ export async function updatePaymentSettings(
     await checkNewBtcpayUrl(ctx, next.btcpayUrl, stored, change);
   }
   if (change.delivery) next.delivery = change.delivery;
+  next.previousWebhookSecret = previousAfterChange(ctx, stored, next.webhookSecret);
+  // A new rotation (or none) has not been used yet.
+  if (next.previousWebhookSecret?.expiresAt !== stored.previousWebhookSecret?.expiresAt) {
+    next.previousSecretUsedAt = null;
+  }
   await savePaymentSettings(ctx.db, next, ctx.now());
   return getPaymentSettings(ctx);
+}
+
+/**
+ * A new webhook secret starts a rotation: the one it replaces keeps verifying for
+ * BTCPAY_WEBHOOK_SECRET_GRACE_MINUTES (BTCPay signs with it until the operator enters the new one
+ * there, and retries what it sent), and only the one before the current is kept. Clearing the secret
+ * drops both: whoever clears it wants it trusted no more.
+ */
+function previousAfterChange(
+  ctx: AppContext,
+  stored: StoredPaymentSettings,
+  nextSecret: string | null,
+): PreviousWebhookSecret | null {
+  const now = ctx.now();
+  if (nextSecret === null) return null;
+  if (nextSecret === stored.webhookSecret || stored.webhookSecret === null) return livePrevious(stored, now);
+  const graceMs = ctx.config.BTCPAY_WEBHOOK_SECRET_GRACE_MINUTES * 60_000;
+  return graceMs > 0 ? { secret: stored.webhookSecret, expiresAt: now + graceMs } : null;
 }
 
 /**

@@ -14,7 +14,20 @@ export interface StoredPaymentSettings {
   storeId: string | null;
   apiKey: string | null;
   webhookSecret: string | null;
+  /** The webhook secret `webhookSecret` replaced, while it may still verify (see the service). */
+  previousWebhookSecret: PreviousWebhookSecret | null;
+  /**
+   * When a delivery last verified with a previous secret (this one or BTCPAY_WEBHOOK_SECRET_PREVIOUS);
+   * null: none since the last change of the secret.
+   */
+  previousSecretUsedAt: number | null;
   delivery: PaymentDelivery;
+}
+
+export interface PreviousWebhookSecret {
+  secret: string;
+  /** Epoch milliseconds: after this it verifies nothing. */
+  expiresAt: number;
 }
 
 const NOTHING_STORED: StoredPaymentSettings = {
@@ -22,6 +35,8 @@ const NOTHING_STORED: StoredPaymentSettings = {
   storeId: null,
   apiKey: null,
   webhookSecret: null,
+  previousWebhookSecret: null,
+  previousSecretUsedAt: null,
   delivery: DEFAULT_PAYMENT_DELIVERY,
 };
 
@@ -37,6 +52,12 @@ export async function findPaymentSettings(db: Db): Promise<StoredPaymentSettings
     storeId: row.store_id,
     apiKey: row.api_key,
     webhookSecret: row.webhook_secret,
+    previousWebhookSecret:
+      row.previous_webhook_secret === null || row.previous_webhook_secret_expires_at === null
+        ? null
+        : { secret: row.previous_webhook_secret, expiresAt: Number(row.previous_webhook_secret_expires_at) },
+    previousSecretUsedAt:
+      row.previous_webhook_secret_used_at === null ? null : Number(row.previous_webhook_secret_used_at),
     delivery: {
       keyType: row.key_type,
       validityHours: Number(row.validity_hours),
@@ -56,6 +77,9 @@ export async function savePaymentSettings(
     store_id: settings.storeId,
     api_key: settings.apiKey,
     webhook_secret: settings.webhookSecret,
+    previous_webhook_secret: settings.previousWebhookSecret?.secret ?? null,
+    previous_webhook_secret_expires_at: settings.previousWebhookSecret?.expiresAt ?? null,
+    previous_webhook_secret_used_at: settings.previousSecretUsedAt,
     key_type: settings.delivery.keyType,
     validity_hours: settings.delivery.validityHours,
     max_hardware_bindings: settings.delivery.maxHardwareBindings,
@@ -65,5 +89,30 @@ export async function savePaymentSettings(
     .insertInto('payment_settings')
     .values({ id: SETTINGS_ID, ...values })
     .onConflict((oc) => oc.column('id').doUpdateSet(values))
+    .execute();
+}
+
+/**
+ * Notes that a delivery verified with a previous secret (the operator sees rotation still in use).
+ * Written whether that secret is stored here or comes from BTCPAY_WEBHOOK_SECRET_PREVIOUS, so the
+ * row is made first if nothing was ever saved (leaving a row saved meanwhile as it is).
+ */
+export async function markPreviousWebhookSecretUsed(db: Db, now: number): Promise<void> {
+  const { delivery } = NOTHING_STORED;
+  await db
+    .insertInto('payment_settings')
+    .values({
+      id: SETTINGS_ID,
+      key_type: delivery.keyType,
+      validity_hours: delivery.validityHours,
+      max_hardware_bindings: delivery.maxHardwareBindings,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  await db
+    .updateTable('payment_settings')
+    .set({ previous_webhook_secret_used_at: now })
+    .where('id', '=', SETTINGS_ID)
     .execute();
 }

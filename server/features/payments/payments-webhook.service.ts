@@ -9,7 +9,8 @@ import { secretsEqual } from '../auth/secret.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, getInvoice } from './btcpay-client.ts';
 import { applyInvoice } from './orders.service.ts';
 import { findOrderById, findOrderByInvoiceId, insertWebhookDelivery } from './orders.store.ts';
-import { getBtcpayConnection } from './payment-settings.service.ts';
+import { type BtcpayConnection, getBtcpayConnection } from './payment-settings.service.ts';
+import { markPreviousWebhookSecretUsed } from './payment-settings.store.ts';
 import {
   countWebhookRejection,
   insertRejectionAuditRow,
@@ -49,6 +50,22 @@ function signatureMatches(header: string | undefined, secret: string, body: Buff
   return secretsEqual(expected, match[1]!.toLowerCase());
 }
 
+/**
+ * Which secret signed the body: the current one, or the one it replaced while that still verifies
+ * (a rotation; payment-settings.service.ts). Both are checked, each in constant time.
+ */
+function verifySignature(
+  header: string | undefined,
+  connection: BtcpayConnection,
+  body: Buffer,
+): 'current' | 'previous' | null {
+  const current = signatureMatches(header, connection.webhookSecret, body);
+  const previous =
+    connection.previousWebhookSecret !== null &&
+    signatureMatches(header, connection.previousWebhookSecret, body);
+  return current ? 'current' : previous ? 'previous' : null;
+}
+
 export interface WebhookResult {
   outcome: WebhookOutcome;
   orderId: string | null;
@@ -68,11 +85,16 @@ export async function receiveBtcpayWebhook(
   // 503, not 404: BTCPay retries only 5xx, 408, 429 and network errors, so a delivery that arrives
   // while the connection is being set up (or its settings are away) comes again instead of being lost.
   if (!connection) throw new WebhookRetryError('payments not configured', WEBHOOK_TEXTS.notConfigured);
-  if (!signatureMatches(request.signature, connection.webhookSecret, request.body)) {
+  const signedWith = verifySignature(request.signature, connection, request.body);
+  if (signedWith === null) {
     const reason =
       request.signature === undefined ? WEBHOOK_TEXTS.missingSignature : WEBHOOK_TEXTS.wrongSignature;
     await auditRejection(ctx, request.ip, reason);
     throw new WebhookRejectedError(reason);
+  }
+  if (signedWith === 'previous') {
+    // BTCPay still signs with the secret being rotated out: the settings screen shows it in use.
+    await markPreviousWebhookSecretUsed(ctx.db, ctx.now());
   }
   let parsed: unknown;
   try {

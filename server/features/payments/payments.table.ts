@@ -14,6 +14,14 @@ export interface PaymentSettingsTable {
   api_key: string | null;
   /** The webhook's secret (BTCPay-Sig HMAC key); never shown whole, never logged. */
   webhook_secret: string | null;
+  /**
+   * The webhook secret this one replaced, verifying too until `previous_webhook_secret_expires_at`
+   * (BTCPAY_WEBHOOK_SECRET_GRACE_MINUTES after the change); never shown whole, never logged.
+   */
+  previous_webhook_secret: NullableText;
+  previous_webhook_secret_expires_at: NullableNumber;
+  /** When a delivery last verified with a previous secret (this one or BTCPAY_WEBHOOK_SECRET_PREVIOUS). */
+  previous_webhook_secret_used_at: NullableNumber;
   key_type: RedemptionKeyType;
   validity_hours: number;
   max_hardware_bindings: number;
@@ -22,6 +30,7 @@ export interface PaymentSettingsTable {
 
 /** Text that may be left out of an insert (null then). */
 type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
+type NullableNumber = ColumnType<number | null, number | null | undefined, number | null>;
 
 /** A buyer's order: one BTCPay invoice, and once it settles exactly one redemption code. */
 export interface OrdersTable {

@@ -18,6 +18,7 @@ import {
 import { errorText } from '../shared/error-text.ts';
 import { FieldError, FormField } from '../shared/form-field.tsx';
 import { paymentConnectionQuery, useSavePaymentSettings } from './payment-processor-queries.ts';
+import { PreviousWebhookSecretNote } from './previous-webhook-secret-note.tsx';
 
 /*
  * The Payment Processor tab's BTCPay Server connection: each field from the environment or set here
@@ -147,6 +148,9 @@ export function ConnectionCard({ settings }: { settings: PaymentSettings }) {
               </FormField>
             );
           })}
+          {settings.previousWebhookSecret && (
+            <PreviousWebhookSecretNote previous={settings.previousWebhookSecret} />
+          )}
           {!everyFieldFromEnvironment && (
             <div>
               <Button type="submit" disabled={save.isPending}>

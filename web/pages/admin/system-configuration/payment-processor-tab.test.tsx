@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { format } from 'date-fns';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
@@ -198,6 +199,41 @@ describe('System Configuration: Payment Processor', () => {
     await user.type(screen.getByLabelText('Webhook secret'), 'new-secret-value-1');
     await user.click(screen.getByRole('button', { name: 'Save Connection' }));
     await waitFor(() => expect(puts).toEqual([{ webhookSecret: 'new-secret-value-1' }]));
+  });
+
+  it('during a secret rotation, says which previous secret still verifies, until when, and when it was last used', async () => {
+    const expiresAt = '2026-11-25T11:30:00.000Z';
+    const lastUsedAt = '2026-11-25T10:05:00.000Z';
+    fakeServer({
+      ...CONNECTED,
+      previousWebhookSecret: { secret: '••••0ld1', fromEnvironment: false, expiresAt, lastUsedAt },
+    });
+    await openTab();
+    const note = screen.getByTestId('previous-webhook-secret');
+    expect(note.textContent).toBe(
+      `The previous webhook secret (••••0ld1) still verifies until ${format(new Date(expiresAt), 'MMM d, HH:mm')}. ` +
+        `A delivery last came signed with it at ${format(new Date(lastUsedAt), 'MMM d, HH:mm')}: ` +
+        'enter the new secret in BTCPay if you have not yet.',
+    );
+  });
+
+  it('shows a previous secret from the environment without an end', async () => {
+    fakeServer({
+      ...CONNECTED,
+      fromEnvironment: { btcpayUrl: false, storeId: false, apiKey: false, webhookSecret: true },
+      previousWebhookSecret: { secret: '••••0ld1', fromEnvironment: true, expiresAt: null, lastUsedAt: null },
+    });
+    await openTab();
+    expect(screen.getByTestId('previous-webhook-secret').textContent).toBe(
+      'The previous webhook secret (••••0ld1, BTCPAY_WEBHOOK_SECRET_PREVIOUS) verifies while it is set. ' +
+        'No delivery has come signed with it since.',
+    );
+  });
+
+  it('shows no previous secret outside a rotation', async () => {
+    fakeServer(CONNECTED);
+    await openTab();
+    expect(screen.queryByTestId('previous-webhook-secret')).toBeNull();
   });
 
   it('says why the store does not answer', async () => {

@@ -47,11 +47,18 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-async function call(url: string, init: RequestInit = {}): Promise<{ status: number; body: string; ms: number }> {
+async function call(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: string; ms: number }> {
   const started = performance.now();
   const res = await fetch(url, init);
   const body = await res.text();
-  return { status: Number(res.headers.get('x-scanline-refusal')?.split(' ')[0] ?? res.status), body, ms: performance.now() - started };
+  return {
+    status: Number(res.headers.get('x-scanline-refusal')?.split(' ')[0] ?? res.status),
+    body,
+    ms: performance.now() - started,
+  };
 }
 
 const figures = (values: number[]) => {
@@ -99,7 +106,8 @@ try {
   const newKey = async () => {
     const created = await adminCall('/api/admin/script-keys/create', { scriptType: 'PREMIUM' });
     const { scriptKey } = JSON.parse(created.body) as { scriptKey: { id: number; scriptKey: string } };
-    for (const server of [a.url, b.url]) if ((await load(server, scriptKey.scriptKey)).status !== 200) throw new Error('not served');
+    for (const server of [a.url, b.url])
+      if ((await load(server, scriptKey.scriptKey)).status !== 200) throw new Error('not served');
     return scriptKey;
   };
   const untilRefused = async (key: string) => {
@@ -122,10 +130,14 @@ try {
     const key = await newKey();
     await redis.kill();
     toggles.push((await adminCall('/api/admin/script-keys/toggle-status', { keyId: key.id })).ms);
-    if ((await load(a.url, key.scriptKey)).status !== 403) throw new Error('A still serves the key it switched off');
+    if ((await load(a.url, key.scriptKey)).status !== 403)
+      throw new Error('A still serves the key it switched off');
     statuses.push((await bot([{ type: 'scanner_status', payload: { status: 'scanning' } }])).ms);
     const find = await bot([
-      { type: 'pet_discovered', payload: { name: 'Bench', value: '$1M/s', placeid: '1', jobid: `j-${round}` } },
+      {
+        type: 'pet_discovered',
+        payload: { name: 'Bench', value: '$1M/s', placeid: '1', jobid: `j-${round}` },
+      },
     ]);
     finds.push(find.ms);
     findStatuses.add(find.status);
@@ -134,7 +146,9 @@ try {
     afterReturn.push(await untilRefused(key.scriptKey));
   }
   console.log(`Key switched off, B refuses it — Redis up (baseline): ${figures(baseline)}`);
-  console.log(`Key switched off during the outage, B refuses it after Redis returns: ${figures(afterReturn)}`);
+  console.log(
+    `Key switched off during the outage, B refuses it after Redis returns: ${figures(afterReturn)}`,
+  );
   console.log(`With Redis down: switch-off call ${figures(toggles)}`);
   console.log(`With Redis down: bot status report ${figures(statuses)}`);
   console.log(`With Redis down: bot find ${figures(finds)}, answered ${[...findStatuses].join(', ')}`);

@@ -8,7 +8,7 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import type { AppBase } from '../server/context.ts';
 import { createDb } from '../server/db/index.ts';
-import { createBus } from '../server/realtime/bus.ts';
+import { createBus } from '../server/realtime/create-bus.ts';
 import { prepareDatabase } from '../server/startup.ts';
 import { answerUsageQueries } from './realtime-usage.ts';
 

@@ -3,7 +3,7 @@ import { loadConfig } from './config.ts';
 import type { AppBase } from './context.ts';
 import { createDb } from './db/index.ts';
 import { exitGracefullyOnSignals } from './operations/shutdown.ts';
-import { createBus } from './realtime/bus.ts';
+import { createBus } from './realtime/create-bus.ts';
 import { prepareDatabase } from './startup.ts';
 
 const config = loadConfig();

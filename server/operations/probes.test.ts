@@ -188,7 +188,8 @@ describe.runIf(redisUrl)('sqlite with Redis: Redis not answering PING', () => {
     expect(res.json()).toMatchObject({
       status: 'unavailable',
       failed: ['redis'],
-      checks: { database: { ok: true }, redis: { ok: false, error: 'timed out after 1500 ms' } },
+      // Cut off by the bus's own command timeout (1 s) or the probe's (1.5 s), whichever comes first.
+      checks: { database: { ok: true }, redis: { ok: false, error: expect.stringMatching(/timed out/i) } },
     });
     proxy.resume();
     expect((await readyzUntil(t, 200)).statusCode).toBe(200);

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import { createRedisBus } from './redis-bus.ts';
 
 /**
  * Fan-out between server instances. Everything that must reach every connected dashboard or bot
@@ -58,9 +57,4 @@ export function createLocalBus(): Bus {
 export interface BusLog {
   warn(details: object, message: string): void;
   info(message: string): void;
-}
-
-/** The deployment's bus: through Redis, under its REDIS_KEY_PREFIX, when REDIS_URL is set. */
-export function createBus(config: { REDIS_URL?: string | undefined; REDIS_KEY_PREFIX: string }): Bus {
-  return config.REDIS_URL ? createRedisBus(config.REDIS_URL, config.REDIS_KEY_PREFIX) : createLocalBus();
 }

@@ -8,7 +8,7 @@ import { type BuildAppOptions, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { AppBase, AppContext } from '../context.ts';
 import { createDb, type Db, type DialectName } from '../db/index.ts';
-import { createBus } from '../realtime/bus.ts';
+import { createBus } from '../realtime/create-bus.ts';
 import { ensureSecrets, prepareDatabase } from '../startup.ts';
 import { cloneSqlite, createPostgresDatabase, urlForDatabase } from './db-template.ts';
 

@@ -91,6 +91,7 @@ export class NotificationOutbox {
           destination_id: rule.id,
           discovery_seq: find.seq,
           payload: JSON.stringify(find),
+          numeric_value: find.numericValue,
           found_at: foundAt,
           due_at: foundAt + rule.delaySeconds * 1000,
         });

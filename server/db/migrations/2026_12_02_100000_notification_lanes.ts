@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+
+/*
+ * Delivery lanes (issue 35): each destination keeps finds for a maximum age (null: the default for
+ * its tier) and either drops older ones (state 'dropped', counted) or posts them marked late; the
+ * outbox carries each find's value (a lane catches up dearest first) and what the destination
+ * answered for it (Discord's message id, from `?wait=true`).
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('notification_destinations').addColumn('max_age_seconds', 'integer').execute();
+  await db.schema
+    .alterTable('notification_destinations')
+    .addColumn('late_mode', 'text', (c) => c.notNull().defaultTo('drop'))
+    .execute();
+  await db.schema
+    .alterTable('notification_outbox')
+    .addColumn('numeric_value', 'double precision', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('notification_outbox').addColumn('remote_id', 'text').execute();
+  await db.schema
+    .createIndex('notification_outbox_lane')
+    .on('notification_outbox')
+    .columns(['destination_id', 'state', 'due_at'])
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('notification_outbox_lane').execute();
+  await db.schema.alterTable('notification_outbox').dropColumn('remote_id').execute();
+  await db.schema.alterTable('notification_outbox').dropColumn('numeric_value').execute();
+  await db.schema.alterTable('notification_destinations').dropColumn('late_mode').execute();
+  await db.schema.alterTable('notification_destinations').dropColumn('max_age_seconds').execute();
+}

@@ -17,6 +17,30 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('numeric_value', 'double precision', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.alterTable('notification_outbox').addColumn('remote_id', 'text').execute();
+  // The pending ones get their find's value, so a backlog left from before goes out dearest first.
+  const pending = await db
+    .selectFrom('notification_outbox')
+    .select(['id', 'payload'])
+    .where('state', '=', 'pending')
+    .execute();
+  for (const row of pending) {
+    let value = 0;
+    try {
+      const parsed = JSON.parse(row.payload) as { numericValue?: unknown };
+      if (typeof parsed.numericValue === 'number' && Number.isFinite(parsed.numericValue)) {
+        value = parsed.numericValue;
+      }
+    } catch {
+      // Unreadable: the dispatcher marks it failed; its value does not matter.
+    }
+    if (value !== 0) {
+      await db
+        .updateTable('notification_outbox')
+        .set({ numeric_value: value })
+        .where('id', '=', row.id)
+        .execute();
+    }
+  }
   await db.schema
     .createIndex('notification_outbox_lane')
     .on('notification_outbox')

@@ -28,6 +28,17 @@ function find(seq: number, over: Partial<PetDiscovery> = {}): PetDiscovery {
   };
 }
 
+/** A destination as Send test reads it. */
+const testDestination = (url: string) => ({
+  id: 1,
+  name: 'Test',
+  kind: 'discord',
+  url,
+  include_join_data: 1,
+  mention_role_id: null,
+  mention_from_value: null,
+});
+
 for (const dialect of DIALECTS) {
   describe(`${dialect}: the notification dispatcher`, () => {
     let db: Db;
@@ -433,15 +444,7 @@ for (const dialect of DIALECTS) {
         headers: { 'retry-after': '30' },
         body: JSON.stringify({ message: 'You are being rate limited.', retry_after: 30, global: false }),
       });
-      const row = {
-        id: 1,
-        name: 'Test',
-        kind: 'discord',
-        url: hook.url,
-        include_join_data: 1,
-        mention_role_id: null,
-        mention_from_value: null,
-      };
+      const row = testDestination(hook.url);
       const result = await sendTestFind(row, policy, null, limits);
       expect(result).toMatchObject({ ok: false, status: null });
       expect(result.error).toMatch(/Rate limited: try again in 30 s/);
@@ -450,15 +453,7 @@ for (const dialect of DIALECTS) {
 
     it('sends a test find and says how it went', async () => {
       const hook = fake.createWebhook();
-      const row = {
-        id: 1,
-        name: 'Test',
-        kind: 'discord',
-        url: hook.url,
-        include_join_data: 1,
-        mention_role_id: null,
-        mention_from_value: null,
-      };
+      const row = testDestination(hook.url);
       expect(await sendTestFind(row, policy, null)).toEqual({ ok: true, status: 200 });
       expect(fake.received[0]!.body.embeds[0].title).toBe('Test pet (Send test)');
       fake.deleteWebhook(hook.id);

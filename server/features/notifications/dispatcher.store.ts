@@ -51,8 +51,8 @@ export async function listLaneDestinations(db: Db): Promise<LaneDestination[]> {
 }
 
 /**
- * A destination's pending deliveries due by `now`, dearest first and newest first among equal
- * values: after an outage the backlog goes out in the order a buyer values it.
+ * A destination's pending deliveries due by `now`, dearest value tier first (order of magnitude) and
+ * newest first within a tier: after an outage the backlog goes out in the order a buyer values it.
  */
 export async function selectLaneDeliveries(
   db: Db,
@@ -66,7 +66,7 @@ export async function selectLaneDeliveries(
     .where('destination_id', '=', destinationId)
     .where('state', '=', 'pending')
     .where('due_at', '<=', now)
-    .orderBy('numeric_value', 'desc')
+    .orderBy('value_tier', 'desc')
     .orderBy('found_at', 'desc')
     .orderBy('id')
     .limit(limit)

@@ -5,6 +5,7 @@ import { type FakeDiscord, seqsReceived, startFakeDiscord } from '../../test/fak
 import { DIALECTS, openTestDatabase } from '../../test/helper.ts';
 import { sendTestFind } from './destination-posts.ts';
 import { type NotificationDispatcher, startNotificationDispatcher } from './dispatcher.ts';
+import { valueTierOf } from './notification-outbox.ts';
 import { RateLimiter } from './rate-limits.ts';
 
 const policy = { allowHosts: ['127.0.0.1'], allowPrivate: true };
@@ -119,7 +120,7 @@ for (const dialect of DIALECTS) {
             destination_id: destinationId,
             discovery_seq: seq,
             payload: JSON.stringify(find(seq, over)),
-            numeric_value: find(seq, over).numericValue,
+            value_tier: valueTierOf(find(seq, over).numericValue),
             state: 'pending',
             attempts,
             found_at: foundAt,
@@ -353,7 +354,7 @@ for (const dialect of DIALECTS) {
       expect(fake.received.length).toBe(2);
     });
 
-    it('catches up after an outage within seconds of the destination answering again, dearest first, then newest', async () => {
+    it('catches up after an outage within seconds of the destination answering again, dearest tier first, newest first within it', async () => {
       const hook = fake.createWebhook();
       const dest = await addDestination(hook.url);
       fake.takeDown('reset');
@@ -363,6 +364,8 @@ for (const dialect of DIALECTS) {
       await enqueue(dest, [2], now, 8, now - 20_000, { numericValue: 50_000_000 });
       await enqueue(dest, [3], now, 8, now - 5_000, { numericValue: 50_000_000 });
       await enqueue(dest, [4], now, 8, now - 1_000, { numericValue: 3_000_000 });
+      // Cheaper than 2 and 3 but of their tier (10M/s to 100M/s), and newer: it goes first.
+      await enqueue(dest, [5], now, 8, now - 2_000, { numericValue: 20_000_000 });
       start();
       await vi.waitFor(() => expect(fake.requests).toBeGreaterThanOrEqual(1), { timeout: 10_000 });
       await new Promise((r) => setTimeout(r, 500));
@@ -370,7 +373,7 @@ for (const dialect of DIALECTS) {
       await vi.waitFor(async () => expect((await states(dest)).every((r) => r.state === 'sent')).toBe(true), {
         timeout: 4_000,
       });
-      expect(seqsReceived(fake, hook.id)).toEqual([3, 2, 4, 1]);
+      expect(seqsReceived(fake, hook.id)).toEqual([5, 3, 2, 4, 1]);
     });
 
     it('drops a find older than the maximum age, counted; or posts it marked late when asked', async () => {

@@ -199,7 +199,7 @@ export async function listDestinationRules(db: Db): Promise<DestinationRule[]> {
 export type OutboxInsert = Pick<
   NotificationOutboxTable,
   'destination_id' | 'discovery_seq' | 'payload' | 'found_at' | 'due_at'
-> & { numeric_value: number };
+> & { value_tier: number };
 
 /** Queues posts (pending, no attempt yet); a (destination, find) pair already queued stays as it is. */
 export async function insertOutboxRows(db: Db, rows: OutboxInsert[], now: number): Promise<void> {

@@ -44,8 +44,8 @@ export interface NotificationOutboxTable {
   found_at: number;
   /** Not posted before this (found_at + the destination's delay, later after a failed attempt). */
   due_at: number;
-  /** The find's value per second: a lane posts the dearest first. */
-  numeric_value: Generated<number>;
+  /** The find's order of magnitude (1M/s to 10M/s: 6): a lane posts the dearest tier first. */
+  value_tier: Generated<number>;
   /** What the destination answered for the post (Discord's message id); null otherwise. */
   remote_id: string | null;
   created_at: number;

@@ -9,8 +9,24 @@ import { z } from 'zod';
 export const DESTINATION_KINDS = ['discord', 'json'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
-export const DELIVERY_STATES = ['pending', 'sent', 'failed'] as const;
+/** 'dropped': older than its destination's maximum age when it could be posted (late mode 'drop'). */
+export const DELIVERY_STATES = ['pending', 'sent', 'failed', 'dropped'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/** What a destination does with a find older than its maximum age: drop it (counted), or post it marked late. */
+export const LATE_MODES = ['drop', 'mark'] as const;
+export type LateMode = (typeof LATE_MODES)[number];
+
+export const MAX_AGE_LIMITS = { min: 10, max: 7 * 86_400 } as const;
+
+/**
+ * The maximum age of a destination left on automatic (maxAgeSeconds null), by its tier: a channel
+ * without delay (premium: a find is worth something while its server lasts) keeps finds 60 s; a
+ * delayed channel (free tiers) keeps them 5 minutes past their delay.
+ */
+export function defaultMaxAgeSeconds(delaySeconds: number): number {
+  return delaySeconds === 0 ? 60 : delaySeconds + 300;
+}
 
 /** A value per second (finds' numeric value): finite and not negative. */
 const ValueSchema = z.number().finite().min(0, 'Values are 0 or more per second');
@@ -39,11 +55,24 @@ export const DestinationInputSchema = z
       .default(null),
     mentionFromValue: ValueSchema.nullable().default(null),
     enabled: z.boolean().default(true),
+    /** Seconds after a find that it may still be posted as new; null: the tier's default. */
+    maxAgeSeconds: z
+      .number()
+      .int('The maximum age is whole seconds')
+      .min(MAX_AGE_LIMITS.min, `The maximum age is at least ${MAX_AGE_LIMITS.min} seconds`)
+      .max(MAX_AGE_LIMITS.max, `The maximum age is at most ${MAX_AGE_LIMITS.max} seconds (a week)`)
+      .nullable()
+      .default(null),
+    lateMode: z.enum(LATE_MODES).default('drop'),
   })
   .strict()
   .refine((d) => d.maxValue === null || d.maxValue >= d.minValue, {
     message: 'The maximum value must be at least the minimum',
     path: ['maxValue'],
+  })
+  .refine((d) => d.maxAgeSeconds === null || d.maxAgeSeconds > d.delaySeconds, {
+    message: 'The maximum age must be more than the delay (or every find would be too old)',
+    path: ['maxAgeSeconds'],
   });
 export type DestinationInput = z.infer<typeof DestinationInputSchema>;
 
@@ -52,6 +81,8 @@ export const DestinationStatsSchema = z.object({
   sent: z.number(),
   pending: z.number(),
   failed: z.number(),
+  /** Finds not posted because they were older than the maximum age. */
+  dropped: z.number(),
   lastError: z.string().nullable(),
   /** Milliseconds from the find to its post, over the sent deliveries; null before the first. */
   p50Ms: z.number().nullable(),
@@ -73,6 +104,10 @@ export const DestinationSchema = z.object({
   mentionRoleId: z.string().nullable(),
   mentionFromValue: z.number().nullable(),
   enabled: z.boolean(),
+  maxAgeSeconds: z.number().nullable(),
+  /** The maximum age that applies: maxAgeSeconds, or the tier's default when it is null. */
+  maxAgeSecondsInEffect: z.number(),
+  lateMode: z.enum(LATE_MODES),
   /** Why the dispatcher turned it off (e.g. 'Unknown Webhook (404)'); null otherwise. */
   disabledReason: z.string().nullable(),
   stats: DestinationStatsSchema,

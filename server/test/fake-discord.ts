@@ -4,10 +4,13 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * A Discord stand-in on loopback for the notification tests and the benchmark: webhooks at
- * /api/webhooks/{id}/{token} answering 204 like Discord's execute-webhook, 5 requests per 2 s per
- * webhook (then a 429 with `retry_after`, `Retry-After` and the X-RateLimit-* headers), 404 Unknown
- * Webhook once deleted, and a switch to take it down (503, or connections reset). It records every
- * post it accepted.
+ * /api/webhooks/{id}/{token} answering like Discord's execute-webhook (204, or with `?wait=true` a
+ * 200 with the created message and its `id`), GET on the webhook answering the webhook object, 5
+ * requests per 2 s per webhook (then a 429 with `retry_after`, `Retry-After` and the X-RateLimit-*
+ * headers), 404 Unknown Webhook once deleted, and a switch to take it down (503, or connections
+ * reset). A webhook can be made to answer late (the post is taken at once, the answer comes after
+ * `answerDelayMs`), to refuse with 401/403, or to answer every post with a 429. It records every post
+ * it accepted.
  */
 export interface FakeWebhook {
   id: string;
@@ -22,6 +25,22 @@ export interface ReceivedPost {
   body: any;
   /** When it arrived (Date.now()). */
   at: number;
+  /** The created message's id (what `?wait=true` answers). */
+  messageId: string;
+  /** Whether the post asked `?wait=true`. */
+  wait: boolean;
+  /** The request's headers (lower-case names). */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** How one webhook misbehaves (all off by default). */
+export interface WebhookBehaviour {
+  /** The post is taken (recorded) on arrival; the answer is sent this much later. */
+  answerDelayMs?: number;
+  /** Every post and GET is refused with this status, as Discord does for a bad token or access. */
+  refuse?: 401 | 403;
+  /** Every post answers a 429 asking to wait this many seconds (a shared limit hit elsewhere). */
+  alwaysRateLimited?: number;
 }
 
 export interface FakeDiscord {
@@ -30,6 +49,8 @@ export interface FakeDiscord {
   createWebhook(): FakeWebhook;
   /** Later posts to it answer 404 {message: 'Unknown Webhook', code: 10015}. */
   deleteWebhook(id: string): void;
+  /** Makes a webhook answer late, refuse, or rate-limit every post (merged with what it had). */
+  setBehaviour(id: string, behaviour: WebhookBehaviour): void;
   /** '503': answers 503; 'reset': drops each connection unanswered. */
   takeDown(mode?: '503' | 'reset'): void;
   bringUp(): void;
@@ -50,7 +71,10 @@ export async function startFakeDiscord(
 ): Promise<FakeDiscord> {
   const limit = options.limit ?? FAKE_LIMIT;
   const windowMs = options.windowMs ?? FAKE_WINDOW_MS;
-  const webhooks = new Map<string, { token: string; deleted: boolean; windowStart: number; used: number }>();
+  const webhooks = new Map<
+    string,
+    { token: string; deleted: boolean; windowStart: number; used: number; behaviour: WebhookBehaviour }
+  >();
   const sockets = new Set<Socket>();
   let down: '503' | 'reset' | null = null;
   let nextId = BigInt('1180000000000000000');
@@ -64,12 +88,16 @@ export async function startFakeDiscord(
       nextId += 1n;
       const id = String(nextId);
       const token = randomBytes(24).toString('base64url');
-      webhooks.set(id, { token, deleted: false, windowStart: 0, used: 0 });
+      webhooks.set(id, { token, deleted: false, windowStart: 0, used: 0, behaviour: {} });
       return { id, token, url: `${fake.origin}/api/webhooks/${id}/${token}` };
     },
     deleteWebhook(id) {
       const hook = webhooks.get(id);
       if (hook) hook.deleted = true;
+    },
+    setBehaviour(id, behaviour) {
+      const hook = webhooks.get(id);
+      if (hook) hook.behaviour = { ...hook.behaviour, ...behaviour };
     },
     takeDown(mode = '503') {
       down = mode;
@@ -97,13 +125,43 @@ export async function startFakeDiscord(
       res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream connect error');
       return;
     }
-    const match = /^\/api\/webhooks\/(\d+)\/([A-Za-z0-9_-]+)\/?(?:\?.*)?$/.exec(req.url ?? '');
+    const match = /^\/api\/webhooks\/(\d+)\/([A-Za-z0-9_-]+)\/?(\?.*)?$/.exec(req.url ?? '');
     const hook = match ? webhooks.get(match[1]!) : undefined;
-    if (req.method !== 'POST' || !match || !hook || hook.deleted || hook.token !== match[2]) {
+    if (!match || !hook || hook.deleted || hook.token !== match[2]) {
       json(res, 404, { message: 'Unknown Webhook', code: 10015 });
       return;
     }
+    const { behaviour } = hook;
+    if (behaviour.refuse === 401) {
+      json(res, 401, { message: '401: Unauthorized', code: 0 });
+      return;
+    }
+    if (behaviour.refuse === 403) {
+      json(res, 403, { message: 'Missing Access', code: 50001 });
+      return;
+    }
+    if (req.method === 'GET') {
+      // Get Webhook with Token: the webhook object, no post made.
+      json(res, 200, { id: match[1], type: 1, name: 'fake', channel_id: '1', guild_id: '1' });
+      return;
+    }
+    if (req.method !== 'POST') {
+      json(res, 405, { message: '405: Method Not Allowed', code: 0 });
+      return;
+    }
+    const wait = new URLSearchParams(match[3] ?? '').get('wait') === 'true';
     const now = Date.now();
+    if (behaviour.alwaysRateLimited !== undefined) {
+      fake.rateLimited += 1;
+      const after = behaviour.alwaysRateLimited;
+      json(
+        res,
+        429,
+        { message: 'You are being rate limited.', retry_after: after, global: false },
+        { 'retry-after': String(Math.ceil(after)), 'x-ratelimit-scope': 'shared' },
+      );
+      return;
+    }
     if (now - hook.windowStart >= windowMs) {
       hook.windowStart = now;
       hook.used = 0;
@@ -134,8 +192,28 @@ export async function startFakeDiscord(
       return;
     }
     hook.used += 1;
-    fake.received.push({ webhookId: match[1]!, body, at: now });
-    res.writeHead(204, limitHeaders(limit - hook.used)).end();
+    nextId += 1n;
+    const messageId = String(nextId);
+    fake.received.push({ webhookId: match[1]!, body, at: now, messageId, wait, headers: req.headers });
+    const answer = () => {
+      if (res.destroyed) return;
+      if (!wait) {
+        res.writeHead(204, limitHeaders(limit - hook.used)).end();
+        return;
+      }
+      const message = {
+        id: messageId,
+        type: 0,
+        channel_id: '1',
+        webhook_id: match[1],
+        content: (body as { content?: string }).content ?? '',
+        embeds: (body as { embeds?: unknown[] }).embeds ?? [],
+        timestamp: new Date(now).toISOString(),
+      };
+      json(res, 200, message, limitHeaders(limit - hook.used));
+    };
+    if (behaviour.answerDelayMs) setTimeout(answer, behaviour.answerDelayMs);
+    else answer();
   };
 
   const server = createServer((req, res) => {

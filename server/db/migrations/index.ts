@@ -21,6 +21,7 @@ import * as adminLoginAttempts from './2026_12_01_000200_admin_login_attempts.ts
 import * as scriptKeyAddresses from './2026_12_01_000400_script_key_addresses.ts';
 import * as loaderSigningKey from './2026_12_01_000401_loader_signing_key.ts';
 import * as paymentsVerify from './2026_12_01_000500_payments_verify.ts';
+import * as notificationLanes from './2026_12_02_100000_notification_lanes.ts';
 import * as webhookSecretRotation from './2026_12_02_200000_webhook_secret_rotation.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
@@ -48,5 +49,6 @@ export const migrations = {
   '2026_12_01_000400_script_key_addresses': scriptKeyAddresses,
   '2026_12_01_000401_loader_signing_key': loaderSigningKey,
   '2026_12_01_000500_payments_verify': paymentsVerify,
+  '2026_12_02_100000_notification_lanes': notificationLanes,
   '2026_12_02_200000_webhook_secret_rotation': webhookSecretRotation,
 };

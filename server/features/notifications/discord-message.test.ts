@@ -116,9 +116,13 @@ describe('folding a burst', () => {
   });
 });
 
-it('a json destination gets the find and who it is for', () => {
-  expect(jsonBodyOf(find(3), { id: 4, name: 'Bridge' })).toEqual({
+it('a json destination gets the find, who it is for and the delivery id; a late one says how late', () => {
+  expect(jsonBodyOf(find(3), { id: 4, name: 'Bridge' }, 'scanline-delivery-9')).toEqual({
     find: find(3),
     destination: { id: 4, name: 'Bridge' },
+    deliveryId: 'scanline-delivery-9',
+  });
+  expect(jsonBodyOf(find(3), { id: 4, name: 'Bridge' }, 'scanline-delivery-9', 125.7).late).toEqual({
+    ageSeconds: 125,
   });
 });

@@ -86,8 +86,22 @@ function mentions(find: NotifiedFind, options: DiscordMessageOptions): boolean {
   );
 }
 
-/** The embed of one find. */
-export function discordEmbedOf(find: NotifiedFind, options: DiscordMessageOptions): DiscordEmbed {
+/** An age as a reader says it: 45 s, 2 min, 3 h. */
+export function ageText(seconds: number): string {
+  if (seconds < 60) return `${Math.floor(seconds)} s`;
+  if (seconds < 3_600) return `${Math.floor(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3_600)} h`;
+}
+
+/**
+ * The embed of one find. `lateAgeSeconds`: the find is older than its destination's maximum age and
+ * posted anyway (late mode 'mark'): its title says so, with its age.
+ */
+export function discordEmbedOf(
+  find: NotifiedFind,
+  options: DiscordMessageOptions,
+  lateAgeSeconds: number | null = null,
+): DiscordEmbed {
   const field = (name: string, value: string, inline = true): DiscordEmbedField => ({
     name: truncate(name, DISCORD_LIMITS.fieldName),
     value: truncate(value || '-', DISCORD_LIMITS.fieldValue),
@@ -117,7 +131,12 @@ export function discordEmbedOf(find: NotifiedFind, options: DiscordMessageOption
     }
   }
   const embed: DiscordEmbed = {
-    title: truncate(find.name || 'Pet', DISCORD_LIMITS.title),
+    title: truncate(
+      lateAgeSeconds === null
+        ? find.name || 'Pet'
+        : `Late (found ${ageText(lateAgeSeconds)} ago): ${find.name || 'Pet'}`,
+      DISCORD_LIMITS.title,
+    ),
     color: mentions(find, options) ? COLOR_MENTION : COLOR_DEFAULT,
     fields: fields.slice(0, DISCORD_LIMITS.fields),
     // The find's number: which find this is, when a reader (or a test) compares posts with the feed.
@@ -162,6 +181,7 @@ export function foldDiscordMessages<T>(
   items: T[],
   findOf: (item: T) => NotifiedFind,
   options: DiscordMessageOptions,
+  lateAgeOf: (item: T) => number | null = () => null,
 ): FoldedMessage<T>[] {
   const messages: FoldedMessage<T>[] = [];
   let current: { embeds: DiscordEmbed[]; items: T[]; chars: number; mention: boolean } | null = null;
@@ -177,7 +197,7 @@ export function foldDiscordMessages<T>(
   };
   for (const item of items) {
     const find = findOf(item);
-    const embed = fitAlone(discordEmbedOf(find, options));
+    const embed = fitAlone(discordEmbedOf(find, options, lateAgeOf(item)));
     const chars = embedCharacters(embed);
     if (
       current &&
@@ -196,9 +216,24 @@ export function foldDiscordMessages<T>(
   return messages;
 }
 
-/** The body a 'json' destination receives: one find per request (each marked sent on its own 2xx). */
-export function jsonBodyOf(find: NotifiedFind, destination: { id: number; name: string }) {
-  return { find, destination: { id: destination.id, name: destination.name } };
+/**
+ * The body a 'json' destination receives: one find per request (each marked sent on its own 2xx).
+ * `deliveryId` is the same on every try of one delivery (also sent as the Idempotency-Key header), so
+ * a receiver that got a post whose answer came too late can drop the repeat. `late` is set on a find
+ * posted past its destination's maximum age (late mode 'mark').
+ */
+export function jsonBodyOf(
+  find: NotifiedFind,
+  destination: { id: number; name: string },
+  deliveryId: string,
+  lateAgeSeconds: number | null = null,
+) {
+  return {
+    find,
+    destination: { id: destination.id, name: destination.name },
+    deliveryId,
+    ...(lateAgeSeconds === null ? {} : { late: { ageSeconds: Math.floor(lateAgeSeconds) } }),
+  };
 }
 
 /** The sample find the *Send test* button posts. */

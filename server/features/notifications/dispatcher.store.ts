@@ -1,93 +1,120 @@
+import { defaultMaxAgeSeconds, type LateMode } from '../../../common/notifications.ts';
 import type { Db } from '../../db/index.ts';
 
 /*
- * The dispatcher's SQL: the due deliveries and their outcomes (its lease is in db/leases.ts). Every
- * write is conditional (a delivery no longer pending is not touched), so two instances racing never
- * both win.
+ * The dispatcher's SQL: the destinations it runs a lane for, each lane's due deliveries and their
+ * outcomes (its lease is in db/leases.ts). Every write is conditional (a delivery no longer pending
+ * is not touched), so two instances racing never both win.
  */
 
-/** A due delivery with what its destination needs to post it. */
-export interface DueDelivery {
+/** What a lane needs of its destination to post. */
+export interface LaneDestination {
   id: number;
-  destinationId: number;
+  name: string;
+  kind: string;
+  url: string;
+  includeJoinData: boolean;
+  mentionRoleId: string | null;
+  mentionFromValue: number | null;
+  /** A find older than this (ms since found) is dropped or posted marked late. */
+  maxAgeMs: number;
+  lateMode: LateMode;
+}
+
+/** A due delivery of a lane. */
+export interface LaneDelivery {
+  id: number;
   attempts: number;
   foundAt: number;
   payload: string;
-  destination: {
-    id: number;
-    name: string;
-    kind: string;
-    url: string;
-    includeJoinData: boolean;
-    mentionRoleId: string | null;
-    mentionFromValue: number | null;
-  };
 }
 
-/**
- * Pending deliveries due by `now` to enabled destinations, oldest first, leaving out the
- * destinations in `skip` (waiting out a rate limit or a backoff: their backlog must not fill the
- * batch and hold the others back).
- */
-export async function selectDueDeliveries(
-  db: Db,
-  now: number,
-  limit: number,
-  skip: number[] = [],
-): Promise<DueDelivery[]> {
-  let query = db
-    .selectFrom('notification_outbox as o')
-    .innerJoin('notification_destinations as d', 'd.id', 'o.destination_id')
-    .select([
-      'o.id',
-      'o.destination_id',
-      'o.attempts',
-      'o.found_at',
-      'o.payload',
-      'd.name',
-      'd.kind',
-      'd.url',
-      'd.include_join_data',
-      'd.mention_role_id',
-      'd.mention_from_value',
-    ])
-    .where('o.state', '=', 'pending')
-    .where('o.due_at', '<=', now)
-    .where('d.enabled', '=', 1);
-  if (skip.length > 0) query = query.where('o.destination_id', 'not in', skip);
-  const rows = await query.orderBy('o.due_at').orderBy('o.id').limit(limit).execute();
+/** The enabled destinations (one lane each). */
+export async function listLaneDestinations(db: Db): Promise<LaneDestination[]> {
+  const rows = await db
+    .selectFrom('notification_destinations')
+    .selectAll()
+    .where('enabled', '=', 1)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({
     id: Number(r.id),
-    destinationId: Number(r.destination_id),
-    attempts: Number(r.attempts),
-    foundAt: Number(r.found_at),
-    payload: r.payload,
-    destination: {
-      id: Number(r.destination_id),
-      name: r.name,
-      kind: r.kind,
-      url: r.url,
-      includeJoinData: Number(r.include_join_data) === 1,
-      mentionRoleId: r.mention_role_id,
-      mentionFromValue: r.mention_from_value === null ? null : Number(r.mention_from_value),
-    },
+    name: r.name,
+    kind: r.kind,
+    url: r.url,
+    includeJoinData: Number(r.include_join_data) === 1,
+    mentionRoleId: r.mention_role_id,
+    mentionFromValue: r.mention_from_value === null ? null : Number(r.mention_from_value),
+    maxAgeMs: (r.max_age_seconds ?? defaultMaxAgeSeconds(Number(r.delay_seconds))) * 1000,
+    lateMode: r.late_mode === 'mark' ? 'mark' : 'drop',
   }));
 }
 
-/** Marks deliveries posted (only those still pending). */
-export async function markDeliveriesSent(db: Db, ids: number[], now: number): Promise<void> {
+/**
+ * A destination's pending deliveries due by `now`, dearest value tier first (order of magnitude) and
+ * newest first within a tier: after an outage the backlog goes out in the order a buyer values it.
+ */
+export async function selectLaneDeliveries(
+  db: Db,
+  destinationId: number,
+  now: number,
+  limit: number,
+): Promise<LaneDelivery[]> {
+  const rows = await db
+    .selectFrom('notification_outbox')
+    .select(['id', 'attempts', 'found_at', 'payload'])
+    .where('destination_id', '=', destinationId)
+    .where('state', '=', 'pending')
+    .where('due_at', '<=', now)
+    .orderBy('value_tier', 'desc')
+    .orderBy('found_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    attempts: Number(r.attempts),
+    foundAt: Number(r.found_at),
+    payload: r.payload,
+  }));
+}
+
+/** Drops a destination's pending deliveries found before `foundBefore` (state 'dropped'); how many. */
+export async function dropStaleDeliveries(
+  db: Db,
+  destinationId: number,
+  foundBefore: number,
+  reason: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('notification_outbox')
+    .set({ state: 'dropped', last_error: reason })
+    .where('destination_id', '=', destinationId)
+    .where('state', '=', 'pending')
+    .where('found_at', '<', foundBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Marks deliveries posted (only those still pending), with what the destination answered for them. */
+export async function markDeliveriesSent(
+  db: Db,
+  ids: number[],
+  now: number,
+  remoteId: string | null = null,
+): Promise<void> {
   if (ids.length === 0) return;
   await db
     .updateTable('notification_outbox')
-    .set({ state: 'sent', sent_at: now, last_error: null })
+    .set({ state: 'sent', sent_at: now, last_error: null, remote_id: remoteId })
     .where('id', 'in', ids)
     .where('state', '=', 'pending')
     .execute();
 }
 
 /**
- * Schedules another try at `now + afterMs`, counting an attempt when `countAttempt`; a delivery past
- * `maxAttempts` attempts or `giveUpAfterMs` since its find is marked failed instead.
+ * Notes a failed try: another at `now + afterMs`, counting an attempt when `countAttempt`; a delivery
+ * past `maxAttempts` attempts or `giveUpAfterMs` since its find is marked failed instead.
  */
 export async function scheduleDeliveryRetry(
   db: Db,

@@ -1,38 +1,32 @@
 import type { Db, DialectName } from '../../db/index.ts';
 import { acquireLease, releaseLease } from '../../db/leases.ts';
-import { attempt, type Destination, type Post, postsFor } from './destination-posts.ts';
-import {
-  type DueDelivery,
-  disableDestination,
-  markDeliveriesFailed,
-  markDeliveriesSent,
-  scheduleDeliveryRetry,
-  selectDueDeliveries,
-} from './dispatcher.store.ts';
-import { type OutboundKind, type OutboundPolicy, REQUEST_TIMEOUT_MS } from './outbound-request.ts';
-import { type DeliveryOutcome, GIVE_UP_AFTER_MS, MAX_ATTEMPTS, RateLimiter } from './rate-limits.ts';
+import { DeliveryLane, type LaneContext, type LaneLogger } from './delivery-lane.ts';
+import { DEFAULT_TIMING, type PostTiming } from './destination-posts.ts';
+import { listLaneDestinations } from './dispatcher.store.ts';
+import type { OutboundPolicy } from './outbound-request.ts';
+import { RateLimiter } from './rate-limits.ts';
+import { WakeableSleep } from './wakeable-sleep.ts';
 
 /*
- * The one sender of the cluster: whoever holds the lease row posts the due outbox rows, grouped per
- * destination (Discord: a burst folded into few messages), and marks each message's rows sent right
- * after its 2xx. A crash between a post and its mark can repeat that one message, nothing more.
+ * The one sender of the cluster: whoever holds the lease row runs a lane per enabled destination
+ * (delivery-lane.ts), each with its own queue and concurrency, so a slow or dead destination delays
+ * only itself. Each message's rows are marked sent right after its 2xx: a crash between a post and
+ * its mark can repeat that one message, nothing more.
  */
 
 export const LEASE_NAME = 'notifications-dispatcher';
-/** How long a lease lasts unless renewed: well above a request's 5 s, so a holder renews in time. */
-export const LEASE_TTL_MS = 15_000;
-/** How often an idle dispatcher looks for due rows: the floor of the find-to-post time. */
+/** How long a lease lasts unless renewed: above a post and its one repeat, so a holder renews in time. */
+export const LEASE_TTL_MS = 30_000;
+/** The holder renews its lease this often. */
+const RENEW_EVERY_MS = 5_000;
+/** How often an idle lane looks for due rows: the floor of the find-to-post time. */
 export const POLL_MS = 100;
+/** How often the holder reloads the destinations (a new one gets its lane within this). */
+const REFRESH_MS = 1_000;
 /** How often a non-holder tries for the lease. */
 const STANDBY_MS = 1_000;
-/** Rows taken per round. */
-const BATCH = 200;
 
-export interface DispatcherLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type DispatcherLogger = LaneLogger;
 
 export interface DispatcherOptions {
   db: Db;
@@ -44,154 +38,94 @@ export interface DispatcherOptions {
   joinUrlTemplate: string | null;
   /** Names this instance in the lease row. */
   instanceId: string;
+  /** The process's limiter, shared with Send test (a fresh one when not given). */
+  limits?: RateLimiter;
   /** For tests: the idle poll (default POLL_MS). */
   pollMs?: number;
+  /** For tests: how long a post waits for its answer in time, and at most for a late one. */
+  answerTimeoutMs?: number;
+  lateAnswerMs?: number;
 }
 
 export interface NotificationDispatcher {
   /** Looks for due rows now (after an outbox write) rather than at the next poll. */
   wake(): void;
-  /** Ends the loop after the post in flight, and gives the lease up. */
+  /** Ends the lanes after the posts in flight, and gives the lease up. */
   stop(): Promise<void>;
 }
 
 export function startNotificationDispatcher(options: DispatcherOptions): NotificationDispatcher {
-  const { db, clock, logger, policy, joinUrlTemplate, instanceId } = options;
+  const { db, clock, logger, instanceId } = options;
   const pollMs = options.pollMs ?? POLL_MS;
-  const limits = new RateLimiter(clock);
-  /** Destinations held back after a 5xx or network error, until this time. */
-  const backedOff = new Map<number, number>();
-  /** The URL of each destination seen, to ask the rate limiter about it before reading its rows. */
-  const urlOf = new Map<number, string>();
+  const timing: PostTiming = {
+    answerMs: options.answerTimeoutMs ?? DEFAULT_TIMING.answerMs,
+    lateMs: options.lateAnswerMs ?? DEFAULT_TIMING.lateMs,
+  };
+  /** Lease left that a post (and its one repeat) needs before it starts. */
+  const postBudgetMs = 2 * Math.max(timing.answerMs, timing.lateMs) + 2_000;
+  const lanes = new Map<number, DeliveryLane>();
+  const sleeper = new WakeableSleep();
   let leaseUntil = 0;
+  let renewedAt = 0;
   let running = true;
-  let wakeUp: (() => void) | null = null;
-  let wokenEarly = false;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (wokenEarly || !running) {
-        wokenEarly = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      }
-      wakeUp = done;
-    });
+  const laneContext: LaneContext = {
+    db,
+    clock,
+    logger,
+    policy: options.policy,
+    joinUrlTemplate: options.joinUrlTemplate,
+    limits: options.limits ?? new RateLimiter(clock),
+    timing,
+    pollMs,
+    mayPost: () => running && leaseUntil - clock() > postBudgetMs,
+    onDisabled: (id) => lanes.delete(id),
+  };
 
-  /** Holds the lease for at least the next request (renewing it), or says we do not. */
+  /** Holds the lease (renewing it every RENEW_EVERY_MS), or says we do not. */
   async function holdLease(): Promise<boolean> {
     const now = clock();
-    if (leaseUntil - now > REQUEST_TIMEOUT_MS + 2_000) return true;
+    if (leaseUntil > now && now - renewedAt < RENEW_EVERY_MS) return true;
     const held = await acquireLease(db, LEASE_NAME, instanceId, now, LEASE_TTL_MS);
     const wasHolding = leaseUntil > now;
     leaseUntil = held ? now + LEASE_TTL_MS : 0;
+    renewedAt = now;
     if (held && !wasHolding) logger.info({ instanceId }, 'notifications: dispatching for the cluster');
     return held;
   }
 
-  async function apply(
-    destination: Destination,
-    rows: DueDelivery[],
-    outcome: DeliveryOutcome,
-  ): Promise<boolean> {
-    const ids = rows.map((r) => r.id);
-    const now = clock();
-    switch (outcome.kind) {
-      case 'sent':
-        await markDeliveriesSent(db, ids, now);
-        backedOff.delete(destination.id);
-        return true;
-      case 'retry': {
-        if (outcome.attempt) {
-          backedOff.set(destination.id, now + outcome.afterMs);
-        }
-        await scheduleDeliveryRetry(db, ids, now, {
-          afterMs: outcome.afterMs,
-          error: outcome.error,
-          countAttempt: outcome.attempt,
-          maxAttempts: MAX_ATTEMPTS,
-          giveUpAfterMs: GIVE_UP_AFTER_MS,
-        });
-        return false;
-      }
-      case 'disable':
-        logger.warn(
-          { destinationId: destination.id, reason: outcome.reason },
-          'notifications: destination disabled',
-        );
-        await disableDestination(db, destination.id, outcome.reason, now, ids, outcome.error);
-        limits.forget(destination.url);
-        return false;
-      case 'fail':
-        await markDeliveriesFailed(db, ids, outcome.error);
-        return true;
+  /** One lane per enabled destination: new ones started, changed ones told, gone ones stopped. */
+  async function refreshLanes(): Promise<void> {
+    const destinations = await listLaneDestinations(db);
+    const seen = new Set<number>();
+    for (const destination of destinations) {
+      seen.add(destination.id);
+      const lane = lanes.get(destination.id);
+      if (lane) lane.update(destination);
+      else lanes.set(destination.id, new DeliveryLane(laneContext, destination));
     }
-  }
-
-  /** Posts a destination's due rows in order; stops at the first post that is not accepted. */
-  async function sendTo(destination: Destination, rows: DueDelivery[]): Promise<void> {
-    let posts: Post[];
-    try {
-      posts = postsFor(destination, rows, joinUrlTemplate);
-    } catch {
-      // A payload that is not JSON cannot be posted ever.
-      await markDeliveriesFailed(
-        db,
-        rows.map((r) => r.id),
-        'The stored find is not readable',
-      );
-      return;
+    for (const [id, lane] of lanes) {
+      if (seen.has(id)) continue;
+      lanes.delete(id);
+      void lane.stop();
     }
-    const kind: OutboundKind = destination.kind === 'discord' ? 'discord' : 'json';
-    for (const post of posts) {
-      if (!running) return;
-      if (limits.waitMs(destination.url) > 0) return;
-      if (!(await holdLease())) return;
-      const attempts = Math.max(...post.rows.map((r) => r.attempts));
-      const { outcome } = await attempt(destination.url, kind, post.body, policy, attempts, limits);
-      if (!(await apply(destination, post.rows, outcome))) return;
-    }
-  }
-
-  async function round(): Promise<number> {
-    if (!(await holdLease())) return STANDBY_MS;
-    const now = clock();
-    const waiting = (id: number) => (backedOff.get(id) ?? 0) > now || limits.waitMs(urlOf.get(id) ?? '') > 0;
-    const skip = [...urlOf.keys()].filter(waiting);
-    const due = await selectDueDeliveries(db, now, BATCH, skip);
-    const groups = new Map<number, { destination: Destination; rows: DueDelivery[] }>();
-    for (const row of due) {
-      urlOf.set(row.destinationId, row.destination.url);
-      if (waiting(row.destinationId)) continue;
-      const group = groups.get(row.destinationId) ?? { destination: row.destination, rows: [] };
-      group.rows.push(row);
-      groups.set(row.destinationId, group);
-    }
-    if (groups.size === 0) return pollMs;
-    await Promise.all([...groups.values()].map((g) => sendTo(g.destination, g.rows)));
-    // A full batch may have more behind it: go again at once.
-    return due.length >= BATCH ? 0 : pollMs;
   }
 
   const loop = (async () => {
     while (running) {
-      let pause = pollMs;
+      let pause = REFRESH_MS;
       try {
-        pause = await round();
+        if (await holdLease()) await refreshLanes();
+        else pause = STANDBY_MS;
       } catch (error) {
-        // The database is away for a moment: keep the lease logic honest and try again.
-        leaseUntil = 0;
+        // The database is away for a moment: the lanes stop posting as the lease runs out.
         logger.error({ err: error }, 'notifications: dispatch round failed');
         pause = STANDBY_MS;
       }
-      if (pause > 0) await sleep(pause);
+      if (running) await sleeper.sleep(pause);
     }
+    await Promise.all([...lanes.values()].map((lane) => lane.stop()));
+    lanes.clear();
     if (leaseUntil > clock()) {
       await releaseLease(db, LEASE_NAME, instanceId).catch(() => {});
     }
@@ -199,12 +133,13 @@ export function startNotificationDispatcher(options: DispatcherOptions): Notific
 
   return {
     wake() {
-      if (wakeUp) wakeUp();
-      else wokenEarly = true;
+      for (const lane of lanes.values()) lane.wake();
+      // A find for a destination that has no lane yet (just created): look again now.
+      if (lanes.size === 0) sleeper.wake();
     },
     async stop() {
       running = false;
-      wakeUp?.();
+      sleeper.wake();
       await loop;
     },
   };

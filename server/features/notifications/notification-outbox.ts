@@ -20,6 +20,14 @@ export const DESTINATIONS_CHANNEL = 'notification-destinations';
  */
 const RELOAD_EVERY_MS = 30_000;
 
+/**
+ * A find's value tier: its order of magnitude per second (1M/s to under 10M/s: 6). After an outage a
+ * lane posts the dearest tier first and, within a tier, the newest find first (fresher servers).
+ */
+export function valueTierOf(numericValue: number): number {
+  return numericValue >= 1 ? Math.floor(Math.log10(numericValue)) : 0;
+}
+
 /** Whether `find` goes to `rule`'s destination: within its value range (inclusive), one of its pets. */
 export function findMatches(rule: DestinationRule, find: PetDiscovery): boolean {
   if (find.numericValue < rule.minValue) return false;
@@ -91,6 +99,7 @@ export class NotificationOutbox {
           destination_id: rule.id,
           discovery_seq: find.seq,
           payload: JSON.stringify(find),
+          value_tier: valueTierOf(find.numericValue),
           found_at: foundAt,
           due_at: foundAt + rule.delaySeconds * 1000,
         });

@@ -26,7 +26,7 @@ export function createNotificationOutbox(
  * Runs the notifications on the root instance. When the app is ready (before a bot can report a
  * find): the destinations are loaded, and the dispatcher starts (unless NOTIFY_DISPATCH=false); it
  * sends only while it holds the cluster's lease, so every instance may run one. When the app closes
- * (graceful shutdown: app.close()), the dispatcher ends after the post in flight and gives the
+ * (graceful shutdown: app.close()), the dispatcher's lanes end after the posts in flight and gives the
  * lease up, so another instance takes over at once rather than after the lease expires.
  */
 export function registerNotifications(app: FastifyInstance, ctx: AppContext): void {
@@ -42,6 +42,7 @@ export function registerNotifications(app: FastifyInstance, ctx: AppContext): vo
       logger: app.log,
       policy: outboundPolicyOf(ctx),
       joinUrlTemplate: ctx.config.NOTIFY_JOIN_URL_TEMPLATE ?? null,
+      limits: ctx.services.notificationRateLimits,
       // Two instances on one host (or two test apps in one process) hold the lease apart.
       instanceId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     });

@@ -26,12 +26,15 @@ import {
   updateDestination as updateDestinationRow,
 } from './notifications.store.ts';
 import { checkOutboundUrl, OutboundUrlError } from './outbound-request.ts';
+import type { RateLimiter } from './rate-limits.ts';
 import { hostOfUrl } from './webhook-url.ts';
 
 declare module '../../context.ts' {
   interface AppServices {
     /** Finds' outbox rows, written with the finds (the destinations kept in memory). */
     notificationOutbox: NotificationOutbox;
+    /** Discord's rate limits as this process learned them: the dispatcher's lanes and Send test share it. */
+    notificationRateLimits: RateLimiter;
   }
 }
 
@@ -194,8 +197,16 @@ export async function retryDelivery(ctx: AppContext, id: number, caller: Caller)
   return delivery;
 }
 
-/** Posts a sample find to destination `id` now (not through the outbox) and says how it went. */
+/**
+ * Posts a sample find to destination `id` now (not through the outbox, but through the rate limiter
+ * the lanes use) and says how it went.
+ */
 export async function sendTestNotification(ctx: AppContext, id: number): Promise<TestSendResult> {
   const row = await destinationRowOf(ctx, id);
-  return sendTestFind(row, outboundPolicyOf(ctx), ctx.config.NOTIFY_JOIN_URL_TEMPLATE ?? null);
+  return sendTestFind(
+    row,
+    outboundPolicyOf(ctx),
+    ctx.config.NOTIFY_JOIN_URL_TEMPLATE ?? null,
+    ctx.services.notificationRateLimits,
+  );
 }

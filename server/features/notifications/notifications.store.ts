@@ -1,12 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { PetDiscovery } from '../../../common/fleet.ts';
-import type {
-  Delivery,
-  DeliveryState,
-  Destination,
-  DestinationInput,
-  DestinationKind,
-  DestinationStats,
+import {
+  type Delivery,
+  type DeliveryState,
+  type Destination,
+  type DestinationInput,
+  type DestinationKind,
+  type DestinationStats,
+  defaultMaxAgeSeconds,
+  type LateMode,
 } from '../../../common/notifications.ts';
 import type { Db } from '../../db/index.ts';
 import type { NotificationDestinationsTable, NotificationOutboxTable } from './notifications.table.ts';
@@ -28,6 +30,8 @@ function destinationValues(input: DestinationInput) {
     mention_role_id: input.mentionRoleId,
     mention_from_value: input.mentionFromValue,
     enabled: input.enabled ? 1 : 0,
+    max_age_seconds: input.maxAgeSeconds,
+    late_mode: input.lateMode,
   };
 }
 
@@ -45,6 +49,8 @@ export function destinationRowToInput(row: DestinationRow): DestinationInput {
     mentionRoleId: row.mention_role_id,
     mentionFromValue: row.mention_from_value,
     enabled: row.enabled === 1,
+    maxAgeSeconds: row.max_age_seconds,
+    lateMode: row.late_mode as LateMode,
   };
 }
 
@@ -55,6 +61,7 @@ export function destinationRowToDestination(row: DestinationRow, stats: Destinat
     id: row.id,
     ...settings,
     url: maskWebhookUrl(url),
+    maxAgeSecondsInEffect: settings.maxAgeSeconds ?? defaultMaxAgeSeconds(settings.delaySeconds),
     disabledReason: row.disabled_reason,
     stats,
     createdAt: new Date(row.created_at).toISOString(),
@@ -154,6 +161,7 @@ export async function destinationStats(db: Db, id: number): Promise<DestinationS
     sent: countOf('sent'),
     pending: countOf('pending'),
     failed: countOf('failed'),
+    dropped: countOf('dropped'),
     lastError: latestError?.last_error ?? null,
     p50Ms: percentile(ms, 0.5),
     p99Ms: percentile(ms, 0.99),
@@ -191,7 +199,7 @@ export async function listDestinationRules(db: Db): Promise<DestinationRule[]> {
 export type OutboxInsert = Pick<
   NotificationOutboxTable,
   'destination_id' | 'discovery_seq' | 'payload' | 'found_at' | 'due_at'
->;
+> & { value_tier: number };
 
 /** Queues posts (pending, no attempt yet); a (destination, find) pair already queued stays as it is. */
 export async function insertOutboxRows(db: Db, rows: OutboxInsert[], now: number): Promise<void> {
@@ -206,6 +214,7 @@ export async function insertOutboxRows(db: Db, rows: OutboxInsert[], now: number
         created_at: now,
         sent_at: null,
         last_error: null,
+        remote_id: null,
       })),
     )
     .onConflict((oc) => oc.columns(['destination_id', 'discovery_seq']).doNothing())

@@ -19,6 +19,10 @@ export interface NotificationDestinationsTable {
   mention_role_id: string | null;
   mention_from_value: number | null;
   enabled: number;
+  /** Finds older than this (seconds since found) are not posted as new; null: the tier's default. */
+  max_age_seconds: number | null;
+  /** What happens to an older find: 'drop' (counted) | 'mark' (posted, marked late). */
+  late_mode: Generated<string>;
   /** Why the dispatcher turned it off (Unknown Webhook, 401…); null while enabled by the admin. */
   disabled_reason: string | null;
   created_at: number;
@@ -33,13 +37,17 @@ export interface NotificationOutboxTable {
   discovery_seq: number;
   /** JSON of the find as it was stored (PetDiscovery), so the post never needs the fleet's tables. */
   payload: string;
-  /** 'pending' | 'sent' | 'failed' */
+  /** 'pending' | 'sent' | 'failed' | 'dropped' (older than the destination's maximum age) */
   state: string;
   attempts: number;
   /** When the find was made (ms). */
   found_at: number;
   /** Not posted before this (found_at + the destination's delay, later after a failed attempt). */
   due_at: number;
+  /** The find's order of magnitude (1M/s to 10M/s: 6): a lane posts the dearest tier first. */
+  value_tier: Generated<number>;
+  /** What the destination answered for the post (Discord's message id); null otherwise. */
+  remote_id: string | null;
   created_at: number;
   sent_at: number | null;
   last_error: string | null;

@@ -228,6 +228,44 @@ for (const dialect of DIALECTS) {
       expect(badId.statusCode).toBe(400);
     });
 
+    it('keeps a maximum age and what to do with older finds per destination: automatic by tier, checked naming the field', async () => {
+      const premium = await create();
+      expect(premium).toMatchObject({ maxAgeSeconds: null, maxAgeSecondsInEffect: 60, lateMode: 'drop' });
+      const free = await create({ name: 'Free', delaySeconds: 300 });
+      expect(free).toMatchObject({ maxAgeSeconds: null, maxAgeSecondsInEffect: 600 });
+      const changed = await call('PATCH', `/api/admin/notifications/destinations/${premium.id}`, {
+        maxAgeSeconds: 120,
+        lateMode: 'mark',
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json().destination).toMatchObject({
+        maxAgeSeconds: 120,
+        maxAgeSecondsInEffect: 120,
+        lateMode: 'mark',
+      });
+      const bad: Array<[Record<string, unknown>, RegExp]> = [
+        [{ maxAgeSeconds: 5 }, /maxAgeSeconds: The maximum age is at least 10 seconds/],
+        [{ maxAgeSeconds: 30.5 }, /maxAgeSeconds: The maximum age is whole seconds/],
+        [{ maxAgeSeconds: '60' }, /maxAgeSeconds/],
+        [{ lateMode: 'skip' }, /lateMode/],
+        [
+          { delaySeconds: 300, maxAgeSeconds: 200 },
+          /maxAgeSeconds: The maximum age must be more than the delay/,
+        ],
+      ];
+      for (const [over, message] of bad) {
+        const res = await call('POST', '/api/admin/notifications/destinations', destination(over));
+        expect(res.statusCode, JSON.stringify(over)).toBe(400);
+        expect(res.json().error).toMatch(message);
+      }
+      // Checked against what is stored: a maximum age under the stored delay.
+      const under = await call('PATCH', `/api/admin/notifications/destinations/${free.id}`, {
+        maxAgeSeconds: 100,
+      });
+      expect(under.statusCode).toBe(400);
+      expect(under.json().error).toMatch(/maxAgeSeconds: The maximum age must be more than the delay/);
+    });
+
     it('writes a delivery for each enabled destination a find matches, and none for the others', async () => {
       const low = await create({ name: 'Low', minValue: 1_000_000, maxValue: 10_000_000 });
       const garama = await create({
@@ -289,8 +327,14 @@ for (const dialect of DIALECTS) {
 
     it('shows sent and failed counts, the last error and find-to-post times; retries a failed delivery', async () => {
       const dest = await create();
-      await reportFinds(t, [find('A', '$2M/s'), find('B', '$3M/s'), find('C', '$4M/s')]);
-      const [c, b, a] = (await deliveries()) as Array<{ id: number; foundAt: string }>;
+      await reportFinds(t, [find('A', '$2M/s'), find('B', '$3M/s'), find('C', '$4M/s'), find('D', '$5M/s')]);
+      const [d, c, b, a] = (await deliveries()) as Array<{ id: number; foundAt: string }>;
+      // Too old when it could be posted (after an outage): dropped, and counted.
+      await t.ctx.db
+        .updateTable('notification_outbox')
+        .set({ state: 'dropped', last_error: 'Older than the maximum age (1 min) when it could be posted' })
+        .where('id', '=', d?.id ?? 0)
+        .execute();
       const foundAt = Date.parse(a?.foundAt ?? '');
       // What the dispatcher does: two posted (after 200 and 800 ms), one given up.
       await t.ctx.db
@@ -313,11 +357,13 @@ for (const dialect of DIALECTS) {
         sent: 2,
         pending: 0,
         failed: 1,
+        dropped: 1,
         lastError: 'HTTP 502',
         p50Ms: 200,
         p99Ms: 800,
       });
-      expect((await deliveries('?state=failed')).map((d) => d.id)).toEqual([c?.id]);
+      expect((await deliveries('?state=failed')).map((x) => x.id)).toEqual([c?.id]);
+      expect((await deliveries('?state=dropped')).map((x) => x.id)).toEqual([d?.id]);
 
       t.clock.advance(60_000);
       const retried = await call('POST', `/api/admin/notifications/deliveries/${c?.id}/retry`);

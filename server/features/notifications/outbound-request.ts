@@ -150,13 +150,19 @@ export async function postJson(
   body: unknown,
   policy: OutboundPolicy,
   kind: OutboundKind = inferKind(raw),
+  extra: { headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<OutboundResponse> {
   return sendOutbound(
     raw,
     {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Scanline-Notifications/1.0' },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Scanline-Notifications/1.0',
+        ...extra.headers,
+      },
       body: JSON.stringify(body),
+      timeoutMs: extra.timeoutMs,
     },
     policy,
     kind,

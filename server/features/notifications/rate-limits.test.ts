@@ -22,7 +22,7 @@ describe('what an answer means for a delivery', () => {
     expect(outcomeOf(answer(429, { 'retry-after': '7' }, '<html>'), 0)).toMatchObject({ afterMs: 7000 });
   });
 
-  it('404 and 401 disable the destination with the reason', () => {
+  it('404, 401 and 403 disable the destination with the reason', () => {
     const gone = outcomeOf(answer(404, {}, JSON.stringify({ message: 'Unknown Webhook', code: 10015 })), 0);
     expect(gone).toEqual({
       kind: 'disable',
@@ -30,6 +30,11 @@ describe('what an answer means for a delivery', () => {
       error: 'HTTP 404: Unknown Webhook',
     });
     expect(outcomeOf(answer(401), 0)).toMatchObject({ kind: 'disable', reason: 'Unauthorized (401)' });
+    expect(outcomeOf(answer(403, {}, '{"message":"Missing Access","code":50001}'), 0)).toEqual({
+      kind: 'disable',
+      reason: 'Forbidden (403)',
+      error: 'HTTP 403: Missing Access',
+    });
   });
 
   it('5xx and network errors retry with backoff; other 4xx fail', () => {
@@ -38,11 +43,16 @@ describe('what an answer means for a delivery', () => {
       afterMs: 2000,
       error: 'HTTP 502',
       attempt: true,
+      down: true,
     });
+    expect(outcomeOf(answer(500), 0)).toMatchObject({ kind: 'retry', down: false });
     expect(networkOutcome(new Error('ECONNREFUSED'), 0, () => 0.5)).toMatchObject({
       kind: 'retry',
       afterMs: 500,
+      down: true,
     });
+    // Sent and unanswered: it may have been taken, so the destination is not probed as down.
+    expect(networkOutcome(new Error('No answer'), 0, () => 0.5, true)).toMatchObject({ down: false });
     expect(outcomeOf(answer(400, {}, '{"message":"Invalid Form Body"}'), 0)).toEqual({
       kind: 'fail',
       error: 'HTTP 400: Invalid Form Body',

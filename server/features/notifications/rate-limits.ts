@@ -9,8 +9,12 @@ import type { OutboundResponse } from './outbound-request.ts';
 /** What to do with the deliveries a request carried, from its answer (or its network error). */
 export type DeliveryOutcome =
   | { kind: 'sent' }
-  /** Try again no earlier than `afterMs` from now; `attempt` counts toward the give-up. */
-  | { kind: 'retry'; afterMs: number; error: string; attempt: boolean }
+  /**
+   * Try again no earlier than `afterMs` from now; `attempt` counts toward the give-up. `down`: the
+   * destination did not take the connection or its gateway said it is away (refused, reset, 502-504):
+   * a lane probes it to notice at once when it is back.
+   */
+  | { kind: 'retry'; afterMs: number; error: string; attempt: boolean; down?: boolean; rateLimited?: boolean }
   /** The destination is gone or refuses us: turn it off with this reason. */
   | { kind: 'disable'; reason: string; error: string }
   /** This delivery will never be accepted (a 4xx other than the above). */
@@ -71,25 +75,49 @@ export function outcomeOf(res: OutboundResponse, attempts: number, random?: () =
   if (status >= 200 && status < 300) return { kind: 'sent' };
   if (status === 429) {
     // Waiting out a rate limit is not the delivery's fault: it does not count as an attempt.
-    return { kind: 'retry', afterMs: retryAfterOf(res).ms, error: describe(res), attempt: false };
+    return {
+      kind: 'retry',
+      afterMs: retryAfterOf(res).ms,
+      error: describe(res),
+      attempt: false,
+      rateLimited: true,
+    };
   }
+  // Discord counts 401, 403 and 429 answers toward its ban (10,000 in 10 minutes): a webhook that
+  // refuses us is not asked again until the operator has looked.
   if (status === 404) return { kind: 'disable', reason: 'Unknown Webhook (404)', error: describe(res) };
   if (status === 401) return { kind: 'disable', reason: 'Unauthorized (401)', error: describe(res) };
+  if (status === 403) return { kind: 'disable', reason: 'Forbidden (403)', error: describe(res) };
   if (status >= 500) {
-    return { kind: 'retry', afterMs: backoffMs(attempts, random), error: describe(res), attempt: true };
+    return {
+      kind: 'retry',
+      afterMs: backoffMs(attempts, random),
+      error: describe(res),
+      attempt: true,
+      down: status >= 502 && status <= 504,
+    };
   }
   // Other 4xx, and 3xx (no redirect is followed) and anything else: this post will not be accepted.
   return { kind: 'fail', error: describe(res) };
 }
 
-/** The outcome of a request that got no answer (refused, reset, timed out). */
-export function networkOutcome(error: unknown, attempts: number, random?: () => number): DeliveryOutcome {
+/**
+ * The outcome of a request that got no answer (refused, reset, timed out). `timedOut`: the request
+ * was sent and nothing came back in time (it may have been taken), unlike a connection refused.
+ */
+export function networkOutcome(
+  error: unknown,
+  attempts: number,
+  random?: () => number,
+  timedOut = false,
+): DeliveryOutcome {
   const text = error instanceof Error ? error.message : String(error);
   return {
     kind: 'retry',
     afterMs: backoffMs(attempts, random),
     error: `Network: ${text}`.slice(0, 300),
     attempt: true,
+    down: !timedOut,
   };
 }
 
@@ -100,6 +128,8 @@ export function networkOutcome(error: unknown, attempts: number, random?: () => 
  */
 export class RateLimiter {
   private readonly blockedUntil = new Map<string, number>();
+  /** The bucket's X-RateLimit-Remaining as last answered (how many posts may go at once). */
+  private readonly remainingOf = new Map<string, number>();
   private globalUntil = 0;
 
   constructor(private readonly now: () => number) {}
@@ -121,6 +151,7 @@ export class RateLimiter {
     }
     const remaining = seconds(header(res, 'x-ratelimit-remaining'));
     const resetAfter = seconds(header(res, 'x-ratelimit-reset-after'));
+    if (remaining !== null) this.remainingOf.set(route, remaining);
     if (remaining === 0 && resetAfter !== null) {
       this.blockedUntil.set(route, now + Math.ceil(resetAfter * 1000));
     } else if (remaining !== null && remaining > 0) {
@@ -128,8 +159,19 @@ export class RateLimiter {
     }
   }
 
+  /** Requests the route's bucket had left at its last answer; null when it does not say. */
+  remaining(route: string): number | null {
+    return this.remainingOf.get(route) ?? null;
+  }
+
+  /** Holds a route back until `until` (its lane backs off after repeated 429s). */
+  holdOff(route: string, until: number): void {
+    this.blockedUntil.set(route, Math.max(this.blockedUntil.get(route) ?? 0, until));
+  }
+
   /** Forgets a route (its destination was removed or disabled). */
   forget(route: string): void {
     this.blockedUntil.delete(route);
+    this.remainingOf.delete(route);
   }
 }

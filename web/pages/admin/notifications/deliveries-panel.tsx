@@ -27,11 +27,14 @@ const STATE_LABELS: Record<(typeof STATE_OPTIONS)[number], string> = {
   pending: 'Pending',
   sent: 'Sent',
   failed: 'Failed',
+  dropped: 'Dropped (too old)',
 };
-const STATE_TONES = { pending: 'info', sent: 'good', failed: 'warn' } as const satisfies Record<
-  DeliveryState,
-  string
->;
+const STATE_TONES = {
+  pending: 'info',
+  sent: 'good',
+  failed: 'warn',
+  dropped: 'muted',
+} as const satisfies Record<DeliveryState, string>;
 
 /** The latest deliveries, filtered by destination and state; a failed one can be retried. */
 export function DeliveriesPanel({ destinations }: { destinations: readonly Destination[] }) {

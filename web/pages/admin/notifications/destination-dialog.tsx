@@ -20,6 +20,9 @@ import {
   DESTINATION_KINDS,
   type Destination,
   type DestinationKind,
+  defaultMaxAgeSeconds,
+  LATE_MODES,
+  type LateMode,
 } from '../../../../common/notifications.ts';
 import { errorText } from '../shared/error-text.ts';
 import { FormField, SelectFormField } from '../shared/form-field.tsx';
@@ -35,6 +38,12 @@ import { useSaveDestination } from './notifications-mutations.ts';
 export const KIND_LABELS: Record<DestinationKind, string> = {
   discord: 'Discord webhook',
   json: 'JSON webhook',
+};
+
+/** What happens to a find older than the maximum age, in the operator's words. */
+export const LATE_MODE_LABELS: Record<LateMode, string> = {
+  drop: "Don't post it (count it as dropped)",
+  mark: 'Post it, marked late',
 };
 
 /**
@@ -85,6 +94,9 @@ function DestinationFormBody({ destination, onDone }: { destination?: Destinatio
   });
   const { errors } = form.formState;
   const kind = form.watch('kind');
+  const delayText = form.watch('delaySeconds');
+  const delay = Number(delayText);
+  const automaticMaxAge = defaultMaxAgeSeconds(Number.isInteger(delay) && delay >= 0 ? delay : 0);
 
   const submit = form.handleSubmit((values) => {
     save.mutate(formToRequest(values), { onSuccess: onDone });
@@ -166,6 +178,33 @@ function DestinationFormBody({ destination, onDone }: { destination?: Destinatio
           />
         )}
       </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField
+          label="Maximum age (seconds, optional)"
+          className="content-start"
+          error={errors.maxAgeSeconds?.message}
+          hint={`A find older than this is not posted as new (after an outage). Empty: automatic, ${automaticMaxAge} s for this delay.`}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              type="number"
+              inputMode="numeric"
+              min={10}
+              step={1}
+              placeholder={`Automatic (${automaticMaxAge} s)`}
+              {...form.register('maxAgeSeconds')}
+            />
+          )}
+        </FormField>
+        <SelectFormField
+          control={form.control}
+          name="lateMode"
+          label="An older find"
+          options={LATE_MODES}
+          renderOption={(option) => LATE_MODE_LABELS[option]}
+        />
+      </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField
           label="Mention role id (optional)"

@@ -4,6 +4,7 @@ import {
   type Destination,
   type DestinationInput,
   DestinationInputSchema,
+  LATE_MODES,
 } from '../../../../common/notifications.ts';
 import { readPetValue } from '../../../../common/pet-value.ts';
 
@@ -27,6 +28,9 @@ export const DestinationFormSchema = z.object({
   mentionRoleId: z.string(),
   mentionFromValue: z.string(),
   enabled: z.boolean(),
+  /** Seconds; empty: automatic (the tier's default). */
+  maxAgeSeconds: z.string(),
+  lateMode: z.enum(LATE_MODES),
 });
 export type DestinationForm = z.infer<typeof DestinationFormSchema>;
 
@@ -42,6 +46,8 @@ export const NEW_DESTINATION_FORM: DestinationForm = {
   mentionRoleId: '',
   mentionFromValue: '',
   enabled: true,
+  maxAgeSeconds: '',
+  lateMode: 'drop',
 };
 
 /** The form filled with a stored destination; its URL left empty (kept unless retyped). */
@@ -59,6 +65,8 @@ export function destinationToForm(destination: Destination): DestinationForm {
     mentionRoleId: destination.mentionRoleId ?? '',
     mentionFromValue: text(destination.mentionFromValue),
     enabled: destination.enabled,
+    maxAgeSeconds: text(destination.maxAgeSeconds),
+    lateMode: destination.lateMode,
   };
 }
 
@@ -74,6 +82,7 @@ function readValue(text: string): number | null {
 /** The API body for a filled form; on edit with the URL left empty, without `url`. */
 export function formToRequest(form: DestinationForm): Partial<DestinationInput> {
   const delay = form.delaySeconds.trim();
+  const maxAge = form.maxAgeSeconds.trim();
   const body: Partial<DestinationInput> = {
     name: form.name.trim(),
     kind: form.kind,
@@ -88,6 +97,8 @@ export function formToRequest(form: DestinationForm): Partial<DestinationInput> 
     mentionRoleId: form.mentionRoleId.trim() || null,
     mentionFromValue: readValue(form.mentionFromValue),
     enabled: form.enabled,
+    maxAgeSeconds: maxAge === '' ? null : Number(maxAge),
+    lateMode: form.lateMode,
   };
   if (form.url.trim() !== '') body.url = form.url.trim();
   return body;

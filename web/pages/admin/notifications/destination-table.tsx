@@ -57,6 +57,11 @@ function DestinationRow({ destination }: { destination: Destination }) {
           {destination.petNames.length === 0 ? 'Every pet' : destination.petNames.join(', ')}
         </p>
         <p className="text-xs text-muted-foreground">Delay: {formatDelay(destination.delaySeconds)}</p>
+        <p className="text-xs text-muted-foreground">
+          Max age: {formatDelay(destination.maxAgeSecondsInEffect)}
+          {destination.maxAgeSeconds === null ? ' (automatic)' : ''};{' '}
+          {destination.lateMode === 'drop' ? 'older finds are dropped' : 'older finds are posted marked late'}
+        </p>
       </AdminCell>
       <AdminCell label="Enabled">
         <EnabledSwitch destination={destination} />
@@ -70,6 +75,12 @@ function DestinationRow({ destination }: { destination: Destination }) {
           <dt className="text-muted-foreground">Failed</dt>
           <dd className={stats.failed > 0 ? 'font-semibold text-red-300' : undefined}>
             {stats.failed.toLocaleString('en-US')}
+          </dd>
+          <dt className="text-muted-foreground" title="Older than the maximum age when they could be posted">
+            Dropped (too old)
+          </dt>
+          <dd className={stats.dropped > 0 ? 'font-semibold text-amber-300' : undefined}>
+            {stats.dropped.toLocaleString('en-US')}
           </dd>
         </dl>
         <LastError text={stats.lastError} />

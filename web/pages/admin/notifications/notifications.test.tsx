@@ -40,11 +40,15 @@ function destination(overrides: Partial<Destination> = {}): Destination {
     mentionRoleId: null,
     mentionFromValue: null,
     enabled: true,
+    maxAgeSeconds: null,
+    maxAgeSecondsInEffect: 60,
+    lateMode: 'drop',
     disabledReason: null,
     stats: {
       sent: 1234,
       pending: 2,
       failed: 1,
+      dropped: 3,
       lastError: '503 Service Unavailable',
       p50Ms: 420,
       p99Ms: 1800,
@@ -63,8 +67,11 @@ const gone = destination({
   petNames: ['Dragon', 'Phoenix'],
   delaySeconds: 300,
   enabled: false,
+  maxAgeSeconds: 900,
+  maxAgeSecondsInEffect: 900,
+  lateMode: 'mark',
   disabledReason: 'Unknown Webhook (404)',
-  stats: { sent: 0, pending: 0, failed: 0, lastError: null, p50Ms: null, p99Ms: null },
+  stats: { sent: 0, pending: 0, failed: 0, dropped: 0, lastError: null, p50Ms: null, p99Ms: null },
 });
 
 function delivery(overrides: Partial<Delivery> = {}): Delivery {
@@ -174,6 +181,8 @@ describe('NotificationsPage', () => {
     expect(first.textContent).toContain('Sent1,234');
     expect(first.textContent).toContain('Pending2');
     expect(first.textContent).toContain('Failed1');
+    expect(first.textContent).toContain('Max age: 1 min (automatic); older finds are dropped');
+    expect(first.textContent).toContain('Dropped (too old)3');
     expect(first.textContent).toContain('503 Service Unavailable');
     expect(first.textContent).toContain('p50 420 ms');
     expect(first.textContent).toContain('p99 1.8 s');
@@ -185,6 +194,7 @@ describe('NotificationsPage', () => {
     expect(second.textContent).toContain('10M/s and up');
     expect(second.textContent).toContain('Dragon, Phoenix');
     expect(second.textContent).toContain('Delay: 5 min');
+    expect(second.textContent).toContain('Max age: 15 min; older finds are posted marked late');
     expect(second.textContent).toContain('No posts yet');
     expect(within(second).getByRole('status').textContent).toBe('Disabled: Unknown Webhook (404)');
     expect(
@@ -223,6 +233,16 @@ describe('NotificationsPage', () => {
     await user.type(within(dialog).getByLabelText('Pet names (optional)'), 'Dragon{Enter}Phoenix');
     await user.clear(within(dialog).getByLabelText('Delay (seconds)'));
     await user.type(within(dialog).getByLabelText('Delay (seconds)'), '60');
+    expect(within(dialog).getByText(/Empty: automatic, 360 s for this delay/)).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('Maximum age (seconds, optional)'), '30');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Destination' }));
+    expect(
+      await within(dialog).findByText(
+        'The maximum age must be more than the delay (or every find would be too old)',
+      ),
+    ).toBeTruthy();
+    await user.clear(within(dialog).getByLabelText('Maximum age (seconds, optional)'));
+    await user.type(within(dialog).getByLabelText('Maximum age (seconds, optional)'), '600');
     await user.type(within(dialog).getByLabelText('Mention role id (optional)'), '987654321');
     await user.type(within(dialog).getByLabelText('Mention from value (optional)'), '50M');
     await user.click(within(dialog).getByRole('switch', { name: 'Include join data' }));
@@ -246,6 +266,8 @@ describe('NotificationsPage', () => {
           mentionRoleId: '987654321',
           mentionFromValue: 50_000_000,
           enabled: true,
+          maxAgeSeconds: 600,
+          lateMode: 'drop',
         },
       },
     ]);

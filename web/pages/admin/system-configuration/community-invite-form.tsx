@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle, Save } from 'lucide-react';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import type { SystemConfiguration } from '../../../../common/system.ts';
+import { FieldNote, SaveButton } from './form-parts.tsx';
 
 /** Empty clears the link; anything else must be an https link (the server checks the same). */
 const CommunityInviteSchema = z.object({
@@ -68,22 +67,11 @@ export function CommunityInviteForm({
               aria-invalid={error ? true : undefined}
               {...form.register('communityInviteUrl')}
             />
-            {error ? (
-              <p role="alert" className="text-sm text-destructive">
-                {error}
-              </p>
-            ) : (
-              <p className="text-xs text-muted-foreground">
-                {saved ? `Currently saved: ${saved}` : 'Not set: buyers are told to contact the seller.'}
-              </p>
-            )}
+            <FieldNote error={error}>
+              {saved ? `Currently saved: ${saved}` : 'Not set: buyers are told to contact the seller.'}
+            </FieldNote>
           </div>
-          <div>
-            <Button type="submit" disabled={saving}>
-              {saving ? <LoaderCircle className="animate-spin" /> : <Save />}
-              Save Link
-            </Button>
-          </div>
+          <SaveButton saving={saving}>Save Link</SaveButton>
         </form>
       </CardContent>
     </Card>

@@ -7,8 +7,7 @@
 /** What the chat card and the ticket step say while no invite link is set. */
 export const NO_INVITE_TEXTS = {
   title: 'The community chat link is not set up yet',
-  ticket:
-    'Contact the seller where you found this page and give them the transaction hash; they send you the key.',
+  ticket: 'Contact the seller where you found this page to create a ticket and give us the transaction hash.',
   help: 'Contact the seller where you found this page for help and announcements.',
 } as const;
 

@@ -110,7 +110,7 @@ describe('BuyerPage', () => {
     renderWithProviders(<BuyerPage />);
     expect(
       await screen.findByText(
-        /Contact the seller where you found this page and give them the transaction hash/,
+        /Contact the seller where you found this page to create a ticket and give us the transaction hash/,
       ),
     ).toBeTruthy();
     expect(screen.queryByRole('link', { name: /Join Community Chat/ })).toBeNull();

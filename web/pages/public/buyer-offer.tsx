@@ -9,6 +9,7 @@ export const COME_BACK_TEXTS = {
   noPayment: 'Do not send a payment now: there is no slot for it.',
   keepsChecking: 'This page keeps checking and shows how to pay as soon as a slot is free.',
   later: 'Check back later: no taken slot has an end time yet.',
+  paused: 'Sales are paused for now: check back later.',
 } as const;
 
 /** 24 -> '24 hours', 72 -> '3 days', 1 -> '1 hour'. */
@@ -56,14 +57,23 @@ export function OfferFacts({ offer }: { offer: Offer | undefined }) {
 }
 
 /** In place of the wallets and the steps while no slot is free: when to come back, and not to pay. */
-export function ComeBack({ nextFreeAt }: { nextFreeAt: string | null | undefined }) {
+export function ComeBack({
+  nextFreeAt,
+  paused,
+}: {
+  nextFreeAt: string | null | undefined;
+  /** The operator offers no slots at all (total 0). */
+  paused: boolean;
+}) {
   return (
     <div role="status" className="grid gap-3 text-sm">
       <p className="flex items-center gap-2 text-base font-semibold text-white">
         <PauseCircle className="h-5 w-5 text-amber-300" aria-hidden="true" />
         {COME_BACK_TEXTS.title}
       </p>
-      <p className="text-slate-200">{nextFreeAt ? freeAgainText(nextFreeAt) : COME_BACK_TEXTS.later}</p>
+      <p className="text-slate-200">
+        {paused ? COME_BACK_TEXTS.paused : nextFreeAt ? freeAgainText(nextFreeAt) : COME_BACK_TEXTS.later}
+      </p>
       <p className="text-muted-foreground">
         {COME_BACK_TEXTS.noPayment} {COME_BACK_TEXTS.keepsChecking}
       </p>

@@ -151,8 +151,16 @@ describe('BuyerPage', () => {
     first.unmount();
 
     mockFetch({ [PURCHASE_INFO]: () => json(info(0)) });
-    renderWithProviders(<BuyerPage />);
+    const second = renderWithProviders(<BuyerPage />);
     expect(await screen.findByText('Check back later: no taken slot has an end time yet.')).toBeTruthy();
+    second.unmount();
+
+    // The operator offers no slot at all.
+    mockFetch({
+      [PURCHASE_INFO]: () => json(info(0, { slots: { available: 0, total: 0, utilizationPercentage: 100 } })),
+    });
+    renderWithProviders(<BuyerPage />);
+    expect(await screen.findByText('Sales are paused for now: check back later.')).toBeTruthy();
   });
 
   it('offers no Pay now without a connected payment processor', async () => {

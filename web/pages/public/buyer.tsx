@@ -84,7 +84,7 @@ export function BuyerPage() {
           {full ? (
             <Card className={cn(glassCard, 'border-amber-400/30')}>
               <CardContent className="pt-6">
-                <ComeBack nextFreeAt={data?.nextFreeAt} />
+                <ComeBack nextFreeAt={data?.nextFreeAt} paused={slots.total === 0} />
               </CardContent>
             </Card>
           ) : (

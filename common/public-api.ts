@@ -9,8 +9,23 @@ import { ScriptsPageConfigSchema } from './scripts-page.ts';
 /** GET /api/public/purchase-info: free slots out of the total, and where to pay. */
 export const PurchaseInfoSchema = z.object({
   slots: z.object({ available: z.number(), total: z.number(), utilizationPercentage: z.number() }),
-  /** Currency code → wallet address. */
+  /**
+   * Currency code → wallet address: only addresses that passed the check for their currency, and
+   * none while no slot is free (nobody should pay for a slot that is not there).
+   */
   paymentWallets: z.record(z.string(), z.string()),
+  /** What one purchase gives, from the payment delivery settings: stated before paying. */
+  offer: z.object({
+    priceUsd: z.number(),
+    /** Hours the key stays valid once redeemed. */
+    validityHours: z.number().int(),
+    /** Devices (PCs) the key runs on at once. */
+    maxDevices: z.number().int(),
+  }),
+  /** With no free slot: the soonest a held slot ends (an order's hold or a key's expiry), if known. */
+  nextFreeAt: z.string().nullable(),
+  /** Where buyers open a ticket (System Configuration); null when the operator set none. */
+  communityInviteUrl: z.string().nullable(),
   /** Present (true) only when BTCPay Server is connected: the page offers Pay now. */
   payNow: z.literal(true).optional(),
   /**

@@ -21,6 +21,7 @@ export const SYSTEM_TEXTS = {
   totalSlotsMin: 'Total slots must be 0 or greater',
   walletEmpty: 'Wallet address cannot be empty',
   hwidResetsMin: 'Device resets per week must be 0 or greater',
+  communityInviteUrl: 'communityInviteUrl must be an https:// link (or null to remove it)',
   /** The toast text of the `system_config_update` socket message. */
   configurationUpdated: 'Configuration has been updated',
 } as const;
@@ -62,6 +63,12 @@ export const SystemConfigurationSchema = z.object(
       .min(0, SYSTEM_TEXTS.hwidResetsMin)
       .max(100, 'hwidResetsPerWeek must be at most 100')
       .optional(),
+    /** Where buyers open a ticket (an https link); null removes it; absent on PUT keeps the stored one. */
+    communityInviteUrl: z
+      .url({ protocol: /^https$/, error: SYSTEM_TEXTS.communityInviteUrl })
+      .max(500, 'communityInviteUrl must be at most 500 characters')
+      .nullable()
+      .optional(),
   },
   { error: 'Request body must be a JSON object with totalSlots and paymentWallets' },
 );
@@ -76,10 +83,37 @@ export const SystemConfigurationViewSchema = z
     paymentWallets: z.record(z.string(), z.string()),
     /** Device resets per script key over a rolling 7 days. */
     hwidResetsPerWeek: z.number().int(),
+    /** Where buyers open a ticket; null: not set (the public pages say how to reach support instead). */
+    communityInviteUrl: z.string().nullable(),
+    /**
+     * Saved wallets buyers are not shown, each with why (currency code -> reason): ones saved before
+     * addresses were checked. Empty when every wallet is valid.
+     */
+    walletProblems: z.record(z.string(), z.string()),
   })
   .meta({ id: 'SystemConfiguration' });
 /** The stored configuration: hwidResetsPerWeek always present (default HWID_RESETS_PER_WEEK, else 1). */
 export type SystemConfigurationView = z.infer<typeof SystemConfigurationViewSchema>;
+
+/**
+ * A currency code as wallets are keyed: 2 to 10 capital letters or digits (BTC, USDT, 1INCH); no
+ * spaces, symbols or emoji. Which codes exist is the server's check (the address library's list).
+ */
+export const CURRENCY_CODE_PATTERN = /^[A-Z0-9]{2,10}$/;
+
+/** Why a currency code cannot key a wallet, in the operator's words; null when its form is fine. */
+export function currencyCodeProblem(code: string): string | null {
+  return CURRENCY_CODE_PATTERN.test(code)
+    ? null
+    : `${code || '(empty)'}: a currency code is 2 to 10 capital letters or digits, such as BTC`;
+}
+
+/** A save refused for its wallets answers 400 with `error` (every reason) and each one per currency. */
+export interface WalletProblemsAnswer {
+  error: string;
+  /** Currency code -> reason, e.g. BTC -> 'BTC: this is not a Bitcoin address'. */
+  walletProblems: Record<string, string>;
+}
 
 /** GET and PUT /api/admin/system-configuration. */
 export const SystemConfigurationResponseSchema = z

@@ -54,7 +54,7 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
         method: 'PUT',
         url: '/api/admin/system-configuration',
         headers: { cookie },
-        payload: { totalSlots: 12, paymentWallets: { BTC: 'bc1qexampleaddress000000000000000' } },
+        payload: { totalSlots: 12, paymentWallets: { BTC: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh' } },
       });
       expect(saved.statusCode).toBe(200);
 

@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/public-defaults.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
+const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
+const USDT = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
+const HOUR_MS = 60 * 60 * 1000;
+const DEFAULT_OFFER = { priceUsd: 40, validityHours: 24, maxDevices: 1 };
+
 for (const dialect of DIALECTS) {
   describe(`${dialect}: public purchase info and scripts page`, () => {
     const t = useTestApp(dialect);
@@ -16,6 +21,9 @@ for (const dialect of DIALECTS) {
       expect(await purchaseInfo()).toEqual({
         slots: { available: 30, total: 30, utilizationPercentage: 0 },
         paymentWallets: {},
+        offer: DEFAULT_OFFER,
+        nextFreeAt: null,
+        communityInviteUrl: null,
       });
     });
 
@@ -25,7 +33,7 @@ for (const dialect of DIALECTS) {
         method: 'PUT',
         url: '/api/admin/system-configuration',
         headers: { cookie },
-        payload: { totalSlots: 8, paymentWallets: { btc: 'bc1qexampleaddress', USDT: 'TXexampleaddress' } },
+        payload: { totalSlots: 8, paymentWallets: { btc: BTC, USDT } },
       });
       expect(put.statusCode).toBe(200);
       for (const keyType of ['PREMIUM', 'VIP', 'FREE']) {
@@ -39,8 +47,100 @@ for (const dialect of DIALECTS) {
       }
       expect(await purchaseInfo()).toEqual({
         slots: { available: 6, total: 8, utilizationPercentage: 25 },
-        paymentWallets: { BTC: 'bc1qexampleaddress', USDT: 'TXexampleaddress' },
+        paymentWallets: { BTC, USDT },
+        offer: DEFAULT_OFFER,
+        nextFreeAt: null,
+        communityInviteUrl: null,
       });
+    });
+
+    it('states the validity and device limit a payment delivers, from the delivery settings', async () => {
+      const cookie = await t.adminCookie();
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/payments/settings',
+        headers: { cookie },
+        payload: { delivery: { keyType: 'VIP', validityHours: 72, maxHardwareBindings: 3 } },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await purchaseInfo()).offer).toEqual({ priceUsd: 40, validityHours: 72, maxDevices: 3 });
+    });
+
+    it('never publishes a wallet saved before addresses were checked', async () => {
+      await t.ctx.db
+        .updateTable('system_configuration')
+        .set({
+          payment_wallets: JSON.stringify({
+            BTC,
+            ETH: 'hello world not an address',
+            'DOGE🐶': 'D8vFz4p1L37jdg47HXKtSHA5uYLYxbGgPD',
+            LTC: 'x'.repeat(256),
+          }),
+        })
+        .execute();
+      expect((await purchaseInfo()).paymentWallets).toEqual({ BTC });
+    });
+
+    it('with no free slot shows no wallet and says when the first held slot ends, then offers them again', async () => {
+      const cookie = await t.adminCookie();
+      const admin = (url: string, payload: object) =>
+        t.app.inject({
+          method: url.endsWith('configuration') ? 'PUT' : 'POST',
+          url,
+          headers: { cookie },
+          payload,
+        });
+      expect(
+        (await admin('/api/admin/system-configuration', { totalSlots: 2, paymentWallets: { BTC } }))
+          .statusCode,
+      ).toBe(200);
+      const inTwoDays = new Date(t.clock.now() + 48 * HOUR_MS).toISOString();
+      const inFiveHours = new Date(t.clock.now() + 5 * HOUR_MS).toISOString();
+      expect(
+        (await admin('/api/admin/license-keys', { keyType: 'PREMIUM', expiresAt: inTwoDays })).statusCode,
+      ).toBe(201);
+      expect(
+        (await admin('/api/admin/license-keys', { keyType: 'VIP', expiresAt: inFiveHours })).statusCode,
+      ).toBe(201);
+
+      const full = await purchaseInfo();
+      expect(full.slots).toEqual({ available: 0, total: 2, utilizationPercentage: 100 });
+      expect(full.paymentWallets).toEqual({});
+      expect(full.nextFreeAt).toBe(inFiveHours);
+
+      t.clock.advance(5 * HOUR_MS);
+      const freed = await purchaseInfo();
+      expect(freed.slots.available).toBe(1);
+      expect(freed.paymentWallets).toEqual({ BTC });
+      expect(freed.nextFreeAt).toBeNull();
+    });
+
+    it('says "check back later" (no time) when every held slot is held for good', async () => {
+      const cookie = await t.adminCookie();
+      await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/system-configuration',
+        headers: { cookie },
+        payload: { totalSlots: 1, paymentWallets: { BTC } },
+      });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/license-keys',
+        headers: { cookie },
+        payload: { keyType: 'PREMIUM' },
+      });
+      expect(await purchaseInfo()).toMatchObject({ paymentWallets: {}, nextFreeAt: null });
+    });
+
+    it('names the community invite link the admin saved', async () => {
+      const cookie = await t.adminCookie();
+      await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/system-configuration',
+        headers: { cookie },
+        payload: { totalSlots: 5, paymentWallets: {}, communityInviteUrl: 'https://discord.gg/our-shop' },
+      });
+      expect((await purchaseInfo()).communityInviteUrl).toBe('https://discord.gg/our-shop');
     });
 
     it('serves the default scripts page config on a fresh install, without a session', async () => {

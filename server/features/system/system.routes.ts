@@ -6,9 +6,22 @@ import {
 } from '../../../common/system.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
-import { getSlotUsage, getSystemConfiguration, updateSystemConfiguration } from './system.service.ts';
+import {
+  getSlotUsage,
+  getSystemConfiguration,
+  updateSystemConfiguration,
+  WalletProblemsError,
+} from './system.service.ts';
 
 export const systemRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
+  // A refused wallet also says which one and why, so the form can mark that row (WalletProblemsAnswer).
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof WalletProblemsError) {
+      return reply.status(400).send({ error: error.message, walletProblems: error.walletProblems });
+    }
+    throw error;
+  });
+
   app.get(
     '/api/admin/system-configuration',
     {
@@ -24,7 +37,8 @@ export const systemRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
     '/api/admin/system-configuration',
     {
       schema: {
-        summary: 'Save the slot capacity and the payment wallets (dashboards are told to refresh)',
+        summary:
+          'Save the slot capacity, the payment wallets (each address checked for its currency) and the community invite link',
         body: SystemConfigurationSchema,
         response: responses({ 200: SystemConfigurationResponseSchema }),
       },

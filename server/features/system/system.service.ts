@@ -8,12 +8,15 @@ import {
 } from '../../../common/system.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
+import { HttpError } from '../../http-error.ts';
 import {
   countSlotTakers,
   findSystemConfiguration,
   insertSystemConfigurationIfMissing,
+  type StoredSystemConfiguration,
   upsertSystemConfiguration,
 } from './system.store.ts';
+import { walletProblems } from './wallet-address.ts';
 
 const DEFAULT_CONFIGURATION: SystemConfiguration = { totalSlots: DEFAULT_TOTAL_SLOTS, paymentWallets: {} };
 
@@ -22,14 +25,35 @@ export async function seedSystemConfiguration(ctx: AppContext): Promise<void> {
   await insertSystemConfigurationIfMissing(ctx.db, DEFAULT_CONFIGURATION, ctx.now());
 }
 
-export async function getSystemConfiguration(ctx: AppContext): Promise<SystemConfigurationView> {
+async function findStoredConfiguration(ctx: AppContext): Promise<StoredSystemConfiguration> {
   const resetsPerWeek = ctx.config.HWID_RESETS_PER_WEEK;
   return (
     (await findSystemConfiguration(ctx.db, resetsPerWeek)) ?? {
       ...DEFAULT_CONFIGURATION,
       hwidResetsPerWeek: resetsPerWeek,
+      communityInviteUrl: null,
     }
   );
+}
+
+/** The configuration, with the saved wallets that fail their check (buyers are not shown those). */
+export async function getSystemConfiguration(ctx: AppContext): Promise<SystemConfigurationView> {
+  const stored = await findStoredConfiguration(ctx);
+  return { ...stored, walletProblems: walletProblems(stored.paymentWallets) };
+}
+
+/** The wallets buyers may be shown: those whose address passes the check for its currency. */
+export function publishableWallets(configuration: SystemConfigurationView): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(configuration.paymentWallets).filter(([code]) => !(code in configuration.walletProblems)),
+  );
+}
+
+/** A save refused for its wallets: 400 with each refused wallet's reason (the form shows them per row). */
+export class WalletProblemsError extends HttpError {
+  constructor(readonly walletProblems: Record<string, string>) {
+    super(400, Object.values(walletProblems).join('; '));
+  }
 }
 
 /**
@@ -41,6 +65,16 @@ export async function updateSystemConfiguration(
   configuration: SystemConfiguration,
   from?: string,
 ): Promise<SystemConfigurationView> {
+  // A wallet added or changed must pass its check. One saved before addresses were checked may stay
+  // (so slots can still be saved); it remains hidden from buyers and flagged on the form.
+  const stored = await findStoredConfiguration(ctx);
+  const changed = Object.fromEntries(
+    Object.entries(configuration.paymentWallets).filter(
+      ([code, address]) => stored.paymentWallets[code] !== address,
+    ),
+  );
+  const problems = walletProblems(changed);
+  if (Object.keys(problems).length > 0) throw new WalletProblemsError(problems);
   await upsertSystemConfiguration(ctx.db, configuration, ctx.now());
   // Saved whatever happens to the notice: dashboards also poll every 30 s, so a bus outage must not
   // turn a successful save into an error.
@@ -66,6 +100,8 @@ export interface SlotCount {
   available: number;
   /** While a hold counts: when the first one runs out (a slot frees then, unless that order is paid). */
   freeAgainAt: number | null;
+  /** When the first sold slot with an end (a key's expiry) frees; null when none has one. */
+  firstSoldEndsAt: number | null;
 }
 
 /**
@@ -87,6 +123,7 @@ export async function countSlots(ctx: AppContext, db: Db = ctx.db, totalSlots?: 
     held,
     available: unsold - held,
     freeAgainAt: held > 0 ? takers.firstHoldEndsAt : null,
+    firstSoldEndsAt: takers.firstSoldEndsAt,
   };
 }
 

@@ -6,22 +6,26 @@ import type { SystemConfigurationTable } from './system.table.ts';
 /** The configuration lives in one row. */
 const CONFIGURATION_ID = 1;
 
+/** The configuration as stored; the service adds which wallets fail their check. */
+export type StoredSystemConfiguration = Omit<SystemConfigurationView, 'walletProblems'>;
+
 /** The stored row; hwidResetsPerWeek is `defaultResetsPerWeek` (HWID_RESETS_PER_WEEK) until an admin sets it. */
 export function systemConfigurationRowToConfiguration(
   row: Selectable<SystemConfigurationTable>,
   defaultResetsPerWeek: number,
-): SystemConfigurationView {
+): StoredSystemConfiguration {
   return {
     totalSlots: row.total_slots,
     paymentWallets: JSON.parse(row.payment_wallets),
     hwidResetsPerWeek: row.hwid_resets_per_week ?? defaultResetsPerWeek,
+    communityInviteUrl: row.community_invite_url ?? null,
   };
 }
 
 export async function findSystemConfiguration(
   db: Db,
   defaultResetsPerWeek: number,
-): Promise<SystemConfigurationView | undefined> {
+): Promise<StoredSystemConfiguration | undefined> {
   const row = await db
     .selectFrom('system_configuration')
     .selectAll()
@@ -48,7 +52,10 @@ export async function insertSystemConfigurationIfMissing(
     .execute();
 }
 
-/** Writes the whole configuration, creating the row if it is missing; an absent hwidResetsPerWeek keeps the stored one. */
+/**
+ * Writes the whole configuration, creating the row if it is missing; an absent hwidResetsPerWeek or
+ * communityInviteUrl keeps the stored one.
+ */
 export async function upsertSystemConfiguration(
   db: Db,
   configuration: SystemConfiguration,
@@ -61,6 +68,9 @@ export async function upsertSystemConfiguration(
     ...(configuration.hwidResetsPerWeek === undefined
       ? {}
       : { hwid_resets_per_week: configuration.hwidResetsPerWeek }),
+    ...(configuration.communityInviteUrl === undefined
+      ? {}
+      : { community_invite_url: configuration.communityInviteUrl }),
   };
   await db
     .insertInto('system_configuration')
@@ -77,6 +87,8 @@ export interface SlotTakers {
   pending: number;
   /** When the first of those holds runs out (null without one). */
   firstHoldEndsAt: number | null;
+  /** When the first sold slot with an end (a key's expiry) ends; null when none has one. */
+  firstSoldEndsAt: number | null;
 }
 
 /**
@@ -89,14 +101,14 @@ export async function countSlotTakers(db: Db, now: number): Promise<SlotTakers> 
   const [licenseKeys, scriptKeys, pendingOrders, paidOrders] = await Promise.all([
     db
       .selectFrom('license_keys')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('expires_at').as('first_end')])
       .where('status', '=', 'ACTIVE')
       .where('key_type', 'in', ['PREMIUM', 'VIP'])
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('script_keys')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('expires_at').as('first_end')])
       .where('is_active', '=', 1)
       .where('script_type', 'in', ['PREMIUM', 'VIP', 'premium_24h'])
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
@@ -115,10 +127,16 @@ export async function countSlotTakers(db: Db, now: number): Promise<SlotTakers> 
       .where('redemption_keys.is_redeemed', '=', 0)
       .executeTakeFirstOrThrow(),
   ]);
-  const firstEnd = pendingOrders.first_end;
+  const soldEnds = [licenseKeys.first_end, scriptKeys.first_end].map(toTime).filter((t) => t !== null);
   return {
     sold: Number(licenseKeys.n) + Number(scriptKeys.n) + Number(paidOrders.n),
     pending: Number(pendingOrders.n),
-    firstHoldEndsAt: firstEnd === null || firstEnd === undefined ? null : Number(firstEnd),
+    firstHoldEndsAt: toTime(pendingOrders.first_end),
+    firstSoldEndsAt: soldEnds.length > 0 ? Math.min(...soldEnds) : null,
   };
+}
+
+/** A MIN() of epoch milliseconds as a number (PostgreSQL answers bigint as text); null stays null. */
+function toTime(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
+// Real main-network addresses (the save checks each for its currency).
+const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
+const ETH = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
+const SOL = 'So11111111111111111111111111111111111111112';
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: system configuration`, () => {
@@ -37,7 +41,13 @@ for (const dialect of DIALECTS) {
       const res = await getConfiguration();
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
-        configuration: { totalSlots: 30, paymentWallets: {}, hwidResetsPerWeek: 1 },
+        configuration: {
+          totalSlots: 30,
+          paymentWallets: {},
+          hwidResetsPerWeek: 1,
+          communityInviteUrl: null,
+          walletProblems: {},
+        },
       });
     });
 
@@ -45,9 +55,11 @@ for (const dialect of DIALECTS) {
       const configuration = (await getConfiguration()).json();
       expect(Object.keys(configuration)).toEqual(['configuration']);
       expect(Object.keys(configuration.configuration).sort()).toEqual([
+        'communityInviteUrl',
         'hwidResetsPerWeek',
         'paymentWallets',
         'totalSlots',
+        'walletProblems',
       ]);
       const usage = (await getSlotUsage()).json();
       expect(Object.keys(usage)).toEqual(['slotUsage']);
@@ -60,7 +72,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('keeps the saved configuration when the defaults are seeded again on the next start', async () => {
-      await putConfiguration({ totalSlots: 12, paymentWallets: { BTC: 'bc1qexample' } });
+      await putConfiguration({ totalSlots: 12, paymentWallets: { BTC } });
       const { seedSystemConfiguration } = await import('./system.service.ts');
       await seedSystemConfiguration(t.ctx);
       expect((await getConfiguration()).json().configuration.totalSlots).toBe(12);
@@ -69,23 +81,29 @@ for (const dialect of DIALECTS) {
     it('saves slots and wallets, upper-casing and trimming currencies', async () => {
       const res = await putConfiguration({
         totalSlots: 50,
-        paymentWallets: { btc: ' bc1qexampleaddress ', Eth: '0xabc123' },
+        paymentWallets: { btc: ` ${BTC} `, Eth: ETH },
       });
       expect(res.statusCode).toBe(200);
       const expected = {
         totalSlots: 50,
-        paymentWallets: { BTC: 'bc1qexampleaddress', ETH: '0xabc123' },
+        paymentWallets: { BTC, ETH },
         hwidResetsPerWeek: 1,
+        communityInviteUrl: null,
+        walletProblems: {},
       };
       expect(res.json()).toEqual({ configuration: expected });
       expect((await getConfiguration()).json()).toEqual({ configuration: expected });
     });
 
     it('lets the admin remove every wallet and close sales with 0 slots', async () => {
-      await putConfiguration({ totalSlots: 5, paymentWallets: { SOL: 'So1ana' } });
+      await putConfiguration({ totalSlots: 5, paymentWallets: { SOL } });
       const res = await putConfiguration({ totalSlots: 0, paymentWallets: {} });
       expect(res.statusCode).toBe(200);
-      expect(res.json().configuration).toEqual({ totalSlots: 0, paymentWallets: {}, hwidResetsPerWeek: 1 });
+      expect(res.json().configuration).toMatchObject({
+        totalSlots: 0,
+        paymentWallets: {},
+        hwidResetsPerWeek: 1,
+      });
       expect((await getSlotUsage()).json().slotUsage).toEqual({
         usedSlots: 0,
         availableSlots: 0,
@@ -124,6 +142,88 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    it('refuses an address that is not one of its currency, naming the currency and why, and saves nothing', async () => {
+      await putConfiguration({ totalSlots: 10, paymentWallets: { ETH } });
+      const res = await putConfiguration({
+        totalSlots: 20,
+        paymentWallets: { BTC: 'hello world not an address', ETH, SOL: 'x'.repeat(256), LTC: ETH },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error:
+          'BTC: this is not a Bitcoin address; SOL: this is not a Solana address; LTC: this is not a LiteCoin address',
+        walletProblems: {
+          BTC: 'BTC: this is not a Bitcoin address',
+          SOL: 'SOL: this is not a Solana address',
+          LTC: 'LTC: this is not a LiteCoin address',
+        },
+      });
+      expect((await getConfiguration()).json().configuration).toMatchObject({
+        totalSlots: 10,
+        paymentWallets: { ETH },
+      });
+    });
+
+    it('refuses a currency code with symbols or emoji, and one whose addresses cannot be checked', async () => {
+      const emoji = await putConfiguration({ totalSlots: 10, paymentWallets: { 'DOGE🐶': BTC } });
+      expect(emoji.statusCode).toBe(400);
+      expect(emoji.json().walletProblems).toEqual({
+        'DOGE🐶': 'DOGE🐶: a currency code is 2 to 10 capital letters or digits, such as BTC',
+      });
+      const unknown = await putConfiguration({ totalSlots: 10, paymentWallets: { XYZ: BTC, Bitcoin: BTC } });
+      expect(unknown.statusCode).toBe(400);
+      expect(Object.values(unknown.json().walletProblems)).toEqual([
+        'XYZ: not a currency whose addresses can be checked (use its ticker, such as BTC, ETH or SOL)',
+        'BITCOIN: not a currency whose addresses can be checked (use its ticker, such as BTC, ETH or SOL)',
+      ]);
+    });
+
+    it('keeps a bad wallet saved before the check so slots can still be saved, and flags it', async () => {
+      await t.ctx.db
+        .updateTable('system_configuration')
+        .set({ payment_wallets: JSON.stringify({ 'DOGE🐶': 'hello world not an address', BTC }) })
+        .execute();
+      const flagged = {
+        'DOGE🐶': 'DOGE🐶: a currency code is 2 to 10 capital letters or digits, such as BTC',
+      };
+      expect((await getConfiguration()).json().configuration.walletProblems).toEqual(flagged);
+      const kept = await putConfiguration({
+        totalSlots: 3,
+        paymentWallets: { 'DOGE🐶': 'hello world not an address', BTC },
+      });
+      expect(kept.statusCode).toBe(200);
+      expect(kept.json().configuration).toMatchObject({ totalSlots: 3, walletProblems: flagged });
+      // Changing it is a new address: checked.
+      const changed = await putConfiguration({
+        totalSlots: 3,
+        paymentWallets: { 'DOGE🐶': 'still not', BTC },
+      });
+      expect(changed.statusCode).toBe(400);
+    });
+
+    it('saves the community invite link, keeps it when absent, clears it with null', async () => {
+      const link = 'https://discord.gg/our-shop';
+      const saved = await putConfiguration({ totalSlots: 10, paymentWallets: {}, communityInviteUrl: link });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json().configuration.communityInviteUrl).toBe(link);
+      const kept = await putConfiguration({ totalSlots: 11, paymentWallets: {} });
+      expect(kept.json().configuration.communityInviteUrl).toBe(link);
+      const cleared = await putConfiguration({
+        totalSlots: 11,
+        paymentWallets: {},
+        communityInviteUrl: null,
+      });
+      expect(cleared.json().configuration.communityInviteUrl).toBeNull();
+    });
+
+    it('refuses an invite link that is not https, naming the field', async () => {
+      for (const communityInviteUrl of ['http://discord.gg/x', 'javascript:alert(1)', 'discord', 42]) {
+        const res = await putConfiguration({ totalSlots: 10, paymentWallets: {}, communityInviteUrl });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error).toContain('communityInviteUrl');
+      }
+    });
+
     it('refuses negative total slots with the spec text', async () => {
       const res = await putConfiguration({ totalSlots: -1, paymentWallets: {} });
       expect(res.statusCode).toBe(400);
@@ -146,10 +246,9 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toContain('Wallet address cannot be empty');
       expect(res.json().error).toContain('paymentWallets');
-      expect((await getConfiguration()).json().configuration).toEqual({
+      expect((await getConfiguration()).json().configuration).toMatchObject({
         totalSlots: 30,
         paymentWallets: {},
-        hwidResetsPerWeek: 1,
       });
     });
 

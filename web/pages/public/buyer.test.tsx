@@ -9,6 +9,17 @@ vi.mock('@/lib/navigation.ts', () => ({ leavePageFor: vi.fn() }));
 
 const PURCHASE_INFO = '/api/public/purchase-info';
 const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
+const INVITE = 'https://discord.gg/our-shop';
+const OFFER = { priceUsd: 40, validityHours: 24, maxDevices: 1 };
+/** A purchase-info answer as the server gives it. */
+const info = (available: number, extra: Record<string, unknown> = {}) => ({
+  slots: { available, total: 3, utilizationPercentage: Math.round(((3 - available) / 3) * 100) },
+  paymentWallets: available > 0 ? { BTC } : {},
+  offer: OFFER,
+  nextFreeAt: null,
+  communityInviteUrl: INVITE,
+  ...extra,
+});
 
 beforeAll(() => {
   // Radix ScrollArea measures its content; jsdom has no ResizeObserver.
@@ -60,15 +71,96 @@ describe('BuyerPage', () => {
     expect(screen.getByText('Failed to load availability')).toBeTruthy();
   });
 
-  it('states the price, the steps and opens the community invite in a new tab', () => {
-    mockFetch({ [PURCHASE_INFO]: () => new Promise<Response>(() => {}) });
+  it('states the price, the steps and opens the saved community invite in a new tab', async () => {
+    mockFetch({ [PURCHASE_INFO]: () => json(info(2)) });
     renderWithProviders(<BuyerPage />);
     expect(screen.getByRole('heading', { name: 'Premium Access - Purchase' })).toBeTruthy();
     expect(screen.getByText(/Send exactly 40 USD worth of any supported cryptocurrency/)).toBeTruthy();
-    expect(screen.getByText(/create a ticket and give us the transaction hash/)).toBeTruthy();
     expect(screen.getByText(/premium license key within 24 hours/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: /Join Community Chat/ }).getAttribute('target')).toBe('_blank');
+    const invite = await screen.findByRole('link', { name: /Join Community Chat/ });
+    expect(invite.getAttribute('href')).toBe(INVITE);
+    expect(invite.getAttribute('target')).toBe('_blank');
+    expect(screen.getByText(/create a ticket and give us the transaction hash/)).toBeTruthy();
     expect(screen.getByRole('link', { name: /Back to Home/ }).getAttribute('href')).toBe('/');
+  });
+
+  it('states the validity and the device limit of what is bought, before paying', async () => {
+    mockFetch({
+      [PURCHASE_INFO]: () => json(info(2, { offer: { priceUsd: 40, validityHours: 72, maxDevices: 3 } })),
+    });
+    renderWithProviders(<BuyerPage />);
+    expect(
+      await screen.findByText(
+        /Premium access costs 40 USD, paid via cryptocurrency\. Valid 3 days from redemption, on 3 devices at a time\./,
+      ),
+    ).toBeTruthy();
+    const facts = screen.getByRole('list', { name: 'What one purchase gives' });
+    expect(facts.textContent).toContain('Valid 3 days from redemption');
+    expect(facts.textContent).toContain('3 devices at a time');
+  });
+
+  it('says the default 24 hours and 1 device', async () => {
+    mockFetch({ [PURCHASE_INFO]: () => json(info(2)) });
+    renderWithProviders(<BuyerPage />);
+    expect(await screen.findByText(/Valid 24 hours from redemption, on 1 device at a time\./)).toBeTruthy();
+  });
+
+  it('tells buyers to contact the seller when no invite link is set', async () => {
+    mockFetch({ [PURCHASE_INFO]: () => json(info(2, { communityInviteUrl: null })) });
+    renderWithProviders(<BuyerPage />);
+    expect(
+      await screen.findByText(
+        /Contact the seller where you found this page to create a ticket and give us the transaction hash/,
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /Join Community Chat/ })).toBeNull();
+  });
+
+  it('with no free slot hides the wallets, Copy, Pay now and the steps, says when to come back, and shows them again once a slot frees', async () => {
+    const nextFreeAt = new Date(Date.now() + 2 * 60 * 60 * 1000).toISOString();
+    let answer = info(0, { nextFreeAt, payNow: true });
+    mockFetch({ [PURCHASE_INFO]: () => json(answer) });
+    const { queryClient } = renderWithProviders(<BuyerPage />);
+    expect(
+      await screen.findByText(`A slot may free by ${clockTime(nextFreeAt)}: come back then.`),
+    ).toBeTruthy();
+    expect(screen.getByText('All premium slots are taken')).toBeTruthy();
+    expect(screen.getByText(/Do not send a payment now/)).toBeTruthy();
+    expect(screen.getByText('0/3 slots available')).toBeTruthy();
+    expect(screen.queryByText('Accepted Cryptocurrencies')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Copy/ })).toBeNull();
+    expect(screen.queryByText(/Send exactly 40 USD/)).toBeNull();
+    expect(screen.queryByText('How to Purchase')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Pay now|Sold Out/ })).toBeNull();
+
+    // The page polls purchase info; the next answer has a free slot.
+    answer = info(1, { payNow: true });
+    await queryClient.refetchQueries();
+    expect(await screen.findByText('bc1qxy2k...fjhx0wlh')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy BTC wallet address' })).toBeTruthy();
+    expect(screen.getByText(/Send exactly 40 USD/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Pay now' })).toBeTruthy();
+    expect(screen.queryByText('All premium slots are taken')).toBeNull();
+  });
+
+  it('says the day as well when the first slot frees on another day, and "check back later" when no end is known', async () => {
+    const nextFreeAt = '2099-03-04T10:30:00.000Z';
+    mockFetch({ [PURCHASE_INFO]: () => json(info(0, { nextFreeAt })) });
+    const first = renderWithProviders(<BuyerPage />);
+    expect(await screen.findByText(/A slot may free by .*4 Mar.*: come back then\./)).toBeTruthy();
+    first.unmount();
+
+    mockFetch({ [PURCHASE_INFO]: () => json(info(0)) });
+    const second = renderWithProviders(<BuyerPage />);
+    expect(await screen.findByText('Check back later: no taken slot has an end time yet.')).toBeTruthy();
+    second.unmount();
+
+    // The operator offers no slot at all.
+    mockFetch({
+      [PURCHASE_INFO]: () => json(info(0, { slots: { available: 0, total: 0, utilizationPercentage: 100 } })),
+    });
+    renderWithProviders(<BuyerPage />);
+    expect(await screen.findByText('Sales are paused for now: check back later.')).toBeTruthy();
   });
 
   it('offers no Pay now without a connected payment processor', async () => {
@@ -89,6 +181,9 @@ describe('BuyerPage with Pay now', () => {
       slots: { available, total: 30, utilizationPercentage: 0 },
       paymentWallets: { BTC },
       payNow: true,
+      offer: OFFER,
+      nextFreeAt: null,
+      communityInviteUrl: INVITE,
     });
 
   it('creates an order and sends the buyer to its checkout, keeping the manual steps', async () => {
@@ -115,14 +210,6 @@ describe('BuyerPage with Pay now', () => {
     expect(screen.getByText('bc1qxy2k...fjhx0wlh')).toBeTruthy();
   });
 
-  it('reads Sold Out, disabled, when no slot is free', async () => {
-    mockFetch({ [PURCHASE_INFO]: connected(0) });
-    renderWithProviders(<BuyerPage />);
-    const soldOut = await screen.findByRole('button', { name: 'Sold Out' });
-    expect((soldOut as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.queryByRole('button', { name: 'Pay now' })).toBeNull();
-  });
-
   it('turns to Sold Out when the server has no slot left for the order (409)', async () => {
     mockFetch({
       [PURCHASE_INFO]: connected(1),
@@ -135,23 +222,25 @@ describe('BuyerPage with Pay now', () => {
     expect(leavePageFor).not.toHaveBeenCalled();
   });
 
-  it('says the free slots are reserved by pending payments and when one frees, instead of Sold Out', async () => {
+  it('while pending payments hold every free slot, says how many and when one frees, with no way to pay', async () => {
     const freeAgainAt = '2026-12-01T14:05:00.000Z';
     mockFetch({
       [PURCHASE_INFO]: () =>
         json({
           slots: { available: 0, total: 30, utilizationPercentage: 100 },
-          paymentWallets: { BTC },
+          paymentWallets: {},
           payNow: true,
           reserved: { slots: 1, freeAgainAt },
+          offer: OFFER,
+          nextFreeAt: freeAgainAt,
+          communityInviteUrl: INVITE,
         }),
     });
     renderWithProviders(<BuyerPage />);
     const text = `1 slot reserved by pending payments, free again by ${clockTime(freeAgainAt)}`;
-    const button = (await screen.findByRole('button', { name: text })) as HTMLButtonElement;
-    expect(button.disabled).toBe(true);
-    expect(screen.getAllByRole('status').map((status) => status.textContent)).toContain(text);
-    expect(screen.queryByRole('button', { name: 'Sold Out' })).toBeNull();
+    expect(await screen.findByText(text)).toBeTruthy();
+    expect(screen.getByText('All premium slots are taken')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Pay now|Sold Out/ })).toBeNull();
   });
 
   it('tells the buyer when the server finds the free slots reserved by pending payments (409)', async () => {

@@ -10,18 +10,26 @@ import { ScrollArea } from '@/components/ui/scroll-area.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { copyToClipboard } from '@/lib/clipboard.ts';
 import { cn } from '@/lib/cn.ts';
-import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
+import { communityInviteUrl, NO_INVITE_TEXTS } from '@/lib/links.ts';
 import { shortenWallet } from '../../../common/mask.ts';
 import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
+import { ComeBack, OfferFacts, offerText } from './buyer-offer.tsx';
 import { PayNow } from './buyer-pay-now.tsx';
 import { purchaseInfoQuery } from './public-queries.ts';
 import { SlotAvailability, toSlotView } from './slot-availability.tsx';
 
 export const PAYMENT_OPTIONS_FAILED_TEXT = 'Failed to load payment options';
 
-/** The premium purchase panel: price, availability, where to pay and how to claim the key. */
+/**
+ * The premium purchase panel: price, validity and devices, availability, where to pay and how to
+ * claim the key. With no free slot the wallets, Pay now and the steps give way to when to come back
+ * (the purchase info is polled, so they return by themselves when a slot frees).
+ */
 export function BuyerPage() {
   const { data, isPending, isError } = useQuery(purchaseInfoQuery());
+  const slots = toSlotView(data);
+  const full = data !== undefined && slots.known && slots.soldOut;
+  const invite = communityInviteUrl(data);
   return (
     <PublicShell>
       <BackToHomeButton />
@@ -36,6 +44,7 @@ export function BuyerPage() {
         </h1>
         <p className="mt-3 max-w-2xl text-lg text-slate-300">
           Premium access costs {PREMIUM_PRICE_USD} USD, paid via cryptocurrency.
+          {data?.offer && ` ${offerText(data.offer)}.`}
         </p>
       </header>
 
@@ -54,6 +63,7 @@ export function BuyerPage() {
                 <span className="text-lg font-medium text-muted-foreground">USD</span>
               </p>
               <p className="text-sm text-muted-foreground">via cryptocurrency</p>
+              <OfferFacts offer={data?.offer} />
             </CardHeader>
             <CardContent>
               <SlotAvailability info={data} isPending={isPending} isError={isError} />
@@ -71,51 +81,72 @@ export function BuyerPage() {
         </div>
 
         <div className="grid min-w-0 grid-cols-1 content-start gap-6 lg:col-span-3">
-          <Card className={glassCard}>
-            <CardHeader>
-              <CardTitle className="flex items-center gap-2 text-lg">
-                <Wallet className="h-5 w-5 text-cyan-300" aria-hidden="true" />
-                Accepted Cryptocurrencies
-              </CardTitle>
-              <CardDescription>Send the payment to the wallet of the currency you pay with.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <PaymentWallets wallets={data?.paymentWallets} isPending={isPending} isError={isError} />
-              {/* Only when the operator connected a payment processor; otherwise the page is the spec's. */}
-              {data?.payNow && <PayNow slots={toSlotView(data)} />}
-            </CardContent>
-          </Card>
-
-          <Card className={glassCard}>
-            <CardHeader>
-              <CardTitle className="text-lg">How to Purchase</CardTitle>
-            </CardHeader>
-            <CardContent className="grid gap-6">
-              <ol className="grid gap-4">
-                <PurchaseStep n={1} title="Send the payment">
-                  Send exactly {PREMIUM_PRICE_USD} USD worth of any supported cryptocurrency to its wallet
-                  above.
-                </PurchaseStep>
-                <PurchaseStep n={2} title="Open a ticket">
-                  Join the community chat, create a ticket and give us the transaction hash.
-                </PurchaseStep>
-                <PurchaseStep n={3} title="Get your key">
-                  Receive your premium license key within 24 hours.
-                </PurchaseStep>
-              </ol>
-              <Button asChild size="lg" className="w-full bg-indigo-600 text-white hover:bg-indigo-700">
-                <a href={COMMUNITY_INVITE_URL} target="_blank" rel="noopener noreferrer">
-                  <MessageCircle aria-hidden="true" />
-                  Join Community Chat
-                  <ExternalLink aria-hidden="true" />
-                  <span className="sr-only">(opens in a new tab)</span>
-                </a>
-              </Button>
-            </CardContent>
-          </Card>
+          {full ? (
+            <Card className={cn(glassCard, 'border-amber-400/30')}>
+              <CardContent className="pt-6">
+                <ComeBack nextFreeAt={data?.nextFreeAt} paused={slots.total === 0} />
+              </CardContent>
+            </Card>
+          ) : (
+            <>
+              <Card className={glassCard}>
+                <CardHeader>
+                  <CardTitle className="flex items-center gap-2 text-lg">
+                    <Wallet className="h-5 w-5 text-cyan-300" aria-hidden="true" />
+                    Accepted Cryptocurrencies
+                  </CardTitle>
+                  <CardDescription>
+                    Send the payment to the wallet of the currency you pay with.
+                  </CardDescription>
+                </CardHeader>
+                <CardContent>
+                  <PaymentWallets wallets={data?.paymentWallets} isPending={isPending} isError={isError} />
+                  {/* Only when the operator connected a payment processor; otherwise the page is the spec's. */}
+                  {data?.payNow && <PayNow slots={slots} />}
+                </CardContent>
+              </Card>
+              <PurchaseSteps invite={invite} />
+            </>
+          )}
         </div>
       </div>
     </PublicShell>
+  );
+}
+
+/** The manual path: pay a wallet, open a ticket (or reach the seller), get the key. */
+function PurchaseSteps({ invite }: { invite: string | null }) {
+  return (
+    <Card className={glassCard}>
+      <CardHeader>
+        <CardTitle className="text-lg">How to Purchase</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        <ol className="grid gap-4">
+          <PurchaseStep n={1} title="Send the payment">
+            Send exactly {PREMIUM_PRICE_USD} USD worth of any supported cryptocurrency to its wallet above.
+          </PurchaseStep>
+          <PurchaseStep n={2} title="Open a ticket">
+            {invite
+              ? 'Join the community chat, create a ticket and give us the transaction hash.'
+              : NO_INVITE_TEXTS.ticket}
+          </PurchaseStep>
+          <PurchaseStep n={3} title="Get your key">
+            Receive your premium license key within 24 hours.
+          </PurchaseStep>
+        </ol>
+        {invite && (
+          <Button asChild size="lg" className="w-full bg-indigo-600 text-white hover:bg-indigo-700">
+            <a href={invite} target="_blank" rel="noopener noreferrer">
+              <MessageCircle aria-hidden="true" />
+              Join Community Chat
+              <ExternalLink aria-hidden="true" />
+              <span className="sr-only">(opens in a new tab)</span>
+            </a>
+          </Button>
+        )}
+      </CardContent>
+    </Card>
   );
 }
 

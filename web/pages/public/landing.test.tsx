@@ -105,14 +105,30 @@ describe('LandingPage premium card', () => {
     expect(await screen.findByText('5/30 slots available')).toBeTruthy();
   });
 
-  it('opens the community invite in a new tab and links to the scripts page', async () => {
-    mockFetch({ [PURCHASE_INFO]: () => new Promise<Response>(() => {}) });
+  it('opens the saved community invite in a new tab and links to the scripts page', async () => {
+    const communityInviteUrl = 'https://discord.gg/our-shop';
+    mockFetch({
+      [PURCHASE_INFO]: () =>
+        json({ slots: { available: 5, total: 30 }, paymentWallets: {}, communityInviteUrl }),
+    });
     renderWithProviders(<LandingPage />);
-    const invite = screen.getByRole('link', { name: /Join Community/ });
+    const invite = await screen.findByRole('link', { name: /Join Community/ });
+    expect(invite.getAttribute('href')).toBe(communityInviteUrl);
     expect(invite.getAttribute('target')).toBe('_blank');
     expect(invite.getAttribute('rel')).toContain('noopener');
     expect(screen.getByRole('link', { name: /Get Scripts/ }).getAttribute('href')).toBe('/scripts');
     expect(screen.getByText('LIVE')).toBeTruthy();
     expect(screen.getByText('ACTIVE')).toBeTruthy();
+  });
+
+  it('says how to reach support instead of a chat link while no invite link is set', async () => {
+    mockFetch({
+      [PURCHASE_INFO]: () =>
+        json({ slots: { available: 5, total: 30 }, paymentWallets: {}, communityInviteUrl: null }),
+    });
+    renderWithProviders(<LandingPage />);
+    expect(await screen.findByText(/Contact the seller where you found this page/)).toBeTruthy();
+    expect(screen.getByText(/The community chat link is not set up yet/)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /Join Community/ })).toBeNull();
   });
 });

@@ -14,7 +14,7 @@ import {
 } from '@/components/ui/card.tsx';
 import { Subheading } from '@/components/ui/heading-level.tsx';
 import { cn } from '@/lib/cn.ts';
-import { COMMUNITY_INVITE_URL } from '@/lib/links.ts';
+import { communityInviteUrl, NO_INVITE_TEXTS } from '@/lib/links.ts';
 import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
 import { purchaseInfoQuery } from './public-queries.ts';
 import { SlotAvailability, slotsReservedNotice, toSlotView } from './slot-availability.tsx';
@@ -88,7 +88,10 @@ function Highlights({ items }: { items: string[] }) {
   );
 }
 
+/** The invite link is a System Configuration setting; until it is set the card says how to reach support. */
 function CommunityCard() {
+  const { data } = useQuery(purchaseInfoQuery());
+  const invite = communityInviteUrl(data);
   return (
     <Card className={cn(glassCard, 'flex flex-col')}>
       <CardHeader>
@@ -110,13 +113,22 @@ function CommunityCard() {
         />
       </CardContent>
       <CardFooter className="mt-auto">
-        <Button asChild className="w-full bg-indigo-600 text-white hover:bg-indigo-700">
-          <a href={COMMUNITY_INVITE_URL} target="_blank" rel="noopener noreferrer">
-            Join Community
-            <ExternalLink aria-hidden="true" />
-            <span className="sr-only">(opens in a new tab)</span>
-          </a>
-        </Button>
+        {invite ? (
+          <Button asChild className="w-full bg-indigo-600 text-white hover:bg-indigo-700">
+            <a href={invite} target="_blank" rel="noopener noreferrer">
+              Join Community
+              <ExternalLink aria-hidden="true" />
+              <span className="sr-only">(opens in a new tab)</span>
+            </a>
+          </Button>
+        ) : (
+          data && (
+            <p className="text-sm text-muted-foreground">
+              <span className="font-medium text-foreground">{NO_INVITE_TEXTS.title}.</span>{' '}
+              {NO_INVITE_TEXTS.help}
+            </p>
+          )
+        )}
       </CardFooter>
     </Card>
   );

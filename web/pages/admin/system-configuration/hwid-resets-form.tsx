@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle, Save } from 'lucide-react';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { SYSTEM_TEXTS, type SystemConfiguration } from '../../../../common/system.ts';
+import { FieldNote, SaveButton } from './form-parts.tsx';
 
 export const HwidResetsSchema = z.object({
   hwidResetsPerWeek: z
@@ -71,20 +70,9 @@ export function HwidResetsForm({
               aria-invalid={error ? true : undefined}
               {...form.register('hwidResetsPerWeek', { valueAsNumber: true })}
             />
-            {error ? (
-              <p role="alert" className="text-sm text-destructive">
-                {error}
-              </p>
-            ) : (
-              <p className="text-xs text-muted-foreground">Currently saved: {saved ?? '...'}</p>
-            )}
+            <FieldNote error={error}>Currently saved: {saved ?? '...'}</FieldNote>
           </div>
-          <div>
-            <Button type="submit" disabled={saving}>
-              {saving ? <LoaderCircle className="animate-spin" /> : <Save />}
-              Save Resets
-            </Button>
-          </div>
+          <SaveButton saving={saving}>Save Resets</SaveButton>
         </form>
       </CardContent>
     </Card>

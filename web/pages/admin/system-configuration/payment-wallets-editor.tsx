@@ -12,8 +12,9 @@ import {
 } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { cn } from '@/lib/cn.ts';
 import { toast } from '@/lib/toast.ts';
-import { QUICK_ADD_CURRENCIES } from '../../../../common/system.ts';
+import { currencyCodeProblem, QUICK_ADD_CURRENCIES } from '../../../../common/system.ts';
 import { addWallet, normalizeCurrency, removeWallet, type Wallets } from './wallet-draft.ts';
 
 /**
@@ -22,6 +23,7 @@ import { addWallet, normalizeCurrency, removeWallet, type Wallets } from './wall
  */
 export function PaymentWalletsEditor({
   wallets,
+  problems = {},
   dirty,
   saving,
   onChange,
@@ -30,6 +32,8 @@ export function PaymentWalletsEditor({
 }: {
   /** The draft (equal to the saved wallets while nothing is edited). */
   wallets: Wallets;
+  /** Wallets buyers are not shown (or a save was refused for), currency code -> reason. */
+  problems?: Record<string, string>;
   dirty: boolean;
   saving: boolean;
   onChange: (wallets: Wallets) => void;
@@ -55,6 +59,11 @@ export function PaymentWalletsEditor({
       return;
     }
     const code = normalizeCurrency(currency);
+    const codeProblem = currencyCodeProblem(code);
+    if (codeProblem) {
+      toast({ title: 'Invalid Wallet', description: codeProblem, variant: 'destructive' });
+      return;
+    }
     onChange(result.wallets);
     setCurrency('');
     setAddress('');
@@ -110,7 +119,7 @@ export function PaymentWalletsEditor({
                 <Input
                   id={currencyId}
                   value={currency}
-                  maxLength={16}
+                  maxLength={10}
                   placeholder="BTC"
                   autoComplete="off"
                   onChange={(e) => setCurrency(e.target.value.toUpperCase())}
@@ -163,7 +172,13 @@ export function PaymentWalletsEditor({
           ) : (
             <ul className="grid gap-2" aria-label="Configured wallets">
               {entries.map(([code, addr]) => (
-                <li key={code} className="flex items-center gap-3 rounded-md border p-3">
+                <li
+                  key={code}
+                  className={cn(
+                    'flex flex-wrap items-center gap-3 rounded-md border p-3',
+                    problems[code] && 'border-destructive/60',
+                  )}
+                >
                   <Badge variant="secondary" className="shrink-0 font-mono">
                     {code}
                   </Badge>
@@ -180,6 +195,11 @@ export function PaymentWalletsEditor({
                     <Trash2 />
                     Remove
                   </Button>
+                  {problems[code] && (
+                    <p role="alert" className="basis-full text-sm text-destructive">
+                      {problems[code]}. Buyers are not shown this wallet: fix or remove it.
+                    </p>
+                  )}
                 </li>
               ))}
             </ul>

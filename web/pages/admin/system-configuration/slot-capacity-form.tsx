@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle, Save, TriangleAlert } from 'lucide-react';
+import { TriangleAlert } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -13,11 +13,12 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog.tsx';
-import { Button, buttonVariants } from '@/components/ui/button.tsx';
+import { buttonVariants } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { type SlotUsage, SYSTEM_TEXTS, type SystemConfiguration } from '../../../../common/system.ts';
+import { FieldNote, SaveButton } from './form-parts.tsx';
 
 export const SlotCapacitySchema = z.object({
   totalSlots: z
@@ -97,16 +98,10 @@ export function SlotCapacityForm({
               aria-describedby={warning && !error ? warningId : undefined}
               {...form.register('totalSlots', { valueAsNumber: true })}
             />
-            {error ? (
-              <p role="alert" className="text-sm text-destructive">
-                {error}
-              </p>
-            ) : (
-              <p className="text-xs text-muted-foreground">
-                Currently saved: {configuration.totalSlots}
-                {used === undefined ? '' : `, in use: ${used}`}
-              </p>
-            )}
+            <FieldNote error={error}>
+              Currently saved: {configuration.totalSlots}
+              {used === undefined ? '' : `, in use: ${used}`}
+            </FieldNote>
             {warning && !error && (
               <p id={warningId} role="status" className="flex gap-2 text-sm text-amber-300">
                 <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
@@ -114,12 +109,7 @@ export function SlotCapacityForm({
               </p>
             )}
           </div>
-          <div>
-            <Button type="submit" disabled={saving}>
-              {saving ? <LoaderCircle className="animate-spin" /> : <Save />}
-              Save Capacity
-            </Button>
-          </div>
+          <SaveButton saving={saving}>Save Capacity</SaveButton>
         </form>
         <AlertDialog open={unconfirmed !== null} onOpenChange={(open) => !open && setUnconfirmed(null)}>
           <AlertDialogContent>

@@ -9,11 +9,14 @@ export const SLOT_USAGE_URL = QUERY_KEYS.slotUsage;
 export const SYSTEM_CONFIGURATION_REFETCH_MS = 30_000;
 export const SLOT_USAGE_REFETCH_MS = 15_000;
 
+/** The saved configuration; walletProblems: saved wallets buyers are not shown, with why. */
+export type SavedSystemConfiguration = SystemConfiguration & { walletProblems?: Record<string, string> };
+
 /** Slot capacity and wallets; polled every 30 s. */
 export function systemConfigurationQuery() {
   return queryOptions({
     queryKey: [SYSTEM_CONFIGURATION_URL],
-    select: (data: { configuration: SystemConfiguration }) => data.configuration,
+    select: (data: { configuration: SavedSystemConfiguration }) => data.configuration,
     refetchInterval: SYSTEM_CONFIGURATION_REFETCH_MS,
   });
 }

@@ -242,4 +242,95 @@ describe('SystemConfigurationPage', () => {
       }),
     );
   });
+
+  it('shows why the server refused a wallet on its row, in the operator’s words, and keeps the draft', async () => {
+    const user = userEvent.setup();
+    const reason = 'BTC: this is not a Bitcoin address';
+    mockFetch({
+      [CONFIG_URL]: () => json({ configuration: { ...SAVED, paymentWallets: {}, walletProblems: {} } }),
+      [USAGE_URL]: () => json({ slotUsage: USAGE }),
+      [`PUT ${CONFIG_URL}`]: () => json({ error: reason, walletProblems: { BTC: reason } }, 400),
+    });
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    await user.click(await screen.findByRole('tab', { name: /Payment Wallets/ }));
+    await user.type(await screen.findByLabelText('Currency'), 'btc');
+    await user.type(screen.getByLabelText('Wallet Address'), 'hello world not an address');
+    await user.click(screen.getByRole('button', { name: 'Add Wallet' }));
+    await user.click(screen.getByRole('button', { name: 'Save Configuration' }));
+    const row = within(screen.getByRole('list', { name: 'Configured wallets' })).getByRole('listitem');
+    expect((await within(row).findByRole('alert')).textContent).toBe(
+      `${reason}. Buyers are not shown this wallet: fix or remove it.`,
+    );
+    expect(toast).toHaveBeenCalledWith({ title: 'Save Failed', description: reason, variant: 'destructive' });
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+  });
+
+  it('flags a saved wallet buyers are not shown, on the wallets tab and the overview', async () => {
+    const user = userEvent.setup();
+    const reason = 'DOGE🐶: a currency code is 2 to 10 capital letters or digits, such as BTC';
+    mockFetch({
+      [CONFIG_URL]: () =>
+        json({
+          configuration: {
+            ...SAVED,
+            paymentWallets: { ...SAVED.paymentWallets, 'DOGE🐶': 'hello' },
+            walletProblems: { 'DOGE🐶': reason },
+          },
+        }),
+      [USAGE_URL]: () => json({ slotUsage: USAGE }),
+    });
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    expect(await screen.findByText('Hidden from buyers')).toBeTruthy();
+    await user.click(screen.getByRole('tab', { name: /Payment Wallets/ }));
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((a) => a.textContent)).toEqual([
+      `${reason}. Buyers are not shown this wallet: fix or remove it.`,
+    ]);
+  });
+
+  it('refuses a currency code with emoji or symbols when adding, saying why', async () => {
+    const user = userEvent.setup();
+    const { puts } = fakeServer();
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    await user.click(await screen.findByRole('tab', { name: /Payment Wallets/ }));
+    await user.type(await screen.findByLabelText('Currency'), 'DOGE🐶');
+    await user.type(screen.getByLabelText('Wallet Address'), 'DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L');
+    await user.click(screen.getByRole('button', { name: 'Add Wallet' }));
+    expect(toast).toHaveBeenCalledWith({
+      title: 'Invalid Wallet',
+      description: 'DOGE🐶: a currency code is 2 to 10 capital letters or digits, such as BTC',
+      variant: 'destructive',
+    });
+    expect(screen.queryByRole('list', { name: 'Configured wallets' })?.textContent ?? '').not.toContain(
+      'DOGE',
+    );
+    expect(puts).toEqual([]);
+  });
+
+  it('saves the community invite link (https only) and clears it when emptied', async () => {
+    const user = userEvent.setup();
+    const { puts } = fakeServer();
+    renderAt(<SystemConfigurationPage />, '/admin/system-configuration');
+    await user.click(await screen.findByRole('tab', { name: /Payment Wallets/ }));
+    const field = await screen.findByLabelText('Invite link');
+    expect(screen.getByText('Not set: buyers are told to contact the seller.')).toBeTruthy();
+    await user.type(field, 'http://discord.gg/x');
+    await user.click(screen.getByRole('button', { name: 'Save Link' }));
+    expect(await screen.findByText('Enter an https:// link, or leave it empty')).toBeTruthy();
+    expect(puts).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, 'https://discord.gg/our-shop');
+    await user.click(screen.getByRole('button', { name: 'Save Link' }));
+    await waitFor(() =>
+      expect(puts).toEqual([
+        { ...SAVED, hwidResetsPerWeek: undefined, communityInviteUrl: 'https://discord.gg/our-shop' },
+      ]),
+    );
+    expect(await screen.findByText('Currently saved: https://discord.gg/our-shop')).toBeTruthy();
+    await user.clear(field);
+    await user.click(screen.getByRole('button', { name: 'Save Link' }));
+    await waitFor(() => expect(puts).toHaveLength(2));
+    expect((puts[1] as { communityInviteUrl: unknown }).communityInviteUrl).toBeNull();
+  });
 });

@@ -15,12 +15,17 @@ import type { SlotUsage, SystemConfiguration } from '../../../../common/system.t
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { ConnectionBadge } from '../shared/realtime-status.tsx';
+import { CommunityInviteForm } from './community-invite-form.tsx';
 import { HwidResetsForm } from './hwid-resets-form.tsx';
 import { PaymentProcessorTab } from './payment-processor-tab.tsx';
 import { PaymentWalletsEditor } from './payment-wallets-editor.tsx';
 import { SlotCapacityForm } from './slot-capacity-form.tsx';
-import { slotUsageQuery, systemConfigurationQuery } from './system-configuration-queries.ts';
-import { useSaveSystemConfiguration } from './use-save-system-configuration.ts';
+import {
+  type SavedSystemConfiguration,
+  slotUsageQuery,
+  systemConfigurationQuery,
+} from './system-configuration-queries.ts';
+import { refusedWallets, useSaveSystemConfiguration } from './use-save-system-configuration.ts';
 import { sameWallets, type Wallets } from './wallet-draft.ts';
 
 /** /admin/system-configuration: premium slot capacity and the wallets buyers pay into. */
@@ -107,10 +112,11 @@ export default function SystemConfigurationPage() {
             />
           </TabsContent>
 
-          <TabsContent value="wallets">
+          <TabsContent value="wallets" className="grid gap-6">
             <WalletsTab
               configuration={configuration.data}
               draft={walletDraft}
+              refused={refusedWallets(save.error)}
               saving={save.isPending}
               onDraftChange={setWalletDraft}
               onSave={(next) =>
@@ -119,6 +125,11 @@ export default function SystemConfigurationPage() {
                   onSuccess: () => setWalletDraft((draft) => (draft === next.paymentWallets ? null : draft)),
                 })
               }
+            />
+            <CommunityInviteForm
+              configuration={configuration.data}
+              saving={save.isPending}
+              onSave={(next) => save.mutate(next)}
             />
           </TabsContent>
 
@@ -134,21 +145,33 @@ export default function SystemConfigurationPage() {
 function WalletsTab({
   configuration,
   draft,
+  refused,
   saving,
   onDraftChange,
   onSave,
 }: {
-  configuration: SystemConfiguration;
+  configuration: SavedSystemConfiguration;
   draft: Wallets | null;
+  /** The wallets the last save was refused for, with why. */
+  refused: Record<string, string> | null;
   saving: boolean;
   onDraftChange: (draft: Wallets | null) => void;
   onSave: (configuration: SystemConfiguration) => void;
 }) {
   const wallets = draft ?? configuration.paymentWallets;
   const dirty = !sameWallets(wallets, configuration.paymentWallets);
+  // A reason holds while its row still has the address it was given for.
+  const problems: Record<string, string> = {};
+  for (const [code, reason] of Object.entries(configuration.walletProblems ?? {})) {
+    if (wallets[code] === configuration.paymentWallets[code]) problems[code] = reason;
+  }
+  for (const [code, reason] of Object.entries(refused ?? {})) {
+    if (code in wallets) problems[code] = reason;
+  }
   return (
     <PaymentWalletsEditor
       wallets={wallets}
+      problems={problems}
       dirty={dirty}
       saving={saving}
       onChange={onDraftChange}
@@ -163,7 +186,7 @@ function Overview({
   slotUsage,
   slotUsageError,
 }: {
-  configuration: SystemConfiguration;
+  configuration: SavedSystemConfiguration;
   slotUsage: SlotUsage | undefined;
   slotUsageError: string | null;
 }) {
@@ -232,6 +255,11 @@ function Overview({
                   <span className="truncate font-mono text-xs text-muted-foreground" title={address}>
                     {shortenWallet(address)}
                   </span>
+                  {configuration.walletProblems?.[code] && (
+                    <Badge variant="destructive" className="ml-auto shrink-0">
+                      Hidden from buyers
+                    </Badge>
+                  )}
                 </li>
               ))}
             </ul>

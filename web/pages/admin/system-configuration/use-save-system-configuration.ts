@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api.ts';
+import { ApiError, apiRequest } from '@/lib/api.ts';
 import { toast } from '@/lib/toast.ts';
 import { toastFailure } from '@/lib/toast-failure.ts';
-import type { SystemConfiguration } from '../../../../common/system.ts';
+import type { SystemConfiguration, WalletProblemsAnswer } from '../../../../common/system.ts';
 import {
   SYSTEM_CONFIGURATION_URL,
   slotUsageQuery,
@@ -30,4 +30,15 @@ export function useSaveSystemConfiguration() {
     },
     onError: toastFailure('Save Failed', 'Failed to save configuration'),
   });
+}
+
+/** The wallets a refused save named, currency code -> reason (null when the failure was not about them). */
+export function refusedWallets(error: unknown): Record<string, string> | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null;
+  try {
+    const body = JSON.parse(error.body) as Partial<WalletProblemsAnswer>;
+    return body.walletProblems && typeof body.walletProblems === 'object' ? body.walletProblems : null;
+  } catch {
+    return null;
+  }
 }

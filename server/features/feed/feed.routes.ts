@@ -133,7 +133,7 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
         // No since (or since=now): start at the present, with the last minute for context.
         const answer = await feed.read(since ?? 'now', access.tier, wait * 1000, left.signal);
         ctx.services.metrics.feedDelivered('poll', access.tier, answer.discoveries.length);
-        return answer;
+        return { ...answer, keyExpiresAt: access.keyExpiresAt };
       } finally {
         request.raw.off('close', onClose);
       }

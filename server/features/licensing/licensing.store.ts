@@ -38,7 +38,14 @@ function selectLicenseKeys(db: Db) {
       eb
         .selectFrom('hardware_bindings')
         .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('hardware_bindings.license_key_id', '=', 'license_keys.id')
+        // Devices bind to the script key the license key resolves to (and, before that model, to
+        // the license key itself): both count.
+        .where((inner) =>
+          inner.or([
+            inner('hardware_bindings.license_key_id', '=', inner.ref('license_keys.id')),
+            inner('hardware_bindings.script_key_id', '=', inner.ref('license_keys.script_key_id')),
+          ]),
+        )
         .where('hardware_bindings.status', '=', 'ACTIVE')
         .as('active_bindings'),
     );
@@ -138,4 +145,33 @@ export async function revokeLicenseKeyById(db: Db, id: number, now: number): Pro
 export async function deleteLicenseKeyById(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('license_keys').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** The script key string a license key resolved to, or null when it has none. */
+async function scriptKeyOfLicense(
+  db: Db,
+  id: number,
+): Promise<{ id: number; script_key: string } | undefined> {
+  return db
+    .selectFrom('license_keys')
+    .innerJoin('script_keys', 'script_keys.id', 'license_keys.script_key_id')
+    .select(['script_keys.id', 'script_keys.script_key'])
+    .where('license_keys.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Switches off the script key a revoked license key resolved to; returns its string (null: none). */
+export async function switchOffScriptKeyOfLicense(db: Db, id: number): Promise<string | null> {
+  const owned = await scriptKeyOfLicense(db, id);
+  if (!owned) return null;
+  await db.updateTable('script_keys').set({ is_active: 0 }).where('id', '=', owned.id).execute();
+  return owned.script_key;
+}
+
+/** Deletes the script key a license key resolved to (with its devices); returns its string (null: none). */
+export async function deleteScriptKeyOfLicense(db: Db, id: number): Promise<string | null> {
+  const owned = await scriptKeyOfLicense(db, id);
+  if (!owned) return null;
+  await db.deleteFrom('script_keys').where('id', '=', owned.id).execute();
+  return owned.script_key;
 }

@@ -61,3 +61,54 @@ describe('My key (/key)', () => {
     expect(await resetRow.getByRole('cell').nth(3).textContent()).toContain('1');
   });
 });
+
+describe('My key (/key): a buyer on a new PC with only the used code (issue 36)', () => {
+  const suite = useBrowserSuite();
+
+  it('gets the key back, resets the old PC out and runs on the new one', async () => {
+    const { page, server } = suite;
+    await loginThroughApi(page);
+    const made = await page.request.post('/api/admin/create-redemption-key', {
+      data: { keyType: 'PREMIUM', maxHardwareBindings: 1, validityDuration: 720 },
+      headers: sameOriginHeaders(page),
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const code = ((await made.json()) as RedemptionKeyResponse).redemptionKey.redemptionCode;
+    const redeemed = await fetch(`${server.url}/api/script/redeem`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ code, hwid: 'e2e-old-pc' }),
+    });
+    expect(redeemed.status).toBe(200);
+    const feed = (key: string, hwid: string) =>
+      fetch(`${server.url}/api/script/feed?${new URLSearchParams({ key, hwid })}`);
+    const { scriptKey } = (await redeemed.json()) as RedeemResponse;
+    expect((await feed(scriptKey, 'e2e-old-pc')).status).toBe(200);
+
+    // The old PC is gone with the key file; the buyer has the code from the order page.
+    await page.goto('/key');
+    await page.getByLabel('Script key').fill(code);
+    await page.getByRole('button', { name: 'Check key' }).click();
+    await page.getByText('1 of 1 device bound').waitFor();
+    const shown = page.getByTestId('my-script-key');
+    expect(await shown.textContent()).not.toBe(scriptKey);
+    await page.getByRole('button', { name: 'Reveal key' }).click();
+    expect(await shown.textContent()).toBe(scriptKey);
+
+    await page.getByRole('button', { name: 'Reset devices' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Reset devices?' });
+    expect(await dialog.textContent()).toContain('Close the script on the old PC first.');
+    await dialog.getByRole('button', { name: 'Reset devices' }).click();
+    await page.getByText('Now run the script again on your new PC: it binds to the key.').waitFor();
+    // With the weekly reset spent, the button says why it cannot be pressed.
+    expect(await page.getByRole('button', { name: 'Reset devices' }).isDisabled()).toBe(true);
+
+    // The old PC's script is told and does not take the key back; the new PC runs with the key shown.
+    const old = await feed(scriptKey, 'e2e-old-pc');
+    expect(old.status).toBe(403);
+    expect(((await old.json()) as { error: string }).error).toMatch(/^This device was removed from the key/);
+    const fresh = await feed(scriptKey, 'e2e-new-pc');
+    expect(fresh.status, await fresh.clone().text()).toBe(200);
+    expect(((await fresh.json()) as { tier: string }).tier).toBe('PREMIUM');
+  });
+});

@@ -105,6 +105,11 @@ export class Feed {
     return this.refusedOrFree(decision.status, decision.message);
   }
 
+  /** The script key a caller's key stands for (a license key: the one it resolved to). */
+  scriptKeyOf(key: string): string {
+    return this.access.scriptKeyOf(key);
+  }
+
   private refusedOrFree(status: 401 | 403, message: string): FeedAccess {
     // The loader refuses FREE keys premium scripts; the feed serves them the free tier.
     if (message === ACCESS_TEXTS.freeKey) return FREE;

@@ -118,6 +118,11 @@ export class LoaderAccess {
     this.licenses.clear();
   }
 
+  /** The script key `given` stands for, as far as this instance knows (a resolved license key's). */
+  scriptKeyOf(given: string): string {
+    return this.licenses.get(given) ?? given;
+  }
+
   check(request: PremiumRequest): AccessDecision | Promise<AccessDecision> {
     if (request.key === undefined) return KEY_REQUIRED;
     const scriptKey = this.licenses.get(request.key) ?? request.key;

@@ -4,30 +4,35 @@ import type { RedeemResponse } from '../../common/script-access.ts';
 import { loginThroughApi, sameOriginHeaders, useBrowserSuite } from './harness.ts';
 import { LONG_DEVICE } from './realistic-data.ts';
 
+type Suite = ReturnType<typeof useBrowserSuite>;
+
+/** The seller makes a 1-device PREMIUM code (signed in); the buyer's executor redeems it on `hwid`. */
+async function sellAndRedeem(suite: Suite, hwid: string, device?: unknown) {
+  const { page, server } = suite;
+  await loginThroughApi(page);
+  const made = await page.request.post('/api/admin/create-redemption-key', {
+    data: { keyType: 'PREMIUM', maxHardwareBindings: 1, validityDuration: 720 },
+    headers: sameOriginHeaders(page),
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const code = ((await made.json()) as RedemptionKeyResponse).redemptionKey.redemptionCode;
+  const redeemed = await fetch(`${server.url}/api/script/redeem`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ code, hwid, device }),
+  });
+  expect(redeemed.status).toBe(200);
+  const { scriptKey } = (await redeemed.json()) as RedeemResponse;
+  return { code, scriptKey };
+}
+
 describe('My key (/key)', () => {
   const suite = useBrowserSuite();
 
   it("shows a buyer's bound device and resets it after they confirm", async () => {
-    const { page, server } = suite;
+    const { page } = suite;
     // The seller makes a code; the buyer's executor redeems it, which makes the script key and binds its PC.
-    await loginThroughApi(page);
-    const made = await page.request.post('/api/admin/create-redemption-key', {
-      data: { keyType: 'PREMIUM', maxHardwareBindings: 1, validityDuration: 720 },
-      headers: sameOriginHeaders(page),
-    });
-    expect(made.status(), await made.text()).toBe(201);
-    const { redemptionKey } = (await made.json()) as RedemptionKeyResponse;
-    const redeemed = await fetch(`${server.url}/api/script/redeem`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        code: redemptionKey.redemptionCode,
-        hwid: 'e2e-my-key-old-pc',
-        device: LONG_DEVICE,
-      }),
-    });
-    expect(redeemed.status).toBe(200);
-    const { scriptKey } = (await redeemed.json()) as RedeemResponse;
+    const { scriptKey } = await sellAndRedeem(suite, 'e2e-my-key-old-pc', LONG_DEVICE);
 
     await page.goto('/key');
     await page.getByRole('heading', { level: 1, name: 'My key' }).waitFor();
@@ -67,22 +72,9 @@ describe('My key (/key): a buyer on a new PC with only the used code (issue 36)'
 
   it('gets the key back, resets the old PC out and runs on the new one', async () => {
     const { page, server } = suite;
-    await loginThroughApi(page);
-    const made = await page.request.post('/api/admin/create-redemption-key', {
-      data: { keyType: 'PREMIUM', maxHardwareBindings: 1, validityDuration: 720 },
-      headers: sameOriginHeaders(page),
-    });
-    expect(made.status(), await made.text()).toBe(201);
-    const code = ((await made.json()) as RedemptionKeyResponse).redemptionKey.redemptionCode;
-    const redeemed = await fetch(`${server.url}/api/script/redeem`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ code, hwid: 'e2e-old-pc' }),
-    });
-    expect(redeemed.status).toBe(200);
+    const { code, scriptKey } = await sellAndRedeem(suite, 'e2e-old-pc');
     const feed = (key: string, hwid: string) =>
       fetch(`${server.url}/api/script/feed?${new URLSearchParams({ key, hwid })}`);
-    const { scriptKey } = (await redeemed.json()) as RedeemResponse;
     expect((await feed(scriptKey, 'e2e-old-pc')).status).toBe(200);
 
     // The old PC is gone with the key file; the buyer has the code from the order page.

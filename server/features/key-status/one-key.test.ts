@@ -82,6 +82,17 @@ for (const dialect of DIALECTS) {
       expect((await status(scriptKey)).json().devices).toHaveLength(1);
       expect((await load(scriptKey, 'PC-A')).statusCode).toBe(200);
 
+      // License Keys shows the key in use: its device and its uses.
+      await t.app.pendingWrites.flush();
+      const listed = await t.app.inject({
+        method: 'GET',
+        url: '/api/admin/license-keys',
+        headers: { cookie: t.cookie },
+      });
+      const row = listed.json().licenseKeys.find((k: { id: number }) => k.id === license.id);
+      expect(row).toMatchObject({ activeBindings: 1, usageCount: 4 });
+      expect(row.lastUsed).not.toBeNull();
+
       // One buyer, one slot, one key on the dashboard.
       expect(await usedSlots()).toBe(slotsBefore + 1);
       expect(await dashboardKeys()).toBe(keysBefore + 1);

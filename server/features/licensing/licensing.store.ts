@@ -9,7 +9,18 @@ import type { Db } from '../../db/index.ts';
 import { isoOrNull } from '../../db/times.ts';
 import type { LicenseKeysTable } from './licensing.table.ts';
 
-export type LicenseKeyRow = Selectable<LicenseKeysTable> & { active_bindings: number | null };
+export type LicenseKeyRow = Selectable<LicenseKeysTable> & {
+  active_bindings: number | null;
+  /** Uses and last use of the script key it resolved to (the loader counts uses there). */
+  key_usage: number | null;
+  key_last_used: number | null;
+};
+
+/** The later of two optional times (epoch ms; bigint columns may come back as text). */
+function latest(a: number | null, b: number | null): number | null {
+  const times = [a, b].filter((time) => time !== null).map(Number);
+  return times.length === 0 ? null : Math.max(...times);
+}
 
 /** Status is derived at `now`, so a key past its expiry reads EXPIRED without a write. */
 export function licenseKeyRowToLicenseKey(row: LicenseKeyRow, now: number): LicenseKey {
@@ -20,8 +31,8 @@ export function licenseKeyRowToLicenseKey(row: LicenseKeyRow, now: number): Lice
     status: licenseKeyStatus(row.status, row.expires_at, now),
     maxBindings: row.max_bindings,
     activeBindings: Number(row.active_bindings ?? 0),
-    usageCount: row.usage_count,
-    lastUsed: isoOrNull(row.last_used),
+    usageCount: row.usage_count + Number(row.key_usage ?? 0),
+    lastUsed: isoOrNull(latest(row.last_used, row.key_last_used)),
     expiresAt: isoOrNull(row.expires_at),
     createdAt: new Date(row.created_at).toISOString(),
     revokedAt: isoOrNull(row.revoked_at),
@@ -48,7 +59,19 @@ function selectLicenseKeys(db: Db) {
         )
         .where('hardware_bindings.status', '=', 'ACTIVE')
         .as('active_bindings'),
-    );
+    )
+    .select((eb) => [
+      eb
+        .selectFrom('script_keys')
+        .select('script_keys.usage_count')
+        .whereRef('script_keys.id', '=', 'license_keys.script_key_id')
+        .as('key_usage'),
+      eb
+        .selectFrom('script_keys')
+        .select('script_keys.last_used')
+        .whereRef('script_keys.id', '=', 'license_keys.script_key_id')
+        .as('key_last_used'),
+    ]);
 }
 
 export async function findLicenseKeyById(db: Db, id: number, now: number): Promise<LicenseKey | undefined> {

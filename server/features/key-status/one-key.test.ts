@@ -129,6 +129,22 @@ for (const dialect of DIALECTS) {
       expect(keys[0]?.script_key_id).toBe(keys[0]?.id);
     });
 
+    it("takes a license key in the universal script's redeem box as the buyer's key", async () => {
+      const license = await createLicense({ maxBindings: 1 });
+      const first = await post('/api/script/redeem', { code: license.licenseKey, hwid: 'PC-A' });
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json()).toMatchObject({ success: true, scriptType: 'PREMIUM', maxHardwareBindings: 1 });
+      const scriptKey = first.json().scriptKey as string;
+      expect((await status(license.licenseKey)).json()).toMatchObject({ scriptKey, devices: [{}] });
+      // Again from the same PC: the same key; from a second PC: the device limit, as the loader says it.
+      expect(
+        (await post('/api/script/redeem', { code: license.licenseKey, hwid: 'PC-A' })).json().scriptKey,
+      ).toBe(scriptKey);
+      const second = await post('/api/script/redeem', { code: license.licenseKey, hwid: 'PC-B' });
+      expect(second.statusCode).toBe(403);
+      expect(second.json().error).toBe(ACCESS_TEXTS.deviceLimit(1));
+    });
+
     it('stops a revoked license key everywhere', async () => {
       await savePremiumScript(t, t.cookie, SCRIPT, 'print("premium")');
       const license = await createLicense({});

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { isSerializationFailure, isUniqueViolation } from '../../db/errors.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { insertScriptKeyBinding } from '../bindings/bindings.store.ts';
+import { looksLikeLicenseKey } from '../licensing/license-resolution.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import {
   findRedemptionCodeRow,
@@ -13,6 +14,7 @@ import {
 import { generateScriptKey } from '../script-keys/script-key.ts';
 import { insertScriptKey } from '../script-keys/script-keys.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
+import { redeemLicenseKey } from './license-redeem.ts';
 import { renewKey } from './renew.service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -73,6 +75,9 @@ export async function redeemCode(
   input: RedeemRequest,
   client: ScriptUserClient,
 ): Promise<RedeemResponse | RenewResponse> {
+  // A license key in the redeem box is the buyer's key already: its script key, this device bound.
+  if (input.key === undefined && input.hwid !== undefined && looksLikeLicenseKey(input.code))
+    return redeemLicenseKey(ctx, input.code, input.hwid);
   const found = await findRedeemableCode(ctx, input.code);
   if (input.key !== undefined) return renewKey(ctx, found, input.key, { ...client, hwid: input.hwid });
   // The schema asks for hwid whenever key is absent.

@@ -1,4 +1,4 @@
-import { CalendarPlus, KeyRound, MonitorSmartphone, RotateCcw } from 'lucide-react';
+import { CalendarPlus, KeyRound, type LucideIcon, MonitorSmartphone, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-action-button.tsx';
 import { MaskedSecret } from '@/components/masked-secret.tsx';
@@ -91,6 +91,34 @@ function Outcome({ outcome }: { outcome: { ok: boolean; text: string } | null })
   );
 }
 
+/** One of My key's cards: an icon and a title, an optional line under it, then its content. */
+export function SectionCard({
+  icon: Icon,
+  title,
+  description,
+  contentClassName,
+  children,
+}: {
+  icon: LucideIcon;
+  title: string;
+  description?: React.ReactNode;
+  contentClassName?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Card className={glassCard}>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Icon className="h-5 w-5 text-cyan-300" aria-hidden="true" />
+          {title}
+        </CardTitle>
+        {description !== undefined && <CardDescription>{description}</CardDescription>}
+      </CardHeader>
+      <CardContent className={contentClassName}>{children}</CardContent>
+    </Card>
+  );
+}
+
 /**
  * What My key shows once a key is found: the key itself (masked, reveal and copy), its type and time
  * left, its devices, the device reset and a renewal. `given` is what the buyer typed (any form the
@@ -109,65 +137,54 @@ export function KeyDetails({
   const expired = status.status === 'Expired';
   return (
     <div className="mt-6 grid gap-6">
-      <Card className={glassCard}>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <KeyRound className="h-5 w-5 text-cyan-300" aria-hidden="true" />
-            Key status
-          </CardTitle>
-        </CardHeader>
-        <CardContent>
-          <dl className="text-sm">
-            {status.scriptKey && (
-              <Row label="Script key">
-                <MaskedSecret
-                  value={status.scriptKey}
-                  mask={maskLicenseKey}
-                  noun="key"
-                  copiedText="Your script key"
-                  testId="my-script-key"
-                />
-              </Row>
-            )}
-            <Row label="Type">{TYPE_LABELS[status.type] ?? status.type}</Row>
-            <Row label="Status">{status.status}</Row>
-            {status.disabledReason !== null && (
-              <Row label="Why">{`Switched off: ${status.disabledReason}.`}</Row>
-            )}
-            <Row label="Expires">{status.expiresAt === null ? 'Never' : expiryText(status.expiresAt)}</Row>
-          </dl>
-        </CardContent>
-      </Card>
-
-      <Card className={glassCard}>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <MonitorSmartphone className="h-5 w-5 text-cyan-300" aria-hidden="true" />
-            Devices
-          </CardTitle>
-          <CardDescription>
-            {status.devices.length} of {plural(status.maxDevices, 'device', 'devices')} bound
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          {status.devices.length === 0 ? (
-            <p className="text-sm text-muted-foreground">
-              No device is bound. The next device that loads the script binds to this key.
-            </p>
-          ) : (
-            <ul className="grid gap-3">
-              {status.devices.map((device) => (
-                <li key={device.id} className="rounded-lg border border-white/10 bg-white/[0.03] p-3 text-sm">
-                  <p className="font-mono text-foreground">{device.id}</p>
-                  <p className="text-muted-foreground">
-                    First seen {formatDate(device.firstSeen)} · Last seen {formatDate(device.lastSeen)}
-                  </p>
-                </li>
-              ))}
-            </ul>
+      <SectionCard icon={KeyRound} title="Key status">
+        <dl className="text-sm">
+          {status.scriptKey && (
+            <Row label="Script key">
+              <MaskedSecret
+                value={status.scriptKey}
+                mask={maskLicenseKey}
+                noun="key"
+                copiedText="Your script key"
+                testId="my-script-key"
+              />
+            </Row>
           )}
-        </CardContent>
-      </Card>
+          <Row label="Type">{TYPE_LABELS[status.type] ?? status.type}</Row>
+          <Row label="Status">{status.status}</Row>
+          {status.disabledReason !== null && (
+            <Row label="Why">{`Switched off: ${status.disabledReason}.`}</Row>
+          )}
+          <Row label="Expires">{status.expiresAt === null ? 'Never' : expiryText(status.expiresAt)}</Row>
+        </dl>
+      </SectionCard>
+
+      <SectionCard
+        icon={MonitorSmartphone}
+        title="Devices"
+        description={
+          <>
+            {status.devices.length} of {plural(status.maxDevices, 'device', 'devices')} bound
+          </>
+        }
+      >
+        {status.devices.length === 0 ? (
+          <p className="text-sm text-muted-foreground">
+            No device is bound. The next device that loads the script binds to this key.
+          </p>
+        ) : (
+          <ul className="grid gap-3">
+            {status.devices.map((device) => (
+              <li key={device.id} className="rounded-lg border border-white/10 bg-white/[0.03] p-3 text-sm">
+                <p className="font-mono text-foreground">{device.id}</p>
+                <p className="text-muted-foreground">
+                  First seen {formatDate(device.firstSeen)} · Last seen {formatDate(device.lastSeen)}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionCard>
 
       <ResetDevices scriptKey={key} status={status} expired={expired} onChange={onChange} />
       <RenewKey scriptKey={key} status={status} onChange={onChange} />
@@ -218,53 +235,47 @@ function ResetDevices({
       : null;
   const noneLeft = status.resetsLeft <= 0;
   return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <RotateCcw className="h-5 w-5 text-cyan-300" aria-hidden="true" />
-          Device resets
-        </CardTitle>
-        <CardDescription>
-          A reset unbinds every device, so you can load the script on a new PC.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-3 text-sm">
-        <dl>
-          <Row label="Resets left">{status.resetsLeft}</Row>
-          {status.nextResetAt !== null && <Row label="Next reset">{nextResetText(status.nextResetAt)}</Row>}
-        </dl>
-        {blocked !== null ? (
-          <p className="text-muted-foreground">{blocked}</p>
-        ) : (
-          <>
-            <ConfirmDialog
-              trigger={
-                <Button
-                  variant="outline"
-                  className="justify-self-start"
-                  disabled={resetting || noneLeft}
-                  aria-describedby={noneLeft ? 'no-reset-left' : undefined}
-                >
-                  {resetting ? 'Resetting...' : 'Reset devices'}
-                </Button>
-              }
-              title="Reset devices?"
-              description={KEY_DETAILS_TEXTS.confirmReset}
-              confirmLabel="Reset devices"
-              confirmVariant="default"
-              onConfirm={() => void reset()}
-            />
-            {noneLeft && !done && (
-              <p id="no-reset-left" className="text-muted-foreground">
-                {noResetLeftText(status.nextResetAt)}
-              </p>
-            )}
-          </>
-        )}
-        <Outcome outcome={outcome} />
-        {done && <p className="font-medium text-cyan-200">{KEY_DETAILS_TEXTS.runAgain}</p>}
-      </CardContent>
-    </Card>
+    <SectionCard
+      icon={RotateCcw}
+      title="Device resets"
+      description="A reset unbinds every device, so you can load the script on a new PC."
+      contentClassName="grid gap-3 text-sm"
+    >
+      <dl>
+        <Row label="Resets left">{status.resetsLeft}</Row>
+        {status.nextResetAt !== null && <Row label="Next reset">{nextResetText(status.nextResetAt)}</Row>}
+      </dl>
+      {blocked !== null ? (
+        <p className="text-muted-foreground">{blocked}</p>
+      ) : (
+        <>
+          <ConfirmDialog
+            trigger={
+              <Button
+                variant="outline"
+                className="justify-self-start"
+                disabled={resetting || noneLeft}
+                aria-describedby={noneLeft ? 'no-reset-left' : undefined}
+              >
+                {resetting ? 'Resetting...' : 'Reset devices'}
+              </Button>
+            }
+            title="Reset devices?"
+            description={KEY_DETAILS_TEXTS.confirmReset}
+            confirmLabel="Reset devices"
+            confirmVariant="default"
+            onConfirm={() => void reset()}
+          />
+          {noneLeft && !done && (
+            <p id="no-reset-left" className="text-muted-foreground">
+              {noResetLeftText(status.nextResetAt)}
+            </p>
+          )}
+        </>
+      )}
+      <Outcome outcome={outcome} />
+      {done && <p className="font-medium text-cyan-200">{KEY_DETAILS_TEXTS.runAgain}</p>}
+    </SectionCard>
   );
 }
 
@@ -307,37 +318,30 @@ function RenewKey({
   }
 
   return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <CalendarPlus className="h-5 w-5 text-cyan-300" aria-hidden="true" />
-          Renew
-        </CardTitle>
-        <CardDescription>
-          Redeem a new code of the same type onto this key: its hours are added to the time left, and your
-          devices stay bound.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-3 text-sm">
-        <form className="grid gap-3 sm:flex sm:items-end" onSubmit={renew}>
-          <div className="grid flex-1 gap-2">
-            <Label htmlFor="renewal-code">Renewal code</Label>
-            <Input
-              id="renewal-code"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="SCANLINE-XXXX-XXXX-XXXX-XXXX"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-              className="font-mono"
-            />
-          </div>
-          <Button type="submit" disabled={busy || code.trim() === ''}>
-            {busy ? 'Adding...' : 'Add time'}
-          </Button>
-        </form>
-        <Outcome outcome={outcome} />
-      </CardContent>
-    </Card>
+    <SectionCard
+      icon={CalendarPlus}
+      title="Renew"
+      description="Redeem a new code of the same type onto this key: its hours are added to the time left, and your devices stay bound."
+      contentClassName="grid gap-3 text-sm"
+    >
+      <form className="grid gap-3 sm:flex sm:items-end" onSubmit={renew}>
+        <div className="grid flex-1 gap-2">
+          <Label htmlFor="renewal-code">Renewal code</Label>
+          <Input
+            id="renewal-code"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="SCANLINE-XXXX-XXXX-XXXX-XXXX"
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            className="font-mono"
+          />
+        </div>
+        <Button type="submit" disabled={busy || code.trim() === ''}>
+          {busy ? 'Adding...' : 'Add time'}
+        </Button>
+      </form>
+      <Outcome outcome={outcome} />
+    </SectionCard>
   );
 }

@@ -1,13 +1,12 @@
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
-import { BackToHomeButton, glassCard, PublicShell } from '@/components/public-shell.tsx';
+import { BackToHomeButton, PublicShell } from '@/components/public-shell.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { ApiError, apiRequest } from '@/lib/api.ts';
 import type { KeyStatusResponse } from '../../../common/key-status.ts';
-import { KEY_DETAILS_TEXTS, KeyDetails } from './key-details.tsx';
+import { KEY_DETAILS_TEXTS, KeyDetails, SectionCard } from './key-details.tsx';
 
 type KeyStatus = KeyStatusResponse;
 
@@ -64,41 +63,33 @@ export function KeyPage() {
         </p>
       </header>
 
-      <Card className={glassCard}>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <KeyRound className="h-5 w-5 text-cyan-300" aria-hidden="true" />
-            Your script key
-          </CardTitle>
-        </CardHeader>
-        <CardContent>
-          <form className="grid gap-3 sm:flex sm:items-end" onSubmit={check}>
-            <div className="grid flex-1 gap-2">
-              <Label htmlFor="script-key">Script key</Label>
-              <Input
-                id="script-key"
-                autoComplete="off"
-                spellCheck={false}
-                value={key}
-                onChange={(event) => setKey(event.target.value)}
-                className="font-mono"
-                aria-describedby="script-key-hint"
-              />
-              <p id="script-key-hint" className="text-xs text-muted-foreground">
-                SK-…, SCAN-…, the SCANLINE-… code you redeemed, or the …/order/…#… link of your order.
-              </p>
-            </div>
-            <Button type="submit" disabled={checking || key.trim() === ''}>
-              {checking ? 'Checking...' : 'Check key'}
-            </Button>
-          </form>
-          {error && (
-            <p role="alert" className="mt-3 text-sm text-red-300">
-              {error}
+      <SectionCard icon={KeyRound} title="Your script key">
+        <form className="grid gap-3 sm:flex sm:items-end" onSubmit={check}>
+          <div className="grid flex-1 gap-2">
+            <Label htmlFor="script-key">Script key</Label>
+            <Input
+              id="script-key"
+              autoComplete="off"
+              spellCheck={false}
+              value={key}
+              onChange={(event) => setKey(event.target.value)}
+              className="font-mono"
+              aria-describedby="script-key-hint"
+            />
+            <p id="script-key-hint" className="text-xs text-muted-foreground">
+              SK-…, SCAN-…, the SCANLINE-… code you redeemed, or the …/order/…#… link of your order.
             </p>
-          )}
-        </CardContent>
-      </Card>
+          </div>
+          <Button type="submit" disabled={checking || key.trim() === ''}>
+            {checking ? 'Checking...' : 'Check key'}
+          </Button>
+        </form>
+        {error && (
+          <p role="alert" className="mt-3 text-sm text-red-300">
+            {error}
+          </p>
+        )}
+      </SectionCard>
 
       {status && (
         <KeyDetails

@@ -342,6 +342,8 @@ export const FeedResponseSchema = z.object({
   tier: z.enum(['FREE', 'PREMIUM']),
   /** The server's time when it answered (ISO): a find's age is serverTime - its timestamp. */
   serverTime: z.string(),
+  /** When the caller's key expires (ISO; null: no key, a FREE key, or one that never expires): time left. */
+  keyExpiresAt: z.string().nullable(),
 });
 export type FeedResponse = z.infer<typeof FeedResponseSchema>;
 
@@ -351,7 +353,15 @@ export type FeedResponse = z.infer<typeof FeedResponseSchema>;
  */
 export const FeedSocketSendsSchemas = {
   /** The feed is live from here: the caller's tier and stream position. */
-  ready: z.object({ tier: z.enum(['FREE', 'PREMIUM']), cursor: z.number(), serverTime: z.string() }),
+  ready: z.object({
+    tier: z.enum(['FREE', 'PREMIUM']),
+    cursor: z.number(),
+    serverTime: z.string(),
+    /** As the long poll's keyExpiresAt. */
+    keyExpiresAt: z.string().nullable(),
+  }),
+  /** The key's expiry changed while the socket is open (a renewal): the new one. */
+  key: z.object({ keyExpiresAt: z.string().nullable() }),
   /** One find the tier may see, with the server's time so its age is judged by the server's clock. */
   discovery: FeedDiscoverySchema.extend({ serverTime: z.string() }),
   error: z.object({ error: z.string() }),

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { SCRIPT_KEY_TYPES, ScriptKeySchema } from './script-keys.ts';
 
-/** A buyer's own key: what My key (/key) and the universal script send. Never put it in a URL. */
+/**
+ * A buyer's own key: what My key (/key) and the universal script send. Never put it in a URL. Any of
+ * the script key, its license key, the code that made or renewed it, or its order link
+ * (…/order/{id}#{secret}).
+ */
 export const KeyStatusRequestSchema = z.object(
   { key: z.string({ error: 'key must be text' }).max(256, 'key must be at most 256 characters') },
   { error: 'Request body must be a JSON object with key' },
@@ -31,6 +35,11 @@ export const KeyStatusResponseSchema = z
     resetsLeft: z.number().int(),
     /** When another reset becomes possible; null when one is possible now (or the budget is 0 and no reset ever was). */
     nextResetAt: z.string().nullable(),
+    /**
+     * The whole script key (what the loader snippet and the universal script take). Present because
+     * what was given (the key, its license key, the used code or the order link) proves ownership.
+     */
+    scriptKey: z.string().optional(),
   })
   .meta({ id: 'KeyStatus' });
 export type KeyStatusResponse = z.infer<typeof KeyStatusResponseSchema>;

@@ -97,4 +97,14 @@ export const REDEMPTION_TEXTS = {
   expired: 'This code has expired',
   conflict: 'This code was redeemed by another request at the same moment',
   expiresInPast: 'expiresAt must be in the future',
+  /** Renewal (redeem with `key`): the code's type family must be the key's (premium_24h counts as PREMIUM). */
+  typeMismatch: (codeType: string, keyType: string) =>
+    `This is a ${codeType} code and the key is ${keyType}: a code renews only a key of its own type`,
+  renewNeverExpires: 'This key never expires: there is no time to add',
+  renewSwitchedOff: 'This key is switched off; it cannot be renewed',
 } as const;
+
+/** The type family a code renews: a premium_24h key takes PREMIUM codes. */
+export function renewalFamily(type: string): string {
+  return type === 'premium_24h' ? 'PREMIUM' : type;
+}

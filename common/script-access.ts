@@ -14,15 +14,25 @@ const text = (field: string, max: number) =>
     .min(1, `${field} must not be empty`)
     .max(max, `${field} must be at most ${max} characters`);
 
-/** POST /api/script/redeem */
-export const RedeemRequestSchema = z.object(
-  {
-    code: text('code', 100),
-    hwid: text('hwid', 200),
-    device: DeviceInfoSchema.optional(),
-  },
-  { error: 'Request body must be a JSON object with code and hwid' },
-);
+/**
+ * POST /api/script/redeem. Without `key`: the code becomes a new script key bound to `hwid`. With
+ * `key` (the running key, or anything /key takes for it): a renewal, the code's hours are added to
+ * that key and no device is bound, so `hwid` may be left out.
+ */
+export const RedeemRequestSchema = z
+  .object(
+    {
+      code: text('code', 100),
+      hwid: text('hwid', 200).optional(),
+      key: text('key', 256).optional(),
+      device: DeviceInfoSchema.optional(),
+    },
+    { error: 'Request body must be a JSON object with code and hwid' },
+  )
+  .superRefine((body, issues) => {
+    if (body.hwid === undefined && body.key === undefined)
+      issues.addIssue({ code: 'custom', path: ['hwid'], message: 'hwid is required' });
+  });
 export type RedeemRequest = z.infer<typeof RedeemRequestSchema>;
 
 /** 200: the new script key, already bound to the redeeming device. */
@@ -34,6 +44,14 @@ export const RedeemResponseSchema = z.object({
   maxHardwareBindings: z.number(),
 });
 export type RedeemResponse = z.infer<typeof RedeemResponseSchema>;
+
+/** 200 of a renewal (redeem with `key`): the key's new expiry (ISO) and the hours added. */
+export const RenewResponseSchema = z.object({
+  extended: z.literal(true),
+  expiresAt: z.string(),
+  addedHours: z.number().int(),
+});
+export type RenewResponse = z.infer<typeof RenewResponseSchema>;
 
 /** POST /api/script/challenge */
 export const ChallengeRequestSchema = z.object(

@@ -104,6 +104,16 @@ export const LIMIT_SETTINGS = {
     .min(0, 'must be 0 or more')
     .default(1),
   /**
+   * Minutes a device removed by a device reset may not bind that key again, so a script still running
+   * on the old PC cannot take back the place the reset freed for the new one (0: no cool-down).
+   */
+  DEVICE_RESET_COOLDOWN_MINUTES: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number of minutes')
+    .min(0, 'must be 0 or more')
+    .max(10_080, 'must be at most 10080 (7 days)')
+    .default(1440),
+  /**
    * Auto-join in the premium script acts only on finds younger than this many seconds, judged by the
    * server's time (each feed answer's serverTime); the loader hands it to the script it serves.
    */

@@ -25,7 +25,7 @@ import type {
 } from '../features/health/analysis/analysis.table.ts';
 import type { ErrorReportsTable } from '../features/health/health.table.ts';
 import type { HealthReportsTable } from '../features/health/report/report.table.ts';
-import type { HwidResetsTable } from '../features/key-status/key-status.table.ts';
+import type { HwidResetsTable, RemovedDevicesTable } from '../features/key-status/key-status.table.ts';
 import type { LicenseKeysTable, UsageDailyTable } from '../features/licensing/licensing.table.ts';
 import type { ChallengeNoncesTable } from '../features/loader/challenge.table.ts';
 import type { LoaderSigningKeysTable } from '../features/loader/loader-signing.table.ts';
@@ -39,7 +39,7 @@ import type {
   PaymentWebhookDeliveriesTable,
   PaymentWebhookRejectionsTable,
 } from '../features/payments/payments.table.ts';
-import type { RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
+import type { KeyRenewalsTable, RedemptionKeysTable } from '../features/redemption/redemption.table.ts';
 import type { ScriptKeyAddressesTable } from '../features/script-keys/key-sharing.table.ts';
 import type { ScriptKeysTable } from '../features/script-keys/script-keys.table.ts';
 import type {
@@ -69,6 +69,8 @@ export interface Database {
   script_keys: ScriptKeysTable;
   script_key_addresses: ScriptKeyAddressesTable;
   hwid_resets: HwidResetsTable;
+  removed_devices: RemovedDevicesTable;
+  key_renewals: KeyRenewalsTable;
   challenge_nonces: ChallengeNoncesTable;
   loader_signing_keys: LoaderSigningKeysTable;
   system_configuration: SystemConfigurationTable;

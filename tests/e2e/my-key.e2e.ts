@@ -4,30 +4,35 @@ import type { RedeemResponse } from '../../common/script-access.ts';
 import { loginThroughApi, sameOriginHeaders, useBrowserSuite } from './harness.ts';
 import { LONG_DEVICE } from './realistic-data.ts';
 
+type Suite = ReturnType<typeof useBrowserSuite>;
+
+/** The seller makes a 1-device PREMIUM code (signed in); the buyer's executor redeems it on `hwid`. */
+async function sellAndRedeem(suite: Suite, hwid: string, device?: unknown) {
+  const { page, server } = suite;
+  await loginThroughApi(page);
+  const made = await page.request.post('/api/admin/create-redemption-key', {
+    data: { keyType: 'PREMIUM', maxHardwareBindings: 1, validityDuration: 720 },
+    headers: sameOriginHeaders(page),
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const code = ((await made.json()) as RedemptionKeyResponse).redemptionKey.redemptionCode;
+  const redeemed = await fetch(`${server.url}/api/script/redeem`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ code, hwid, device }),
+  });
+  expect(redeemed.status).toBe(200);
+  const { scriptKey } = (await redeemed.json()) as RedeemResponse;
+  return { code, scriptKey };
+}
+
 describe('My key (/key)', () => {
   const suite = useBrowserSuite();
 
   it("shows a buyer's bound device and resets it after they confirm", async () => {
-    const { page, server } = suite;
+    const { page } = suite;
     // The seller makes a code; the buyer's executor redeems it, which makes the script key and binds its PC.
-    await loginThroughApi(page);
-    const made = await page.request.post('/api/admin/create-redemption-key', {
-      data: { keyType: 'PREMIUM', maxHardwareBindings: 1, validityDuration: 720 },
-      headers: sameOriginHeaders(page),
-    });
-    expect(made.status(), await made.text()).toBe(201);
-    const { redemptionKey } = (await made.json()) as RedemptionKeyResponse;
-    const redeemed = await fetch(`${server.url}/api/script/redeem`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        code: redemptionKey.redemptionCode,
-        hwid: 'e2e-my-key-old-pc',
-        device: LONG_DEVICE,
-      }),
-    });
-    expect(redeemed.status).toBe(200);
-    const { scriptKey } = (await redeemed.json()) as RedeemResponse;
+    const { scriptKey } = await sellAndRedeem(suite, 'e2e-my-key-old-pc', LONG_DEVICE);
 
     await page.goto('/key');
     await page.getByRole('heading', { level: 1, name: 'My key' }).waitFor();
@@ -59,5 +64,43 @@ describe('My key (/key)', () => {
     const resetRow = page.getByRole('row', { name: /Buyer \(My key\)/ });
     await resetRow.waitFor();
     expect(await resetRow.getByRole('cell').nth(3).textContent()).toContain('1');
+  });
+});
+
+describe('My key (/key): a buyer on a new PC with only the used code (issue 36)', () => {
+  const suite = useBrowserSuite();
+
+  it('gets the key back, resets the old PC out and runs on the new one', async () => {
+    const { page, server } = suite;
+    const { code, scriptKey } = await sellAndRedeem(suite, 'e2e-old-pc');
+    const feed = (key: string, hwid: string) =>
+      fetch(`${server.url}/api/script/feed?${new URLSearchParams({ key, hwid })}`);
+    expect((await feed(scriptKey, 'e2e-old-pc')).status).toBe(200);
+
+    // The old PC is gone with the key file; the buyer has the code from the order page.
+    await page.goto('/key');
+    await page.getByLabel('Script key').fill(code);
+    await page.getByRole('button', { name: 'Check key' }).click();
+    await page.getByText('1 of 1 device bound').waitFor();
+    const shown = page.getByTestId('my-script-key');
+    expect(await shown.textContent()).not.toBe(scriptKey);
+    await page.getByRole('button', { name: 'Reveal key' }).click();
+    expect(await shown.textContent()).toBe(scriptKey);
+
+    await page.getByRole('button', { name: 'Reset devices' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Reset devices?' });
+    expect(await dialog.textContent()).toContain('Close the script on the old PC first.');
+    await dialog.getByRole('button', { name: 'Reset devices' }).click();
+    await page.getByText('Now run the script again on your new PC: it binds to the key.').waitFor();
+    // With the weekly reset spent, the button says why it cannot be pressed.
+    expect(await page.getByRole('button', { name: 'Reset devices' }).isDisabled()).toBe(true);
+
+    // The old PC's script is told and does not take the key back; the new PC runs with the key shown.
+    const old = await feed(scriptKey, 'e2e-old-pc');
+    expect(old.status).toBe(403);
+    expect(((await old.json()) as { error: string }).error).toMatch(/^This device was removed from the key/);
+    const fresh = await feed(scriptKey, 'e2e-new-pc');
+    expect(fresh.status, await fresh.clone().text()).toBe(200);
+    expect(((await fresh.json()) as { tier: string }).tier).toBe('PREMIUM');
   });
 });

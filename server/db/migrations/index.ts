@@ -23,6 +23,7 @@ import * as loaderSigningKey from './2026_12_01_000401_loader_signing_key.ts';
 import * as paymentsVerify from './2026_12_01_000500_payments_verify.ts';
 import * as notificationLanes from './2026_12_02_100000_notification_lanes.ts';
 import * as webhookSecretRotation from './2026_12_02_200000_webhook_secret_rotation.ts';
+import * as oneKeyModel from './2026_12_03_000000_one_key_model.ts';
 import * as communityInviteUrl from './2026_12_03_300000_community_invite_url.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
@@ -52,5 +53,6 @@ export const migrations = {
   '2026_12_01_000500_payments_verify': paymentsVerify,
   '2026_12_02_100000_notification_lanes': notificationLanes,
   '2026_12_02_200000_webhook_secret_rotation': webhookSecretRotation,
+  '2026_12_03_000000_one_key_model': oneKeyModel,
   '2026_12_03_300000_community_invite_url': communityInviteUrl,
 };

@@ -1,5 +1,6 @@
 import { countWhere } from '../../db/aggregates.ts';
 import type { Db } from '../../db/index.ts';
+import { notALicensesScriptKey } from '../licensing/license-resolution.ts';
 
 export interface LicenseKeyCounts {
   total: number;
@@ -41,10 +42,14 @@ export interface ScriptKeyCounts {
   inactive: number;
 }
 
-/** Script keys by display status in one pass: expired first, then active or switched off. */
+/**
+ * Script keys by display status in one pass: expired first, then active or switched off. A license
+ * key's own script key is left out: it is the same key, counted once, as the license key.
+ */
 export async function countScriptKeysByStatus(db: Db, now: number): Promise<ScriptKeyCounts> {
   const row = await db
     .selectFrom('script_keys')
+    .where(notALicensesScriptKey)
     .select((eb) => {
       const expired = eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', now)]);
       const unexpired = eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);

@@ -41,6 +41,8 @@ const findOf = (frames: DiscoveryFrames) => frames.discovery;
  */
 export class FeedSocket {
   private tier: FeedTier | undefined;
+  /** The key's expiry as last told to the client (ready, then key frames). */
+  private keyExpiresAt: string | null = null;
   /** Finds that arrived before the tier was known and the backlog sent. */
   private pending: DiscoveryFrames[] | undefined = [];
   /** FREE: the 5–10M/s finds not yet released to it (free-tier.ts). */
@@ -78,6 +80,7 @@ export class FeedSocket {
     if (this.closed) return;
     if (access.kind === 'refused') return this.refuse(access.error);
     this.tier = access.tier;
+    this.keyExpiresAt = access.keyExpiresAt;
     this.keepWithinKeyCap();
     const { since } = this.request;
     if (this.tier === 'FREE') {
@@ -107,6 +110,7 @@ export class FeedSocket {
       tier: this.tier,
       cursor: this.cursor,
       serverTime: new Date(ctx.now()).toISOString(),
+      keyExpiresAt: this.keyExpiresAt,
     });
   }
 
@@ -150,6 +154,11 @@ export class FeedSocket {
     // A key turned FREE holds 5–10M/s finds from here on, as a free reader would.
     if (access.tier === 'FREE') this.held ??= new HeldFinds([], findOf);
     this.tier = access.tier;
+    // A renewal moved the key's expiry: the script shows the new time left.
+    if (access.keyExpiresAt !== this.keyExpiresAt) {
+      this.keyExpiresAt = access.keyExpiresAt;
+      this.connection.send('key', { keyExpiresAt: access.keyExpiresAt });
+    }
   }
 
   refuse(error: string, code: number = CLOSE_CODES.policyViolation): void {

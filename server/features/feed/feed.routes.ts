@@ -75,7 +75,10 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
 
   // A key switched off, deleted or with a device revoked: its open sockets are checked again now.
   const unsubscribe = onScriptKeyChanged(ctx, (scriptKey) => {
-    for (const socket of sockets) if (socket.key === scriptKey) void socket.recheck();
+    for (const socket of sockets) {
+      // A socket opened with a license key holds that text: compared as the script key it stands for.
+      if (socket.key !== undefined && feed.scriptKeyOf(socket.key) === scriptKey) void socket.recheck();
+    }
   });
   // Back from a Redis outage, a change may have been missed: every socket is checked again.
   const unsubscribeResync = ctx.bus.onResync(() => {
@@ -133,7 +136,7 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
         // No since (or since=now): start at the present, with the last minute for context.
         const answer = await feed.read(since ?? 'now', access.tier, wait * 1000, left.signal);
         ctx.services.metrics.feedDelivered('poll', access.tier, answer.discoveries.length);
-        return answer;
+        return { ...answer, keyExpiresAt: access.keyExpiresAt };
       } finally {
         request.raw.off('close', onClose);
       }

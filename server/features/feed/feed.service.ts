@@ -33,11 +33,10 @@ export const FEED_CLOSE_CODES = {
 } as const;
 
 export type FeedAccess =
-  | { kind: 'granted'; tier: FeedTier }
+  | { kind: 'granted'; tier: FeedTier; keyExpiresAt: string | null }
   | { kind: 'refused'; status: 400 | 401 | 403; error: string };
 
-const FREE: FeedAccess = { kind: 'granted', tier: 'FREE' };
-const PREMIUM: FeedAccess = { kind: 'granted', tier: 'PREMIUM' };
+const FREE: FeedAccess = { kind: 'granted', tier: 'FREE', keyExpiresAt: null };
 
 /** The stream's finds kept for the free tier's holding; read once at the first use after a start. */
 const SEED_FINDS = 5000;
@@ -49,7 +48,7 @@ const SEED_FINDS = 5000;
 type TierView = (finds: PetDiscovery[]) => Promise<FeedDiscovery[]>;
 
 /** A page of an answer; `behind`: the stream holds more after its cursor already. */
-type Page = Omit<FeedResponse, 'serverTime'> & { behind: boolean };
+type Page = Omit<FeedResponse, 'serverTime' | 'keyExpiresAt'> & { behind: boolean };
 
 /**
  * The discovery feed: who gets which tier (the loader's key and device checks, so a key opens the
@@ -96,11 +95,19 @@ export class Feed {
   async tierOf(request: { key?: string; hwid?: string; ip: string }): Promise<FeedAccess> {
     if (request.key === undefined) return FREE;
     const decision = await this.access.check({ script: 'feed', ...request });
-    if (decision.kind === 'granted') return PREMIUM;
+    if (decision.kind === 'granted') {
+      const keyExpiresAt = decision.expiresAt === null ? null : new Date(decision.expiresAt).toISOString();
+      return { kind: 'granted', tier: 'PREMIUM', keyExpiresAt };
+    }
     // The loader would answer a bootstrap here; the feed's callers read their device id themselves.
     if (decision.kind === 'bootstrap')
       return { kind: 'refused', status: 400, error: FEED_TEXTS.hwidRequired };
     return this.refusedOrFree(decision.status, decision.message);
+  }
+
+  /** The script key a caller's key stands for (a license key: the one it resolved to). */
+  scriptKeyOf(key: string): string {
+    return this.access.scriptKeyOf(key);
   }
 
   private refusedOrFree(status: 401 | 403, message: string): FeedAccess {
@@ -170,7 +177,7 @@ export class Feed {
     tier: FeedTier,
     waitMs: number,
     signal?: AbortSignal,
-  ): Promise<FeedResponse> {
+  ): Promise<Omit<FeedResponse, 'keyExpiresAt'>> {
     const stream = this.stream();
     const view = this.viewOf(tier);
     const first = () =>
@@ -222,7 +229,9 @@ export class Feed {
     }
   }
 
-  private stamped(page: Omit<FeedResponse, 'serverTime'>): FeedResponse {
+  private stamped(
+    page: Omit<FeedResponse, 'serverTime' | 'keyExpiresAt'>,
+  ): Omit<FeedResponse, 'keyExpiresAt'> {
     return { ...page, serverTime: new Date(this.ctx.now()).toISOString() };
   }
 

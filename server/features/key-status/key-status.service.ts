@@ -12,14 +12,10 @@ import type { Db } from '../../db/index.ts';
 import { isoOrNull } from '../../db/times.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import { announceScriptKeyChanged } from '../script-keys/script-keys.service.ts';
-import {
-  findScriptKeyById,
-  findScriptKeyByKey,
-  lockScriptKey,
-  type ScriptKeyRow,
-} from '../script-keys/script-keys.store.ts';
+import { findScriptKeyById, lockScriptKey, type ScriptKeyRow } from '../script-keys/script-keys.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { getSystemConfiguration } from '../system/system.service.ts';
+import { findKeyByAnything } from './key-lookup.ts';
 import {
   addExtraResets,
   deleteActiveDevices,
@@ -29,6 +25,7 @@ import {
   listBudgetResetTimes,
   spendExtraReset,
 } from './key-status.store.ts';
+import { blockRemovedDevices } from './removed-devices.store.ts';
 
 /** Over budget: the 429 body carries when the next reset is possible. */
 export class NoResetLeftError extends HttpError {
@@ -42,12 +39,14 @@ export interface ResetClient {
   ip: string | null;
 }
 
-/** The key exactly as given (case included), or the one generic 404. */
-async function findKey(db: Db, key: string): Promise<ScriptKeyRow> {
-  const row = await findScriptKeyByKey(db, key);
-  // Compared again here so no collation can make a wrong-case key match.
-  if (!row || row.script_key !== key) throw notFound(KEY_STATUS_TEXTS.notFound);
-  return row;
+/**
+ * The script key `given` stands for (the key itself, its license key, the code that made or renewed
+ * it, or its order link: key-lookup.ts), or the one generic 404.
+ */
+async function findKey(ctx: AppContext, given: string): Promise<ScriptKeyRow> {
+  const found = await findKeyByAnything(ctx, given);
+  if (!found) throw notFound(KEY_STATUS_TEXTS.notFound);
+  return found.row;
 }
 
 interface Budget {
@@ -74,7 +73,7 @@ async function budgetOf(db: Db, row: ScriptKeyRow, perWeek: number, now: number)
 /** POST /api/script/key-status: the buyer's own key, its devices (ids masked) and its resets. */
 export async function keyStatus(ctx: AppContext, key: string): Promise<KeyStatusResponse> {
   const now = ctx.now();
-  const row = await findKey(ctx.db, key);
+  const row = await findKey(ctx, key);
   const [devices, configuration] = await Promise.all([
     listActiveDevices(ctx.db, row.id),
     getSystemConfiguration(ctx),
@@ -94,16 +93,27 @@ export async function keyStatus(ctx: AppContext, key: string): Promise<KeyStatus
     })),
     resetsLeft: budget.resetsLeft,
     nextResetAt: budget.nextResetAt,
+    // Whatever was given proves ownership (each form is a secret only the buyer holds): the key itself.
+    scriptKey: row.script_key,
   };
 }
 
 /** Removes the key's active devices and records the reset: a hwid_resets row and its audit row. */
 async function removeDevices(
-  trx: Parameters<typeof deleteActiveDevices>[0],
+  trx: Db,
   row: { id: number; script_key: string },
-  reset: ResetClient & { usedExtra: boolean },
+  reset: ResetClient & { usedExtra: boolean; cooldownMs: number },
   now: number,
 ): Promise<number> {
+  // The removed devices may not bind again for the cool-down: a script left running on the old PC
+  // is refused (and stops) rather than taking back the place the reset freed for the new one.
+  const devices = await listActiveDevices(trx, row.id);
+  await blockRemovedDevices(
+    trx,
+    row.id,
+    devices.map((device) => device.hardware_id),
+    now + reset.cooldownMs,
+  );
   const removed = await deleteActiveDevices(trx, row.id);
   await insertHwidReset(trx, { scriptKeyId: row.id, ...reset, removed }, now);
   await insertAuditLog(
@@ -130,7 +140,8 @@ export async function resetHwid(
   key: string,
   client: ResetClient,
 ): Promise<ResetHwidResponse> {
-  const found = await findKey(ctx.db, key);
+  const found = await findKey(ctx, key);
+  const cooldownMs = ctx.config.DEVICE_RESET_COOLDOWN_MINUTES * 60_000;
   const perWeek = (await getSystemConfiguration(ctx)).hwidResetsPerWeek;
   const now = ctx.now();
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -142,7 +153,12 @@ export async function resetHwid(
     const before = await budgetOf(trx, row, perWeek, now);
     const usedExtra = before.weeklyLeft === 0;
     if (usedExtra && !(await spendExtraReset(trx, row.id))) throw new NoResetLeftError(before.nextResetAt);
-    const removed = await removeDevices(trx, row, { by: client.by, ip: client.ip, usedExtra }, now);
+    const removed = await removeDevices(
+      trx,
+      row,
+      { by: client.by, ip: client.ip, usedExtra, cooldownMs },
+      now,
+    );
     const after = await budgetOf(
       trx,
       { ...row, extra_resets: row.extra_resets - (usedExtra ? 1 : 0) },
@@ -175,7 +191,17 @@ export async function adminResetHwid(
   const result = await ctx.db.transaction().execute(async (trx) => {
     const row = await lockScriptKey(trx, ctx.dialect, id);
     if (!row) throw notFound(SCRIPT_KEY_TEXTS.notFound);
-    const removed = await removeDevices(trx, row, { by: 'admin', ip: client.ip, usedExtra: false }, now);
+    const removed = await removeDevices(
+      trx,
+      row,
+      {
+        by: 'admin',
+        ip: client.ip,
+        usedExtra: false,
+        cooldownMs: ctx.config.DEVICE_RESET_COOLDOWN_MINUTES * 60_000,
+      },
+      now,
+    );
     const budget = await budgetOf(trx, row, perWeek, now);
     return {
       removed,

@@ -13,3 +13,10 @@ export interface HwidResetsTable {
   /** 1: spent an admin-granted extra reset; 0: the weekly budget. */
   used_extra: number;
 }
+
+/** A device a reset removed from a key: it cannot bind that key again before blocked_until. */
+export interface RemovedDevicesTable {
+  script_key_id: number;
+  hardware_id: string;
+  blocked_until: number;
+}

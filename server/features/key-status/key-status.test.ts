@@ -53,6 +53,7 @@ for (const dialect of DIALECTS) {
         devices: [{ id: 'HWID************1234', firstSeen: first, lastSeen: first }],
         resetsLeft: 1,
         nextResetAt: null,
+        scriptKey: key.scriptKey,
       });
       expect(res.body).not.toContain('ABCDEFGHIJKL');
     });

@@ -7,15 +7,19 @@ import {
 } from '../../../common/licensing.ts';
 import type { AppContext } from '../../context.ts';
 import { conflict, notFound } from '../../http-error.ts';
+import { announceScriptKeyChanged } from '../script-keys/script-keys.service.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { futureExpiry } from './expiry.ts';
 import { generateLicenseKey } from './license-key.ts';
+import { createScriptKeyOfLicense } from './license-resolution.ts';
 import {
   deleteLicenseKeyById,
+  deleteScriptKeyOfLicense,
   findLicenseKeyById,
   insertLicenseKey,
   listLicenseKeys,
   revokeLicenseKeyById,
+  switchOffScriptKeyOfLicense,
 } from './licensing.store.ts';
 import { announceLicensingChanged } from './licensing-events.ts';
 
@@ -38,6 +42,21 @@ export async function createLicenseKey(
     const id = await insertLicenseKey(
       trx,
       { licenseKey, keyType: input.keyType, maxBindings: input.maxBindings, expiresAt, notes },
+      now,
+    );
+    // The script key devices will present, made with it: the loader, the feed and /key take either.
+    await createScriptKeyOfLicense(
+      trx,
+      ctx.dialect,
+      {
+        id,
+        license_key: licenseKey,
+        key_type: input.keyType,
+        status: 'ACTIVE',
+        max_bindings: input.maxBindings,
+        expires_at: expiresAt,
+        script_key_id: null,
+      },
       now,
     );
     await insertAuditLog(
@@ -82,7 +101,7 @@ export async function revokeLicenseKey(
   client: AdminClient,
 ): Promise<LicenseKey> {
   const now = ctx.now();
-  const revokedKey = await ctx.db.transaction().execute(async (trx) => {
+  const { revokedKey, scriptKey } = await ctx.db.transaction().execute(async (trx) => {
     // The conditional update is the guard: of two concurrent revokes exactly one changes the row.
     if (!(await revokeLicenseKeyById(trx, id, now))) {
       const existing = await findLicenseKeyById(trx, id, now);
@@ -90,6 +109,8 @@ export async function revokeLicenseKey(
     }
     const revoked = await findLicenseKeyById(trx, id, now);
     if (!revoked) throw new Error(`license key ${id} vanished while revoking`);
+    // Its script key stops working with it.
+    const scriptKey = await switchOffScriptKeyOfLicense(trx, id);
     await insertAuditLog(
       trx,
       {
@@ -101,17 +122,19 @@ export async function revokeLicenseKey(
       },
       now,
     );
-    return revoked;
+    return { revokedKey: revoked, scriptKey };
   });
+  if (scriptKey) await announceScriptKeyChanged(ctx, scriptKey);
   await announceLicensingChanged(ctx, 'license_key');
   return revokedKey;
 }
 
-/** Deletes a key and its hardware bindings. */
+/** Deletes a key, the script key it resolved to, and their hardware bindings. */
 export async function deleteLicenseKey(ctx: AppContext, id: number, client: AdminClient): Promise<void> {
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  const scriptKey = await ctx.db.transaction().execute(async (trx) => {
     const existing = await findLicenseKeyById(trx, id, now);
+    const scriptKey = await deleteScriptKeyOfLicense(trx, id);
     if (!existing || !(await deleteLicenseKeyById(trx, id))) throw notFound(LICENSE_KEY_TEXTS.notFound);
     await insertAuditLog(
       trx,
@@ -124,6 +147,8 @@ export async function deleteLicenseKey(ctx: AppContext, id: number, client: Admi
       },
       now,
     );
+    return scriptKey;
   });
+  if (scriptKey) await announceScriptKeyChanged(ctx, scriptKey);
   await announceLicensingChanged(ctx, 'license_key');
 }

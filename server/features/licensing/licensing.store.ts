@@ -9,7 +9,18 @@ import type { Db } from '../../db/index.ts';
 import { isoOrNull } from '../../db/times.ts';
 import type { LicenseKeysTable } from './licensing.table.ts';
 
-export type LicenseKeyRow = Selectable<LicenseKeysTable> & { active_bindings: number | null };
+export type LicenseKeyRow = Selectable<LicenseKeysTable> & {
+  active_bindings: number | null;
+  /** Uses and last use of the script key it resolved to (the loader counts uses there). */
+  key_usage: number | null;
+  key_last_used: number | null;
+};
+
+/** The later of two optional times (epoch ms; bigint columns may come back as text). */
+function latest(a: number | null, b: number | null): number | null {
+  const times = [a, b].filter((time) => time !== null).map(Number);
+  return times.length === 0 ? null : Math.max(...times);
+}
 
 /** Status is derived at `now`, so a key past its expiry reads EXPIRED without a write. */
 export function licenseKeyRowToLicenseKey(row: LicenseKeyRow, now: number): LicenseKey {
@@ -20,8 +31,8 @@ export function licenseKeyRowToLicenseKey(row: LicenseKeyRow, now: number): Lice
     status: licenseKeyStatus(row.status, row.expires_at, now),
     maxBindings: row.max_bindings,
     activeBindings: Number(row.active_bindings ?? 0),
-    usageCount: row.usage_count,
-    lastUsed: isoOrNull(row.last_used),
+    usageCount: row.usage_count + Number(row.key_usage ?? 0),
+    lastUsed: isoOrNull(latest(row.last_used, row.key_last_used)),
     expiresAt: isoOrNull(row.expires_at),
     createdAt: new Date(row.created_at).toISOString(),
     revokedAt: isoOrNull(row.revoked_at),
@@ -38,10 +49,29 @@ function selectLicenseKeys(db: Db) {
       eb
         .selectFrom('hardware_bindings')
         .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('hardware_bindings.license_key_id', '=', 'license_keys.id')
+        // Devices bind to the script key the license key resolves to (and, before that model, to
+        // the license key itself): both count.
+        .where((inner) =>
+          inner.or([
+            inner('hardware_bindings.license_key_id', '=', inner.ref('license_keys.id')),
+            inner('hardware_bindings.script_key_id', '=', inner.ref('license_keys.script_key_id')),
+          ]),
+        )
         .where('hardware_bindings.status', '=', 'ACTIVE')
         .as('active_bindings'),
-    );
+    )
+    .select((eb) => [
+      eb
+        .selectFrom('script_keys')
+        .select('script_keys.usage_count')
+        .whereRef('script_keys.id', '=', 'license_keys.script_key_id')
+        .as('key_usage'),
+      eb
+        .selectFrom('script_keys')
+        .select('script_keys.last_used')
+        .whereRef('script_keys.id', '=', 'license_keys.script_key_id')
+        .as('key_last_used'),
+    ]);
 }
 
 export async function findLicenseKeyById(db: Db, id: number, now: number): Promise<LicenseKey | undefined> {
@@ -138,4 +168,33 @@ export async function revokeLicenseKeyById(db: Db, id: number, now: number): Pro
 export async function deleteLicenseKeyById(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('license_keys').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** The script key string a license key resolved to, or null when it has none. */
+async function scriptKeyOfLicense(
+  db: Db,
+  id: number,
+): Promise<{ id: number; script_key: string } | undefined> {
+  return db
+    .selectFrom('license_keys')
+    .innerJoin('script_keys', 'script_keys.id', 'license_keys.script_key_id')
+    .select(['script_keys.id', 'script_keys.script_key'])
+    .where('license_keys.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Switches off the script key a revoked license key resolved to; returns its string (null: none). */
+export async function switchOffScriptKeyOfLicense(db: Db, id: number): Promise<string | null> {
+  const owned = await scriptKeyOfLicense(db, id);
+  if (!owned) return null;
+  await db.updateTable('script_keys').set({ is_active: 0 }).where('id', '=', owned.id).execute();
+  return owned.script_key;
+}
+
+/** Deletes the script key a license key resolved to (with its devices); returns its string (null: none). */
+export async function deleteScriptKeyOfLicense(db: Db, id: number): Promise<string | null> {
+  const owned = await scriptKeyOfLicense(db, id);
+  if (!owned) return null;
+  await db.deleteFrom('script_keys').where('id', '=', owned.id).execute();
+  return owned.script_key;
 }

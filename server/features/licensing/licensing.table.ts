@@ -15,6 +15,8 @@ export interface LicenseKeysTable {
   last_used: number | null;
   created_at: number;
   revoked_at: number | null;
+  /** The script key this license key resolves to (created once, when the key is made or first presented). */
+  script_key_id: number | null;
 }
 
 /** Uses of any key per UTC day ('YYYY-MM-DD'), so usage over a day, week or month is one indexed sum. */

@@ -5,6 +5,7 @@ import {
   findScriptKeyBinding,
   insertScriptKeyBinding,
 } from '../bindings/bindings.store.ts';
+import { findRemovedDevice } from '../key-status/removed-devices.store.ts';
 import type { ScriptKeyRow } from '../script-keys/script-keys.store.ts';
 import { lockScriptKey } from '../script-keys/script-keys.store.ts';
 
@@ -14,6 +15,8 @@ export type BindOutcome =
   | { kind: 'bound'; bindingId: number; activeBindings: number; maxBindings: number }
   /** The device was bound already (another request or instance bound it first, or it was revoked). */
   | { kind: 'known'; bindingId: number; active: boolean }
+  /** A reset removed this device from the key: refused until its cool-down ends (`until`). */
+  | { kind: 'removed'; until: number }
   /** The key has all the devices it may have. */
   | { kind: 'limit'; activeBindings: number; maxBindings: number }
   /** The key is gone, or no longer usable, since the caller read it: the row as it is now. */
@@ -40,6 +43,9 @@ export async function bindDeviceToScriptKey(
       }
       const existing = await findScriptKeyBinding(trx, scriptKeyId, hardwareId);
       if (existing) return { kind: 'known', bindingId: existing.id, active: existing.status === 'ACTIVE' };
+      // Read under the key's lock, so a reset committing meanwhile is seen (on any instance).
+      const until = await findRemovedDevice(trx, scriptKeyId, hardwareId, now);
+      if (until !== undefined) return { kind: 'removed', until };
       const active = await countActiveScriptKeyBindings(trx, scriptKeyId);
       if (active >= row.max_hardware_bindings) {
         return { kind: 'limit', activeBindings: active, maxBindings: row.max_hardware_bindings };

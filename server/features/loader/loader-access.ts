@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
+import { looksLikeLicenseKey, resolveLicenseKey } from '../licensing/license-resolution.ts';
 import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
 import { spendChallengeNonce } from './challenge.store.ts';
@@ -17,6 +18,10 @@ export const ACCESS_TEXTS = {
   expiredKey: 'This key has expired: redeem a new code in the universal script',
   freeKey: 'This is a FREE key: it does not unlock premium scripts',
   revokedDevice: "This device's access to the key was revoked",
+  /** A device a reset removed, during its cool-down (DEVICE_RESET_COOLDOWN_MINUTES); detail follows ": ". */
+  removedDevice: 'This device was removed from the key',
+  removedDeviceUntil: (until: string) =>
+    `This device was removed from the key: its devices were reset to move it to another PC. Close the script here; this PC may use the key again after ${until}`,
   deviceLimit: (max: number) =>
     `This key is already bound to ${max} ${max === 1 ? 'device' : 'devices'}: the device limit is reached`,
   badSignature: 'The challenge signature does not match: ask for a new challenge',
@@ -35,8 +40,14 @@ export interface PremiumRequest {
 }
 
 export type AccessRefusal = { kind: 'refused'; status: 401 | 403; message: string };
-/** Granted: the number of the key that opened it (the served script's preamble names it). */
-export type AccessDecision = { kind: 'granted'; keyId: number } | { kind: 'bootstrap' } | AccessRefusal;
+/**
+ * Granted: the number of the key that opened it (the served script's preamble names it) and when it
+ * expires (epoch ms, null: never; the feed tells the script its time left).
+ */
+export type AccessDecision =
+  | { kind: 'granted'; keyId: number; expiresAt: number | null }
+  | { kind: 'bootstrap' }
+  | AccessRefusal;
 
 /** No hardware id yet: the executor must read it and call again. */
 const BOOTSTRAP: AccessDecision = { kind: 'bootstrap' };
@@ -49,6 +60,14 @@ const FREE_KEY = refusal(403, ACCESS_TEXTS.freeKey);
 const REVOKED_DEVICE = refusal(403, ACCESS_TEXTS.revokedDevice);
 const BAD_SIGNATURE = refusal(403, ACCESS_TEXTS.badSignature);
 const NONCE_REFUSED = refusal(403, ACCESS_TEXTS.nonceRefused);
+
+/** License keys whose script key is remembered at most (each a real, resolved key). */
+const MAX_LICENSE_ALIASES = 10_000;
+
+/** A device a reset removed, refused until its cool-down ends. */
+function removedDevice(until: number): AccessRefusal {
+  return refusal(403, ACCESS_TEXTS.removedDeviceUntil(new Date(until).toISOString()));
+}
 
 /** Why a switched-off key is refused: the reason stored on it when there is one (key sharing). */
 export function inactiveKeyText(disabledReason: string | null): string {
@@ -75,6 +94,11 @@ function keyRefusal(key: CachedScriptKey, now: number): AccessRefusal | undefine
  */
 export class LoaderAccess {
   private readonly keys = new LoaderCache<CachedScriptKey>();
+  /**
+   * License key -> the script key it resolves to (that link never changes while both exist; a script
+   * key deleted since is simply not found in `keys`, and the license key is resolved again).
+   */
+  private readonly licenses = new Map<string, string>();
   private readonly unsubscribes: Array<() => void>;
 
   constructor(
@@ -91,17 +115,34 @@ export class LoaderAccess {
   close(): void {
     for (const unsubscribe of this.unsubscribes) unsubscribe();
     this.keys.clear();
+    this.licenses.clear();
+  }
+
+  /** The script key `given` stands for, as far as this instance knows (a resolved license key's). */
+  scriptKeyOf(given: string): string {
+    return this.licenses.get(given) ?? given;
   }
 
   check(request: PremiumRequest): AccessDecision | Promise<AccessDecision> {
     if (request.key === undefined) return KEY_REQUIRED;
-    const key = this.keys.get(request.key);
+    const scriptKey = this.licenses.get(request.key) ?? request.key;
+    const key = this.keys.get(scriptKey);
     if (key === undefined) return this.checkUncached(request, request.key);
     return this.decide(key, request);
   }
 
-  private async checkUncached(request: PremiumRequest, scriptKey: string): Promise<AccessDecision> {
-    const key = await this.keys.fill(scriptKey, () => readScriptKey(this.ctx.db, scriptKey));
+  /** Reads the key (a license key: the script key it resolves to, made on its first use). */
+  private async checkUncached(request: PremiumRequest, given: string): Promise<AccessDecision> {
+    let scriptKey = given;
+    if (looksLikeLicenseKey(given)) {
+      const row = await resolveLicenseKey(this.ctx, given);
+      if (row === undefined) return UNKNOWN_KEY;
+      scriptKey = row.script_key;
+      // Bounded like the key cache: a flood of made-up license keys never resolves, so never lands here.
+      if (this.licenses.size >= MAX_LICENSE_ALIASES) this.licenses.clear();
+      this.licenses.set(given, scriptKey);
+    }
+    const key = await this.keys.fill(scriptKey, () => readScriptKey(this.ctx.db, scriptKey, this.ctx.now()));
     if (key === undefined) return UNKNOWN_KEY;
     return this.decide(key, request);
   }
@@ -125,7 +166,11 @@ export class LoaderAccess {
     now: number,
   ): AccessDecision | Promise<AccessDecision> {
     const binding = key.bindings.get(hwid);
-    if (binding === undefined) return this.bindNewDevice(key, request, hwid, now);
+    if (binding === undefined) {
+      const until = key.removed.get(hwid);
+      if (until !== undefined && until > now) return removedDevice(until);
+      return this.bindNewDevice(key, request, hwid, now);
+    }
     if (!binding.active) return REVOKED_DEVICE;
     return this.grant(key, binding.id, request, now);
   }
@@ -157,6 +202,9 @@ export class LoaderAccess {
         if (!outcome.row) return UNKNOWN_KEY;
         return keyRefusal(toCachedScriptKey(outcome.row, []), now) ?? UNKNOWN_KEY;
       }
+      case 'removed':
+        key.removed.set(hwid, outcome.until);
+        return removedDevice(outcome.until);
       case 'known':
         key.bindings.set(hwid, { id: outcome.bindingId, active: outcome.active });
         if (!outcome.active) return REVOKED_DEVICE;

@@ -80,6 +80,7 @@ export function refusalCode(status: number, message: string): string {
   for (const [text, code] of REFUSAL_CODES) if (message === text) return code;
   // The loader's answer adds where to reset the devices after it (deviceLimitWithReset).
   if (message.includes('the device limit is reached')) return 'device-limit';
+  if (message.startsWith(ACCESS_TEXTS.removedDevice)) return 'device-removed';
   // A key switched off automatically: the stored reason follows (inactiveKeyText).
   if (message.startsWith(ACCESS_TEXTS.inactiveKeyBecause(''))) return 'key-disabled';
   if (message.startsWith('Script not found')) return 'script-not-found';

@@ -1,19 +1,63 @@
 import { REDEMPTION_TEXTS } from '../../../common/redemption.ts';
-import type { RedeemRequest, RedeemResponse } from '../../../common/script-access.ts';
+import type { RedeemRequest, RedeemResponse, RenewResponse } from '../../../common/script-access.ts';
 import type { AppContext } from '../../context.ts';
 import { isSerializationFailure, isUniqueViolation } from '../../db/errors.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { insertScriptKeyBinding } from '../bindings/bindings.store.ts';
+import { looksLikeLicenseKey } from '../licensing/license-resolution.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
-import { findRedemptionCodeRow, markRedemptionCodeRedeemed } from '../redemption/redemption.store.ts';
+import {
+  findRedemptionCodeRow,
+  markRedemptionCodeRedeemed,
+  type RedemptionCodeRow,
+} from '../redemption/redemption.store.ts';
 import { generateScriptKey } from '../script-keys/script-key.ts';
 import { insertScriptKey } from '../script-keys/script-keys.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
+import { redeemLicenseKey } from './license-redeem.ts';
+import { renewKey } from './renew.service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
 /** Another redemption of the same code won. Thrown inside the transaction, so the loser writes nothing. */
-class RedemptionConflict extends Error {}
+export class RedemptionConflict extends Error {}
+
+/** Whether a redemption's transaction failed because another redemption of the code won. */
+export function isRedeemConflict(error: unknown): boolean {
+  // PostgreSQL may also settle the race by failing the loser's transaction outright.
+  return error instanceof RedemptionConflict || isSerializationFailure(error) || isUniqueViolation(error);
+}
+
+/** The loser of a redemption race: a transaction_conflict audit row (after its rollback), then 409. */
+export async function auditRedeemConflict(
+  ctx: AppContext,
+  redemptionKeyId: number,
+  ip: string,
+  hwid: string | undefined,
+): Promise<never> {
+  await insertAuditLog(
+    ctx.db,
+    {
+      eventType: 'transaction_conflict',
+      success: false,
+      ipAddress: ip,
+      hardwareId: hwid ?? null,
+      details: { operation: 'code_redeem', redemptionKeyId },
+    },
+    ctx.now(),
+  );
+  throw conflict(REDEMPTION_TEXTS.conflict);
+}
+
+/** The code as typed (any case), if it can be redeemed now: 404 unknown, 409 spent, 410 expired. */
+async function findRedeemableCode(ctx: AppContext, given: string): Promise<RedemptionCodeRow> {
+  const found = await findRedemptionCodeRow(ctx.db, given.trim().toUpperCase());
+  if (!found) throw notFound(REDEMPTION_TEXTS.invalidCode);
+  if (found.is_redeemed === 1) throw conflict(REDEMPTION_TEXTS.alreadyRedeemed);
+  if (found.expires_at !== null && found.expires_at <= ctx.now())
+    throw new HttpError(410, REDEMPTION_TEXTS.expired);
+  return found;
+}
 
 /** Who redeemed, for the audit log. */
 export interface ScriptUserClient {
@@ -30,14 +74,15 @@ export async function redeemCode(
   ctx: AppContext,
   input: RedeemRequest,
   client: ScriptUserClient,
-): Promise<RedeemResponse> {
-  const code = input.code.trim().toUpperCase();
+): Promise<RedeemResponse | RenewResponse> {
+  // A license key in the redeem box is the buyer's key already: its script key, this device bound.
+  if (input.key === undefined && input.hwid !== undefined && looksLikeLicenseKey(input.code))
+    return redeemLicenseKey(ctx, input.code, input.hwid);
+  const found = await findRedeemableCode(ctx, input.code);
+  if (input.key !== undefined) return renewKey(ctx, found, input.key, { ...client, hwid: input.hwid });
+  // The schema asks for hwid whenever key is absent.
+  const hwid = input.hwid ?? '';
   const now = ctx.now();
-  const found = await findRedemptionCodeRow(ctx.db, code);
-  if (!found) throw notFound(REDEMPTION_TEXTS.invalidCode);
-  if (found.is_redeemed === 1) throw conflict(REDEMPTION_TEXTS.alreadyRedeemed);
-  if (found.expires_at !== null && found.expires_at <= now)
-    throw new HttpError(410, REDEMPTION_TEXTS.expired);
 
   const scriptType = found.key_type;
   const scriptKey = generateScriptKey();
@@ -61,10 +106,10 @@ export async function redeemCode(
       );
       await insertScriptKeyBinding(
         trx,
-        { scriptKeyId, hardwareId: input.hwid, deviceInfo: input.device ?? null },
+        { scriptKeyId, hardwareId: hwid, deviceInfo: input.device ?? null },
         now,
       );
-      const audit = { licenseKey: scriptKey, ipAddress: client.ip, hardwareId: input.hwid };
+      const audit = { licenseKey: scriptKey, ipAddress: client.ip, hardwareId: hwid };
       await insertAuditLog(
         trx,
         {
@@ -93,21 +138,8 @@ export async function redeemCode(
     });
   } catch (error) {
     // PostgreSQL may also settle the race by failing the loser's transaction outright.
-    if (!(error instanceof RedemptionConflict || isSerializationFailure(error) || isUniqueViolation(error))) {
-      throw error;
-    }
-    await insertAuditLog(
-      ctx.db,
-      {
-        eventType: 'transaction_conflict',
-        success: false,
-        ipAddress: client.ip,
-        hardwareId: input.hwid,
-        details: { operation: 'code_redeem', redemptionKeyId: found.id },
-      },
-      ctx.now(),
-    );
-    throw conflict(REDEMPTION_TEXTS.conflict);
+    if (!isRedeemConflict(error)) throw error;
+    await auditRedeemConflict(ctx, found.id, client.ip, hwid);
   }
   await announceLicensingChanged(ctx, 'redemption_code');
   return {

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ChallengeRequestSchema,
   ChallengeResponseSchema,
   RedeemRequestSchema,
   RedeemResponseSchema,
+  RenewResponseSchema,
 } from '../../../common/script-access.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
@@ -19,7 +21,11 @@ export const scriptAccessRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
   app.post(
     '/api/script/redeem',
     {
-      schema: { body: RedeemRequestSchema, response: responses({ 200: RedeemResponseSchema }) },
+      schema: {
+        body: RedeemRequestSchema,
+        // A new key, or (with `key`) the renewed key's new expiry.
+        response: responses({ 200: z.union([RedeemResponseSchema, RenewResponseSchema]) }),
+      },
       preHandler: app.rateLimitHooks('redeem', {
         // Redemption upper-cases the code, so 'abc' and 'ABC' are one code and share one count.
         keyOf: (request) => textField(request.body, 'code')?.toUpperCase(),

@@ -5,6 +5,8 @@ import { isoOrNull } from '../../db/times.ts';
 import type { RedemptionKeysTable } from './redemption.table.ts';
 
 export type RedemptionKeyRow = Selectable<RedemptionKeysTable> & { script_key_id: number | null };
+/** A code as redemption reads it. */
+export type RedemptionCodeRow = Selectable<RedemptionKeysTable>;
 
 export function redemptionKeyRowToRedemptionKey(row: RedemptionKeyRow): RedemptionKey {
   return {
@@ -87,10 +89,7 @@ export async function deleteRedemptionKeyById(db: Db, id: number): Promise<boole
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function findRedemptionCodeRow(
-  db: Db,
-  code: string,
-): Promise<Selectable<RedemptionKeysTable> | undefined> {
+export async function findRedemptionCodeRow(db: Db, code: string): Promise<RedemptionCodeRow | undefined> {
   return db.selectFrom('redemption_keys').selectAll().where('redemption_code', '=', code).executeTakeFirst();
 }
 

@@ -17,3 +17,13 @@ export interface RedemptionKeysTable {
   validity_duration: number;
   notes: string | null;
 }
+
+/** A code redeemed onto a running key (a renewal): its hours were added to that key. */
+export interface KeyRenewalsTable {
+  id: Generated<number>;
+  script_key_id: number;
+  /** Unique: one code renews one key, once. */
+  redemption_key_id: number;
+  hours: number;
+  renewed_at: number;
+}

@@ -115,6 +115,10 @@ export async function insertScriptKey(db: Db, key: NewScriptKey, now: number): P
   return row.id;
 }
 
+export async function findScriptKeyRowById(db: Db, id: number): Promise<ScriptKeyRow | undefined> {
+  return db.selectFrom('script_keys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export async function findScriptKeyByKey(db: Db, scriptKey: string): Promise<ScriptKeyRow | undefined> {
   return db.selectFrom('script_keys').selectAll().where('script_key', '=', scriptKey).executeTakeFirst();
 }

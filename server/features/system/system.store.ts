@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { SystemConfiguration, SystemConfigurationView } from '../../../common/system.ts';
 import type { Db } from '../../db/index.ts';
+import { notALicensesScriptKey } from '../licensing/license-resolution.ts';
 import type { SystemConfigurationTable } from './system.table.ts';
 
 /** The configuration lives in one row. */
@@ -109,6 +110,8 @@ export async function countSlotTakers(db: Db, now: number): Promise<SlotTakers> 
     db
       .selectFrom('script_keys')
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('expires_at').as('first_end')])
+      // A license key's own script key is that license key's slot: counted once, above.
+      .where(notALicensesScriptKey)
       .where('is_active', '=', 1)
       .where('script_type', 'in', ['PREMIUM', 'VIP', 'premium_24h'])
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))

@@ -101,10 +101,10 @@ describe('KeyPage', () => {
     expect(JSON.parse(String(resetCall?.[1]?.body))).toEqual({ key: KEY });
   });
 
-  it('says when the next reset is possible on a 429', async () => {
+  it('says when the next reset is possible on a 429 (another tab spent the last one)', async () => {
     const nextResetAt = new Date(Date.now() + 2 * DAY + 3 * 3_600_000 + 60_000).toISOString();
     mockFetch({
-      'POST /api/script/key-status': () => json(status({ resetsLeft: 0, nextResetAt })),
+      'POST /api/script/key-status': () => json(status({ resetsLeft: 1 })),
       'POST /api/script/reset-hwid': () => json({ error: 'No device reset left', nextResetAt }, 429),
     });
     renderWithProviders(<KeyPage />, '/key');
@@ -116,6 +116,84 @@ describe('KeyPage', () => {
       /^No resets left\. The next reset is available .* \(in 2 days 3 hours\)\.$/,
     );
     expect(screen.getByText('a1b2****c3d4')).toBeTruthy();
+  });
+});
+
+describe('KeyPage: one key, recovery, reset, renewal (issue 36)', () => {
+  const SCRIPT_KEY = `SK-${'ab12'.repeat(16)}`;
+
+  it('finds the key from the used code and shows it masked, with reveal and copy', async () => {
+    const fetchMock = mockFetch({
+      'POST /api/script/key-status': () => json(status({ scriptKey: SCRIPT_KEY })),
+    });
+    renderWithProviders(<KeyPage />, '/key');
+    await check('SCANLINE-AB12-CD34-EF56-GH78');
+    const shown = await screen.findByTestId('my-script-key');
+    expect(shown.textContent).toBe(`SK-ab12a${'*'.repeat(12)}ab12`);
+    fireEvent.click(screen.getByRole('button', { name: 'Reveal key' }));
+    expect(screen.getByTestId('my-script-key').textContent).toBe(SCRIPT_KEY);
+    expect(screen.getByRole('button', { name: 'Copy key' })).toBeTruthy();
+    const [, init] = fetchMock.mock.calls[0] ?? [];
+    expect(JSON.parse(String(init?.body))).toEqual({ key: 'SCANLINE-AB12-CD34-EF56-GH78' });
+  });
+
+  it('tells to close the old script before a reset, resets the script key, then says to run the script again', async () => {
+    const fetchMock = mockFetch({
+      'POST /api/script/key-status': () => json(status({ scriptKey: SCRIPT_KEY })),
+      'POST /api/script/reset-hwid': () => json({ removed: 1, resetsLeft: 0, nextResetAt: null }),
+    });
+    renderWithProviders(<KeyPage />, '/key');
+    await check('SCANLINE-AB12-CD34-EF56-GH78');
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset devices' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset devices?' });
+    expect(dialog.textContent).toContain('Close the script on the old PC first.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset devices' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Devices reset: 1 device removed.');
+    expect(screen.getByText('Now run the script again on your new PC: it binds to the key.')).toBeTruthy();
+    const resetCall = fetchMock.mock.calls.find(([url]) => String(url) === '/api/script/reset-hwid');
+    expect(JSON.parse(String(resetCall?.[1]?.body))).toEqual({ key: SCRIPT_KEY });
+  });
+
+  it('disables Reset devices with no reset left and says why, before any confirmation', async () => {
+    const nextResetAt = new Date(Date.now() + 2 * DAY + 3 * 3_600_000 + 60_000).toISOString();
+    mockFetch({ 'POST /api/script/key-status': () => json(status({ resetsLeft: 0, nextResetAt })) });
+    renderWithProviders(<KeyPage />, '/key');
+    await check();
+    const button = await screen.findByRole('button', { name: 'Reset devices' });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      screen.getByText(/^No resets left\. The next reset is available .* \(in 2 days 3 hours\)\.$/),
+    ).toBeTruthy();
+  });
+
+  it('offers no reset on an expired key, and renews it with a code', async () => {
+    const past = new Date(Date.now() - DAY).toISOString();
+    const renewedTo = new Date(Date.now() + DAY + 60_000).toISOString();
+    const fetchMock = mockFetch({
+      'POST /api/script/key-status': () =>
+        json(status({ status: 'Expired', expiresAt: past, scriptKey: SCRIPT_KEY })),
+      'POST /api/script/redeem': () => json({ extended: true, expiresAt: renewedTo, addedHours: 24 }),
+    });
+    renderWithProviders(<KeyPage />, '/key');
+    await check();
+    expect(await screen.findByText(/\(expired\)/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Reset devices' })).toBeNull();
+    expect(screen.getByText(/This key has expired, so its devices cannot be reset/)).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Renewal code'), {
+      target: { value: ' SCANLINE-NEW1-NEW2-NEW3-NEW4 ' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Add time' }));
+    expect((await screen.findByRole('status')).textContent).toMatch(
+      /^Added 24 hours\. The key now expires .* \(1 day left\)\.$/,
+    );
+    expect(screen.getByText('Active')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reset devices' })).toBeTruthy();
+    const redeem = fetchMock.mock.calls.find(([url]) => String(url) === '/api/script/redeem');
+    expect(JSON.parse(String(redeem?.[1]?.body))).toEqual({
+      code: 'SCANLINE-NEW1-NEW2-NEW3-NEW4',
+      key: SCRIPT_KEY,
+    });
   });
 });
 

@@ -93,6 +93,13 @@ local function httpGet(url)
   return nil, UNREACHABLE
 end
 
+local function decodeJson(body)
+  if not body then return nil end
+  local ok, data = pcall(function() return HttpService:JSONDecode(body) end)
+  if ok then return data end
+  return nil
+end
+
 -- Seconds since 1970 of an ISO 8601 time ("2026-11-25T13:34:24.123Z", or with a +hh:mm offset),
 -- or nil. Plain arithmetic on the calendar date (years counted from March, so the leap day ends a
 -- year), so neither os.time nor the executor's clock or time zone is involved.

@@ -27,6 +27,9 @@ export const UNIVERSAL_SCRIPT_FILE = 'scanline-universal.lua';
 /** The shipped PREMIUM scanner the universal script loads with a redeemed key. */
 export const PREMIUM_SCRIPT_FILE = 'scanline-premium.lua';
 
+/** The shipped panel chunk (filters, sort, rows) the premium scanner loads through the loader. */
+export const PREMIUM_PANEL_FILE = 'scanline-panel.lua';
+
 /** What a fresh install shows on /scripts, and what "Reset to Default" restores. */
 export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
   key: 'default',

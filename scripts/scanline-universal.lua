@@ -46,12 +46,8 @@ local function http(method, url, body)
     failure = redact(text)
   end
   if not send then return nil, failure:find("HTTP %d%d%d") and failure or UNREACHABLE end
-  local ok, response = pcall(send, {
-    Url = url,
-    Method = method,
-    Headers = { ["Content-Type"] = "application/json" },
-    Body = body and HttpService:JSONEncode(body) or nil,
-  })
+  local ok, response = pcall(send, { Url = url, Method = method, Headers = { ["Content-Type"] = "application/json" },
+    Body = body and HttpService:JSONEncode(body) or nil })
   -- No status at all: the server is down or out of reach.
   if not ok or type(response) ~= "table" or (tonumber(response.StatusCode) or 0) == 0 then return nil, UNREACHABLE end
   return response.StatusCode, response.Body
@@ -59,16 +55,14 @@ end
 
 local function decodeJson(text)
   local ok, data = pcall(function() return HttpService:JSONDecode(text or "") end)
-  if ok then return data end
-  return nil
+  return ok and data or nil
 end
 
 -- The device id the server binds a key to.
 local function hardwareId()
   if gethwid then return gethwid() end
   local ok, id = pcall(function() return game:GetService("RbxAnalyticsService"):GetClientId() end)
-  if ok then return id end
-  return "unknown-device"
+  return ok and id or "unknown-device"
 end
 
 -- Set while premium runs. Premium has its own feed loop and a device runs one feed loop, so the
@@ -84,24 +78,17 @@ local function loadPremium(key)
   local url = SITE .. "/api/script/loader?script=" .. HttpService:UrlEncode(PREMIUM_SCRIPT)
     .. "&key=" .. HttpService:UrlEncode(key) .. "&hwid=" .. HttpService:UrlEncode(hwid)
   local status, source = http("GET", url)
-  if type(source) ~= "string" then return false, "Premium could not load" end
-  if status == nil then return false, "Premium could not load: " .. source end
-  -- A refusal from an older server: a 4xx with one printed line giving the reason. Show it.
-  local reason = source:match('^print%("%[Scanline%] (.-)"%)')
-  if reason then return false, reason end
+  if status == nil then return false, "Premium could not load: " .. tostring(source) end
   if status ~= 200 then return false, "Premium could not load (HTTP " .. tostring(status) .. ")" end
-  local chunk = loadstring(source)
+  local chunk = type(source) == "string" and loadstring(source)
   if not chunk then return false, "Premium could not load" end
-  -- For a premium copy that reads no handed-over key (one saved before the loader stopped printing it).
-  if getgenv then getgenv().SCANLINE_KEY = key end
   -- Stop the free loop first: from here on premium's loop is this device's feed loop.
   handedOver, runningKey = true, key
   local stopped = nil
   task.spawn(function()
-    -- The loader refuses (expired key, device limit...) with Lua that prints the reason and raises
-    -- it; premium may also stop later, with an error or returning why (key expired, device removed).
-    -- Either way show why and resume the free feed. Premium learns the key and device from its
-    -- caller (`...`): its own text carries neither.
+    -- The loader refuses (expired key, device limit...) with Lua that raises the reason; premium may
+    -- stop later, returning why (key expired, device removed). Either way: show why, resume the free
+    -- feed. Premium learns the key and device from its caller (`...`): its own text carries neither.
     local ok, err = pcall(chunk, { key = key, hwid = hwid })
     if not ok or type(err) == "string" then
       stopped = redact(err):gsub("^%[Scanline%] ", "")
@@ -183,13 +170,9 @@ redeemButton.MouseButton1Click:Connect(function()
     redeemStatus.Text = (data and data.error) or (status == nil and text) or "Redemption failed"
     return
   end
-  -- A second premium would be a second feed loop on this device: the new key is for the next run.
-  if handedOver then
-    if writefile then pcall(writefile, KEY_FILE, key) end
-    redeemStatus.Text = "Saved a new key: run the script again to use it"
-    return
-  end
   if writefile then pcall(writefile, KEY_FILE, key) end
+  -- A second premium would be a second feed loop on this device: the new key is for the next run.
+  if handedOver then redeemStatus.Text = "Saved a new key: run the script again to use it" return end
   local _, message = loadPremium(key)
   redeemStatus.Text = message
 end)
@@ -226,8 +209,7 @@ resetButton.MouseButton1Click:Connect(function()
     -- This device loads premium with the key at its next start.
     if writefile then pcall(writefile, KEY_FILE, key) end
     resetHint.Text = "Close the script on the old PC, then run the script again"
-  elseif status == nil then
-    resetStatus.Text = tostring(text)
+  elseif status == nil then resetStatus.Text = tostring(text)
   else
     local message = (data and data.error) or ("Reset failed (HTTP " .. tostring(status) .. ")")
     if status == 429 and nextReset then message = message .. ". Next reset: " .. nextReset end
@@ -262,9 +244,5 @@ local function pollFree()
 end
 
 while task.wait(1) do
-  if handedOver then
-    feedStatus.Text = "Premium is running: free feed paused"
-  else
-    pollFree()
-  end
+  if handedOver then feedStatus.Text = "Premium is running: free feed paused" else pollFree() end
 end

@@ -189,7 +189,10 @@ local function redeem(code)
   local text, failure = httpCall(SITE .. "/api/script/redeem", { code = code, hwid = hwid })
   local data = decodeJson(text)
   local key = data and (data.scriptKey or data.key)
-  if type(key) ~= "string" then return (data and data.error) or failure or "Redemption failed" end
+  if type(key) ~= "string" then
+    if failure == UNREACHABLE then return "Server unreachable: try again in a moment" end
+    return (data and data.error) or failure or "Redemption failed"
+  end
   if writefile then pcall(writefile, KEY_FILE, key) end
   local source = httpCall(SITE .. "/api/script/loader?script=" .. PREMIUM_SCRIPT .. "&key="
     .. HttpService:UrlEncode(key) .. "&hwid=" .. HttpService:UrlEncode(hwid))

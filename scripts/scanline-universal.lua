@@ -24,6 +24,7 @@ local KEY_FILE = "scanline-key.txt"
 local POLL_WAIT = 20
 -- What the panel says when the server does not answer at all (an executor's raw "curl: (7) ..." helps no one).
 local UNREACHABLE = "Server unreachable — retrying…"
+local UNREACHABLE_ONCE = "Server unreachable: try again in a moment" -- for the redeem and reset buttons
 
 local HttpService = game:GetService("HttpService")
 
@@ -167,7 +168,7 @@ redeemButton.MouseButton1Click:Connect(function()
   end
   local key = data and (data.scriptKey or data.key)
   if status ~= 200 or type(key) ~= "string" then
-    redeemStatus.Text = (data and data.error) or (status == nil and text) or "Redemption failed"
+    redeemStatus.Text = (data and data.error) or (status == nil and UNREACHABLE_ONCE) or "Redemption failed"
     return
   end
   if writefile then pcall(writefile, KEY_FILE, key) end
@@ -209,7 +210,7 @@ resetButton.MouseButton1Click:Connect(function()
     -- This device loads premium with the key at its next start.
     if writefile then pcall(writefile, KEY_FILE, key) end
     resetHint.Text = "Close the script on the old PC, then run the script again"
-  elseif status == nil then resetStatus.Text = tostring(text)
+  elseif status == nil then resetStatus.Text = UNREACHABLE_ONCE
   else
     local message = (data and data.error) or ("Reset failed (HTTP " .. tostring(status) .. ")")
     if status == 429 and nextReset then message = message .. ". Next reset: " .. nextReset end

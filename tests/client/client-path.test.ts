@@ -190,6 +190,12 @@ async function createRedemptionCode(): Promise<string> {
   return redemptionKey.redemptionCode;
 }
 
+/** The player types `text` into the box whose placeholder holds `placeholder`, then clicks `button`. */
+const typeThenClick = (after: number, placeholder: string, text: string, button: string) => [
+  { after, fill: { placeholder, text } },
+  { after: after + 0.2, click: button },
+];
+
 const loaderSnippet = (script: string, key?: string) =>
   `loadstring(game:HttpGet("${server!.url}/api/script/loader?script=${script}${key ? `&key=${key}` : ''}"))()`;
 
@@ -298,10 +304,7 @@ function startBuyerLifeRuns(k: Awaited<ReturnType<typeof buyerLifeKeys>>): void 
     snippet: loaderSnippet('scanline-free.lua'),
     runSeconds: 12,
     hwid: 'dev-free-redeem',
-    actions: [
-      { after: 2, fill: { placeholder: 'Redemption code', text: k.freeCode } },
-      { after: 2.2, click: 'Redeem' },
-    ],
+    actions: typeThenClick(2, 'Redemption code', k.freeCode, 'Redeem'),
   });
   const down = { runSeconds: 10, unreachableAfter: 5 };
   runs.downFree = runExecutor('down-free', {
@@ -336,10 +339,7 @@ function startBuyerLifeRuns(k: Awaited<ReturnType<typeof buyerLifeKeys>>): void 
       snippet: loaderSnippet('scanline-universal.lua'),
       runSeconds: 8,
       hwid: 'dev-pc-b',
-      actions: [
-        { after: 2, fill: { placeholder: 'Script key', text: k.removedKey.key } },
-        { after: 2.2, click: 'Reset devices' },
-      ],
+      actions: typeThenClick(2, 'Script key', k.removedKey.key, 'Reset devices'),
     }),
   );
   // Premium runs from the first code; the second is redeemed onto its key.
@@ -348,10 +348,8 @@ function startBuyerLifeRuns(k: Awaited<ReturnType<typeof buyerLifeKeys>>): void 
     runSeconds: 14,
     hwid: 'dev-renew',
     actions: [
-      { after: 2, fill: { placeholder: 'Redemption code', text: k.renewCodes[0] } },
-      { after: 2.2, click: 'Redeem' },
-      { after: 7, fill: { placeholder: 'Redemption code', text: k.renewCodes[1] } },
-      { after: 7.2, click: 'Redeem' },
+      ...typeThenClick(2, 'Redemption code', k.renewCodes[0], 'Redeem'),
+      ...typeThenClick(7, 'Redemption code', k.renewCodes[1], 'Redeem'),
     ],
   });
   // The filters chosen in one run are there in the next one on the same device.
@@ -362,10 +360,7 @@ function startBuyerLifeRuns(k: Awaited<ReturnType<typeof buyerLifeKeys>>): void 
     workspace: filterWorkspace,
     runSeconds: 12,
     snapshotEvery: 0.5,
-    actions: [
-      { after: 4, fill: { placeholder: 'Min value', text: '10m' } },
-      { after: 5, click: 'Sort: value' },
-    ],
+    actions: typeThenClick(4, 'Min value', '10m', 'Sort: value'),
   });
   runs.filterSecond = runs.filterFirst.then(() =>
     runExecutor('filter-second', {
@@ -441,12 +436,7 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
     expect(login.status, await login.clone().text()).toBe(200);
     cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 
-    const { redemptionKey } = (await adminFetch('/api/admin/create-redemption-key', 'POST', {
-      keyType: 'PREMIUM',
-      maxHardwareBindings: 1,
-      validityDuration: 24,
-    })) as { redemptionKey: { redemptionCode: string } };
-    redemptionCode = redemptionKey.redemptionCode;
+    redemptionCode = await createRedemptionCode();
     const snippetKey = await createScriptKey(1);
     const offKey = await createScriptKey(1);
     const limitKey = await createScriptKey(1);
@@ -485,10 +475,7 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
       snippet: loaderSnippet('scanline-universal.lua'),
       runSeconds: 20,
       hwid: 'dev-universal',
-      actions: [
-        { after: 2, fill: { placeholder: 'code', text: redemptionCode } },
-        { after: 2.2, click: 'Redeem' },
-      ],
+      actions: typeThenClick(2, 'code', redemptionCode, 'Redeem'),
     });
     runs.snippet = runExecutor('snippet', {
       snippet: loaderSnippet('scanline-premium.lua', snippetKey.key),
@@ -533,10 +520,7 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
       snippet: loaderSnippet('scanline-universal.lua'),
       runSeconds: 6,
       hwid: 'dev-new-pc',
-      actions: [
-        { after: 2, fill: { placeholder: 'Script key', text: resetKey.key } },
-        { after: 2.2, click: 'Reset devices' },
-      ],
+      actions: typeThenClick(2, 'Script key', resetKey.key, 'Reset devices'),
     });
     // Once that run is over, the week's one reset is spent: another is refused with when the next is possible.
     runs.resetAgain = runs.reset.then(() =>
@@ -544,10 +528,7 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
         snippet: loaderSnippet('scanline-universal.lua'),
         runSeconds: 6,
         hwid: 'dev-third-pc',
-        actions: [
-          { after: 2, fill: { placeholder: 'Script key', text: resetKey.key } },
-          { after: 2.2, click: 'Reset devices' },
-        ],
+        actions: typeThenClick(2, 'Script key', resetKey.key, 'Reset devices'),
       }),
     );
     runs.raising = runExecutor('raising', {

@@ -130,15 +130,14 @@ return function(options)
     return true
   end
 
-  -- Value: dearest first. Age: newest first, but finds from 10M/s of the last minute above the rest.
+  -- Value: dearest first. Age: newest first, but finds from 10M/s of the last minute (`pinned`, set
+  -- before sorting) above the rest.
   local function before(a, b)
-    local va, vb = tonumber(a.numericValue) or 0, tonumber(b.numericValue) or 0
     if settings.sort == "value" then
+      local va, vb = tonumber(a.numericValue) or 0, tonumber(b.numericValue) or 0
       if va ~= vb then return va > vb end
-    else
-      local t = now()
-      local pa, pb = va >= PIN_FROM and t - a.arrivedAt < PIN_S, vb >= PIN_FROM and t - b.arrivedAt < PIN_S
-      if pa ~= pb then return pa end
+    elseif a.pinned ~= b.pinned then
+      return a.pinned
     end
     return a.order > b.order
   end
@@ -152,6 +151,7 @@ return function(options)
     for _, find in ipairs(finds) do
       if t - find.arrivedAt < LIST_S then
         kept[#kept + 1] = find
+        find.pinned = (tonumber(find.numericValue) or 0) >= PIN_FROM and t - find.arrivedAt < PIN_S
         if passes(find) then listed[#listed + 1] = find end
       end
     end

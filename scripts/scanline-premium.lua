@@ -134,10 +134,10 @@ if keyToSave and writefile then pcall(writefile, KEY_FILE, key) end
 
 -- The panel (filters, sort, rows) is a chunk of its own, served by the loader like this script.
 local panelSource, panelFailure = httpGet(SITE .. "/api/script/loader?script=" .. PANEL_SCRIPT)
-local buildPanel = panelSource and loadstring(panelSource)
-buildPanel = buildPanel and buildPanel()
-if type(buildPanel) ~= "function" then
-  local reason = "[Scanline] Premium could not load its panel: " .. (panelFailure or "not a script")
+local panelChunk = panelSource and loadstring(panelSource)
+local loaded, buildPanel = pcall(panelChunk or error, panelFailure or "not a script")
+if not loaded or type(buildPanel) ~= "function" then
+  local reason = "[Scanline] Premium could not load its panel: " .. tostring(loaded and "not a script" or buildPanel)
   print(reason)
   return reason
 end

@@ -366,8 +366,13 @@ function startBuyerLifeRuns(k: Awaited<ReturnType<typeof buyerLifeKeys>>): void 
     runExecutor('filter-second', {
       ...filterRun,
       workspace: filterWorkspace,
-      runSeconds: 8,
+      runSeconds: 10,
       snapshotEvery: 0.5,
+      // Rarity: the first choice (Secret, the dearest); then a name search.
+      actions: [
+        { after: 4, click: 'Rarity: any' },
+        { after: 6, fill: { placeholder: 'Search name', text: 'LA' } },
+      ],
     }),
   );
   runs.joinBest = runExecutor('join-best', {
@@ -808,6 +813,12 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
       const rows = second.snapshots.flatMap(snapshotRows);
       expect(rows.length, seen(second).join('\n')).toBeGreaterThan(0);
       expect(rows.filter((row) => rowValue(row) < 10_000_000)).toEqual([]);
+      // Secret pets earn from 50M/s (bots/pets.ts); the search ignores case.
+      const after = (ms: number) =>
+        second.snapshots.filter((s) => s.at > second.startedAt + ms).flatMap(snapshotRows);
+      expect(seen(second)).toContain('Rarity: Secret');
+      expect(after(4_500).filter((row) => rowValue(row) < 50_000_000)).toEqual([]);
+      expect(after(6_500).filter((row) => !/la/i.test(row.replace(/\$.*$/, '')))).toEqual([]);
       expect([...first.errors, ...second.errors]).toEqual([]);
     });
 

@@ -814,11 +814,11 @@ describe('client path: the shipped scripts in an executor stand-in', () => {
       expect(rows.length, seen(second).join('\n')).toBeGreaterThan(0);
       expect(rows.filter((row) => rowValue(row) < 10_000_000)).toEqual([]);
       // Secret pets earn from 50M/s (bots/pets.ts); the search ignores case.
-      const after = (ms: number) =>
+      const rowsAfter = (ms: number) =>
         second.snapshots.filter((s) => s.at > second.startedAt + ms).flatMap(snapshotRows);
       expect(seen(second)).toContain('Rarity: Secret');
-      expect(after(4_500).filter((row) => rowValue(row) < 50_000_000)).toEqual([]);
-      expect(after(6_500).filter((row) => !/la/i.test(row.replace(/\$.*$/, '')))).toEqual([]);
+      expect(rowsAfter(4_500).filter((row) => rowValue(row) < 50_000_000)).toEqual([]);
+      expect(rowsAfter(6_500).filter((row) => !/la/i.test(row.replace(/\$.*$/, '')))).toEqual([]);
       expect([...first.errors, ...second.errors]).toEqual([]);
     });
 

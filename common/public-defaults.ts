@@ -27,6 +27,9 @@ export const UNIVERSAL_SCRIPT_FILE = 'scanline-universal.lua';
 /** The shipped PREMIUM scanner the universal script loads with a redeemed key. */
 export const PREMIUM_SCRIPT_FILE = 'scanline-premium.lua';
 
+/** The shipped panel chunk (filters, sort, rows) the premium scanner loads through the loader. */
+export const PREMIUM_PANEL_FILE = 'scanline-panel.lua';
+
 /** What a fresh install shows on /scripts, and what "Reset to Default" restores. */
 export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
   key: 'default',
@@ -74,7 +77,8 @@ export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
     {
       id: 'premium-script',
       title: 'Premium Scanner',
-      description: 'Every find at 10M/s and up, auto-join from 5M/s, advanced filtering and sorting.',
+      description:
+        'Every find at 10M/s and up, auto-join from 5M/s, advanced filtering and sorting. It starts from the universal script (scanline-universal.lua): the free scanner with the redeem panel.',
       icon: 'crown',
       iconColor: 'from-yellow-500 to-orange-600',
       order: 1,
@@ -88,7 +92,7 @@ export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
       buttons: [
         {
           id: 'premium-copy',
-          label: 'Copy Loader',
+          label: 'Copy Universal Loader',
           file: UNIVERSAL_SCRIPT_FILE,
           downloadType: 'script',
           variant: 'default',
@@ -99,7 +103,8 @@ export const DEFAULT_SCRIPTS_PAGE_CONFIG: ScriptsPageConfig = {
       badge: { text: 'PREMIUM', variant: 'default' },
       accessInfo: {
         title: 'Premium access',
-        description: 'Redeem your code in the in-game panel: premium activates for 24 hours on your device.',
+        description:
+          'Run the universal script, then redeem your code in its in-game panel: premium activates for 24 hours on your device.',
         variant: 'info',
       },
     },

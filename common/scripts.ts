@@ -27,7 +27,7 @@ export const MAX_VERSION_NOTES_LENGTH = 500;
 export const VERSION_HISTORY_SHOWN = 5;
 
 // The shipped "universal" script, which the management screen opens by default.
-export { PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE } from './public-defaults.ts';
+export { PREMIUM_PANEL_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE } from './public-defaults.ts';
 
 /** Characters a file name may not hold: path separators and what Windows refuses in a download name. */
 const FORBIDDEN_FILENAME_CHARACTERS = /[\\/:*?"<>|]/;

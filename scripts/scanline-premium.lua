@@ -2,9 +2,10 @@
 --[[
   Scanline Premium (scanline-premium.lua)
 
-  The premium scanner: every live pet find, with auto-join from 5M/s. It is
-  served only through the loader, with a script key bound to this device. The
-  key snippet is all a buyer needs:
+  The premium scanner: every live pet find, filtered and sorted as the buyer
+  chooses (the panel, scanline-panel.lua), the key's time left, and auto-join
+  into the best fresh find from 5M/s. It is served only through the loader,
+  with a script key bound to this device. The key snippet is all a buyer needs:
 
     loadstring(game:HttpGet("https://YOUR-SITE/api/script/loader?script=scanline-premium.lua&key=YOUR-KEY"))()
 
@@ -33,7 +34,10 @@ local AUTO_JOIN_FROM = 5000000
 local AUTO_JOIN_MAX_AGE_S = tonumber(LOADED.autoJoinMaxAgeS) or 15
 -- The server holds a poll open up to this many seconds until a find arrives (long-poll).
 local POLL_WAIT = 20
-local MAX_ROWS = 10
+-- The panel chunk this script loads (filters, sort, rows): scanline-panel.lua.
+local PANEL_SCRIPT = "scanline-panel.lua"
+-- A teleport that neither ends this script nor reports a failure within this long is given up.
+local TELEPORT_WAIT_S = 30
 
 local HttpService = game:GetService("HttpService")
 local Players = game:GetService("Players")
@@ -69,9 +73,12 @@ local function redact(message)
   return (tostring(message):gsub("([?&]key=)[^&%s\"']*", "%1***"))
 end
 
+-- The panel's word for a server that does not answer at all (an executor's raw "curl: (7) ..." helps no one).
+local UNREACHABLE = "Server unreachable — retrying…"
+
 -- Executors differ: prefer game:HttpGet, fall back to their request function. Many HttpGets raise
 -- on a non-2xx status; the request function still hands over the body, which holds the server's
--- reason (e.g. a key switched off). Returns the body, or nil and why.
+-- reason (e.g. a key switched off). Returns the body, or nil and what to show.
 local function httpGet(url)
   local ok, body = pcall(function() return game:HttpGet(url) end)
   if ok and type(body) == "string" then return body end
@@ -79,10 +86,11 @@ local function httpGet(url)
   local send = (syn and syn.request) or http_request or request
   if send then
     local sent, response = pcall(send, { Url = url, Method = "GET" })
-    if sent and type(response) == "table" and type(response.Body) == "string" then return response.Body end
-    if not sent then failure = redact(response) end
+    if sent and type(response) == "table" and (tonumber(response.StatusCode) or 0) > 0 then return response.Body end
   end
-  return nil, failure
+  -- An error quoting an HTTP status came from the server; anything else means it is out of reach.
+  if failure:find("HTTP %d%d%d") then return nil, failure end
+  return nil, UNREACHABLE
 end
 
 local function decodeJson(body)
@@ -116,80 +124,7 @@ local function isoSeconds(text)
   return days * 86400 + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(s) - offset
 end
 
-local function label(parent, text, y, color)
-  local l = Instance.new("TextLabel")
-  l.Size = UDim2.new(1, -12, 0, 20)
-  l.Position = UDim2.new(0, 6, 0, y)
-  l.BackgroundTransparency = 1
-  l.TextXAlignment = Enum.TextXAlignment.Left
-  l.TextColor3 = color or Color3.fromRGB(229, 231, 235)
-  l.Font = Enum.Font.Gotham
-  l.TextSize = 12
-  l.Text = text
-  l.Parent = parent
-  return l
-end
-
-local gui = Instance.new("ScreenGui")
-gui.Name = "ScanlinePremium"
-gui.ResetOnSpawn = false
-gui.Parent = (gethui and gethui()) or game:GetService("CoreGui")
-
-local frame = Instance.new("Frame")
-frame.Size = UDim2.new(0, 300, 0, 84 + MAX_ROWS * 26)
-frame.Position = UDim2.new(1, -320, 0.5, -150)
-frame.BackgroundColor3 = Color3.fromRGB(17, 24, 39)
-frame.Active = true
-frame.Draggable = true
-frame.Parent = gui
-
-label(frame, "Scanline - Premium", 4, Color3.fromRGB(250, 204, 21)).Font = Enum.Font.GothamBold
-local status = label(frame, "Connecting...", 26, Color3.fromRGB(156, 163, 175))
-
-local autoJoin = true
-local toggle = Instance.new("TextButton")
-toggle.Size = UDim2.new(1, -12, 0, 24)
-toggle.Position = UDim2.new(0, 6, 0, 50)
-toggle.Text = "Auto-join from 5M/s: ON"
-toggle.Parent = frame
-toggle.MouseButton1Click:Connect(function()
-  autoJoin = not autoJoin
-  toggle.Text = "Auto-join from 5M/s: " .. (autoJoin and "ON" or "OFF")
-end)
-
-local finds, rows = {}, {}
-
-local function joinServer(find)
-  local ok = pcall(function()
-    TeleportService:TeleportToPlaceInstance(tonumber(find.placeid), find.jobid, Players.LocalPlayer)
-  end)
-  if not ok then status.Text = "Could not join that server" end
-end
-
-for i = 1, MAX_ROWS do
-  local row = Instance.new("TextButton")
-  row.Size = UDim2.new(1, -12, 0, 24)
-  row.Position = UDim2.new(0, 6, 0, 80 + (i - 1) * 26)
-  row.BackgroundColor3 = Color3.fromRGB(31, 41, 55)
-  row.TextColor3 = Color3.fromRGB(229, 231, 235)
-  row.TextXAlignment = Enum.TextXAlignment.Left
-  row.Visible = false
-  row.Parent = frame
-  row.MouseButton1Click:Connect(function()
-    if finds[i] then joinServer(finds[i]) end
-  end)
-  rows[i] = row
-end
-
-local function render()
-  for i, row in ipairs(rows) do
-    local find = finds[i]
-    row.Visible = find ~= nil
-    if find then
-      row.Text = string.format("  %s  %s%s", find.name or "?", find.value or "?", find.jobid and "  [join]" or "")
-    end
-  end
-end
+local function now() return (tick and tick()) or os.time() end
 
 local key, keyToSave = scriptKey()
 local hwid = hardwareId()
@@ -197,14 +132,75 @@ local hwid = hardwareId()
 -- the next run on this device finds it.
 if keyToSave and writefile then pcall(writefile, KEY_FILE, key) end
 
--- Whether a find is worth an automatic join: from 5M/s, with join data, and younger than the limit
--- by the server's clock (the answer's serverTime minus the find's timestamp, both from the same
--- answer), never this executor's clock, which may be off by minutes.
-local function joinable(find, serverTime)
-  if not find.jobid or (tonumber(find.numericValue) or 0) < AUTO_JOIN_FROM then return false end
-  local found = isoSeconds(find.timestamp)
-  return serverTime ~= nil and found ~= nil and serverTime - found < AUTO_JOIN_MAX_AGE_S
+-- The panel (filters, sort, rows) is a chunk of its own, served by the loader like this script.
+local panelSource, panelFailure = httpGet(SITE .. "/api/script/loader?script=" .. PANEL_SCRIPT)
+local panelChunk = panelSource and loadstring(panelSource)
+local loaded, buildPanel = pcall(panelChunk or error, panelFailure or "not a script")
+if not loaded or type(buildPanel) ~= "function" then
+  local reason = "[Scanline] Premium could not load its panel: " .. tostring(loaded and "not a script" or buildPanel)
+  print(reason)
+  return reason
 end
+
+-- Jobs joined (never twice) and when the last teleport started: until it ends (a teleport that
+-- works ends this script; one that fails says so through TeleportInitFailed) no other auto-join.
+local joined, joiningSince = {}, nil
+local panel
+local function joinServer(find)
+  joined[find.jobid] = true
+  local ok = pcall(function()
+    TeleportService:TeleportToPlaceInstance(tonumber(find.placeid), find.jobid, Players.LocalPlayer)
+  end)
+  if ok then joiningSince = now() else panel.status("Could not join that server") end
+end
+local failed = TeleportService.TeleportInitFailed
+if failed and failed.Connect then
+  failed:Connect(function(player)
+    if player == nil or player == Players.LocalPlayer then joiningSince = nil end
+  end)
+end
+
+panel = buildPanel({ onJoin = function(find) if find.jobid then joinServer(find) end end })
+
+-- The server's clock now: its last answer's serverTime plus the time since (never this executor's
+-- clock, which may be off by minutes).
+local serverTime, answeredAt = nil, now()
+local function serverNow() return serverTime and serverTime + (now() - answeredAt) end
+
+-- Finds worth an automatic join: from 5M/s, with join data, younger than the limit, never joined.
+-- The best is the dearest, then the youngest.
+local candidates = {}
+local function bestToJoin()
+  local t, best, fresh = serverNow(), nil, {}
+  for _, find in ipairs(candidates) do
+    if t and find.foundAt and t - find.foundAt < AUTO_JOIN_MAX_AGE_S and not joined[find.jobid] then
+      fresh[#fresh + 1] = find
+      local value, bestValue = tonumber(find.numericValue) or 0, best and tonumber(best.numericValue) or 0
+      if not best or value > bestValue or (value == bestValue and find.foundAt > best.foundAt) then best = find end
+    end
+  end
+  candidates = fresh
+  return best
+end
+
+-- "Key time left: 23h 59m" from the key's end the feed reports (keyExpiresAt).
+local keyExpiresAt = nil
+local function timeLeft()
+  local t = serverNow()
+  if not (keyExpiresAt and t) then return "" end
+  local left = keyExpiresAt - t
+  if left <= 0 then return "Key time left: none" end
+  local hours = math.floor(left / 3600)
+  if hours >= 48 then return string.format("Key time left: %dd %dh", math.floor(hours / 24), hours % 24) end
+  return string.format("Key time left: %dh %02dm", hours, math.floor(left % 3600 / 60))
+end
+
+-- Refusals that end this script: polling on would only collect them (and a removed device polling
+-- on would compete for the key with the PC it was moved to). Each with what to do next.
+local STOPS = {
+  { "This device was removed from the key", "Close this script: the key now runs on another PC" },
+  { "This key has expired", "Buy a new code: " .. SITE .. "/buyer" },
+}
 
 local feedUrl = SITE .. "/api/script/feed?key=" .. HttpService:UrlEncode(key)
   .. "&hwid=" .. HttpService:UrlEncode(hwid) .. "&wait=" .. POLL_WAIT
@@ -214,27 +210,36 @@ local cursor = nil
 
 if key == "" then
   -- Polling with no key only collects refusals: say what to do instead.
-  status.Text = "No script key: load premium with your key snippet"
-else
-  while task.wait(1) do
-    local body, failure = httpGet(feedUrl .. (cursor and ("&since=" .. tostring(cursor)) or ""))
-    local data = decodeJson(body)
-    if data and type(data.discoveries) == "table" then
-      local serverTime = isoSeconds(data.serverTime)
-      -- One join per answer, into the youngest joinable find (finds come oldest first).
-      local toJoin = nil
-      for _, find in ipairs(data.discoveries) do
-        table.insert(finds, 1, find)
-        if finds[MAX_ROWS + 1] then table.remove(finds) end
-        if joinable(find, serverTime) then toJoin = find end
+  panel.status("No script key: load premium with your key snippet")
+  return "No script key"
+end
+while task.wait(1) do
+  local body, failure = httpGet(feedUrl .. (cursor and ("&since=" .. tostring(cursor)) or ""))
+  local data = decodeJson(body)
+  if data and type(data.discoveries) == "table" then
+    serverTime, answeredAt = isoSeconds(data.serverTime), now()
+    keyExpiresAt = isoSeconds(data.keyExpiresAt)
+    for _, find in ipairs(data.discoveries) do
+      find.foundAt = isoSeconds(find.timestamp)
+      if find.jobid and (tonumber(find.numericValue) or 0) >= AUTO_JOIN_FROM then table.insert(candidates, find) end
+    end
+    local shown = panel.add(data.discoveries)
+    cursor = tonumber(data.cursor) or cursor
+    panel.status(data.tier == "PREMIUM" and string.format("Live - every find (%d shown)", shown)
+      or "Free tier: this key does not unlock premium finds")
+    panel.note(timeLeft())
+  else
+    local reason = (data and data.error and redact(data.error)) or failure or "Feed unavailable, retrying..."
+    panel.status(reason)
+    for _, stop in ipairs(STOPS) do
+      if reason:sub(1, #stop[1]) == stop[1] then
+        panel.note(stop[2])
+        print("[Scanline] " .. reason .. ". " .. stop[2])
+        return reason
       end
-      if autoJoin and toJoin then joinServer(toJoin) end
-      cursor = tonumber(data.cursor) or cursor
-      render()
-      status.Text = data.tier == "PREMIUM" and string.format("Live - every find (%d shown)", #finds)
-        or "Free tier: this key does not unlock premium finds"
-    else
-      status.Text = (data and data.error and redact(data.error)) or failure or "Feed unavailable, retrying..."
     end
   end
+  if joiningSince and now() - joiningSince > TELEPORT_WAIT_S then joiningSince = nil end
+  local best = panel.autoJoin() and not joiningSince and bestToJoin()
+  if best then joinServer(best) end
 end

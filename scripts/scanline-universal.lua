@@ -3,8 +3,10 @@
 
   The scanner for everyone: live pet finds below 10M/s without a key, plus a
   redeem panel. Redeeming a code binds it to this device and loads the premium
-  scanner (every find, auto-join) through the loader with the new key. "Reset
-  devices" frees a key bound to another PC (within the key's weekly resets).
+  scanner (every find, auto-join) through the loader with the new key; a code
+  redeemed while premium runs adds its time to that key. "Reset devices" frees a
+  key bound to another PC (within the key's weekly resets): close the script on
+  the old PC first, and run this script again afterwards.
 
     loadstring(game:HttpGet("https://YOUR-SITE/api/script/loader?script=scanline-universal.lua"))()
 
@@ -20,6 +22,9 @@ local PREMIUM_SCRIPT = "scanline-premium.lua"
 local KEY_FILE = "scanline-key.txt"
 -- The server holds a poll open up to this many seconds until a find arrives (long-poll).
 local POLL_WAIT = 20
+-- What the panel says when the server does not answer at all (an executor's raw "curl: (7) ..." helps no one).
+local UNREACHABLE = "Server unreachable — retrying…"
+local UNREACHABLE_ONCE = "Server unreachable: try again in a moment" -- for the redeem and reset buttons
 
 local HttpService = game:GetService("HttpService")
 
@@ -41,34 +46,30 @@ local function http(method, url, body)
     if ok and type(text) == "string" then return 200, text end
     failure = redact(text)
   end
-  if not send then return nil, failure end
-  local ok, response = pcall(send, {
-    Url = url,
-    Method = method,
-    Headers = { ["Content-Type"] = "application/json" },
-    Body = body and HttpService:JSONEncode(body) or nil,
-  })
-  if not ok or type(response) ~= "table" then return nil, redact(ok and "request failed" or response) end
+  if not send then return nil, failure:find("HTTP %d%d%d") and failure or UNREACHABLE end
+  local ok, response = pcall(send, { Url = url, Method = method, Headers = { ["Content-Type"] = "application/json" },
+    Body = body and HttpService:JSONEncode(body) or nil })
+  -- No status at all: the server is down or out of reach.
+  if not ok or type(response) ~= "table" or (tonumber(response.StatusCode) or 0) == 0 then return nil, UNREACHABLE end
   return response.StatusCode, response.Body
 end
 
 local function decodeJson(text)
   local ok, data = pcall(function() return HttpService:JSONDecode(text or "") end)
-  if ok then return data end
-  return nil
+  return ok and data or nil
 end
 
 -- The device id the server binds a key to.
 local function hardwareId()
   if gethwid then return gethwid() end
   local ok, id = pcall(function() return game:GetService("RbxAnalyticsService"):GetClientId() end)
-  if ok then return id end
-  return "unknown-device"
+  return ok and id or "unknown-device"
 end
 
 -- Set while premium runs. Premium has its own feed loop and a device runs one feed loop, so the
--- free loop below stops polling while this is set.
-local handedOver = false
+-- free loop below stops polling while this is set. `runningKey` is the key premium runs with: a code
+-- redeemed meanwhile adds its time to that key.
+local handedOver, runningKey = false, nil
 -- The redeem panel's status line (made below): premium's refusal or failure is shown there.
 local redeemStatus
 
@@ -78,32 +79,33 @@ local function loadPremium(key)
   local url = SITE .. "/api/script/loader?script=" .. HttpService:UrlEncode(PREMIUM_SCRIPT)
     .. "&key=" .. HttpService:UrlEncode(key) .. "&hwid=" .. HttpService:UrlEncode(hwid)
   local status, source = http("GET", url)
-  if type(source) ~= "string" then return false, "Premium could not load" end
-  if status == nil then return false, "Premium could not load: " .. source end
-  -- A refusal from an older server: a 4xx with one printed line giving the reason. Show it.
-  local reason = source:match('^print%("%[Scanline%] (.-)"%)')
-  if reason then return false, reason end
+  if status == nil then return false, "Premium could not load: " .. tostring(source) end
   if status ~= 200 then return false, "Premium could not load (HTTP " .. tostring(status) .. ")" end
-  local chunk = loadstring(source)
+  local chunk = type(source) == "string" and loadstring(source)
   if not chunk then return false, "Premium could not load" end
-  -- For a premium copy that reads no handed-over key (one saved before the loader stopped printing it).
-  if getgenv then getgenv().SCANLINE_KEY = key end
   -- Stop the free loop first: from here on premium's loop is this device's feed loop.
-  handedOver = true
+  handedOver, runningKey = true, key
   local stopped = nil
   task.spawn(function()
-    -- The loader refuses (expired key, device limit...) with Lua that prints the reason and raises
-    -- it; premium may also stop with an error later. Either way show why and resume the free feed.
-    -- Premium learns the key and device from its caller (`...`): its own text carries neither.
+    -- The loader refuses (expired key, device limit...) with Lua that raises the reason; premium may
+    -- stop later, returning why (key expired, device removed). Either way: show why, resume the free
+    -- feed. Premium learns the key and device from its caller (`...`): its own text carries neither.
     local ok, err = pcall(chunk, { key = key, hwid = hwid })
-    if not ok then
+    if not ok or type(err) == "string" then
       stopped = redact(err):gsub("^%[Scanline%] ", "")
-      handedOver = false
+      handedOver, runningKey = false, nil
       if redeemStatus then redeemStatus.Text = stopped end
     end
   end)
   if stopped then return false, stopped end
   return true, "Premium loaded"
+end
+
+-- "2026-12-02T18:30:00.000Z" -> "2026-12-02 18:30 UTC"
+local function shortTime(iso)
+  if type(iso) ~= "string" then return nil end
+  local day, clock = iso:match("^(%d+%-%d+%-%d+)T(%d+:%d+)")
+  return day and (day .. " " .. clock .. " UTC") or iso
 end
 
 local function label(parent, text, y, color)
@@ -126,8 +128,8 @@ gui.ResetOnSpawn = false
 gui.Parent = (gethui and gethui()) or game:GetService("CoreGui")
 
 local frame = Instance.new("Frame")
-frame.Size = UDim2.new(0, 300, 0, 340)
-frame.Position = UDim2.new(0, 20, 0.5, -170)
+frame.Size = UDim2.new(0, 300, 0, 360)
+frame.Position = UDim2.new(0, 20, 0.5, -180)
 frame.BackgroundColor3 = Color3.fromRGB(17, 24, 39)
 frame.Active = true
 frame.Draggable = true
@@ -156,17 +158,22 @@ redeemStatus = label(frame, "Premium: every find, auto-join from 5M/s", 218, Col
 redeemButton.MouseButton1Click:Connect(function()
   local code = codeBox.Text:gsub("%s+", "")
   if code == "" then redeemStatus.Text = "Enter your redemption code first" return end
-  -- A second premium would be a second feed loop on this device.
-  if handedOver then redeemStatus.Text = "Premium is already running" return end
   redeemStatus.Text = "Redeeming..."
-  local status, text = http("POST", SITE .. "/api/script/redeem", { code = code, hwid = hardwareId() })
+  -- While premium runs, the code renews its key (its time is added) rather than making another.
+  local status, text = http("POST", SITE .. "/api/script/redeem", { code = code, hwid = hardwareId(), key = runningKey })
   local data = decodeJson(text)
+  if status == 200 and data and data.extended then
+    redeemStatus.Text = "Renewed: premium runs until " .. (shortTime(data.expiresAt) or "later")
+    return
+  end
   local key = data and (data.scriptKey or data.key)
   if status ~= 200 or type(key) ~= "string" then
-    redeemStatus.Text = (data and data.error) or "Redemption failed"
+    redeemStatus.Text = (data and data.error) or (status == nil and UNREACHABLE_ONCE) or "Redemption failed"
     return
   end
   if writefile then pcall(writefile, KEY_FILE, key) end
+  -- A second premium would be a second feed loop on this device: the new key is for the next run.
+  if handedOver then redeemStatus.Text = "Saved a new key: run the script again to use it" return end
   local _, message = loadPremium(key)
   redeemStatus.Text = message
 end)
@@ -177,13 +184,8 @@ local keyBox = control("TextBox", 244, "", "Script key (blank: the saved one)")
 local resetButton = control("TextButton", 278, "Reset devices")
 
 local resetStatus = label(frame, "Moved to a new PC? Reset your key's devices", 312, Color3.fromRGB(156, 163, 175))
-
--- "2026-12-02T18:30:00.000Z" -> "2026-12-02 18:30 UTC"
-local function shortTime(iso)
-  if type(iso) ~= "string" then return nil end
-  local day, clock = iso:match("^(%d+%-%d+%-%d+)T(%d+:%d+)")
-  return day and (day .. " " .. clock .. " UTC") or iso
-end
+-- A script still running on the old PC would bind the key again: it must be closed first.
+local resetHint = label(frame, "Close the script on the old PC first", 332, Color3.fromRGB(156, 163, 175))
 
 local function savedKey()
   if not (isfile and readfile and isfile(KEY_FILE)) then return "" end
@@ -205,8 +207,10 @@ resetButton.MouseButton1Click:Connect(function()
       data.removed == 1 and "" or "s", tostring(data.resetsLeft))
     if nextReset and data.resetsLeft == 0 then message = message .. ". Next reset: " .. nextReset end
     resetStatus.Text = message
-  elseif status == nil then
-    resetStatus.Text = "Reset failed: " .. tostring(text)
+    -- This device loads premium with the key at its next start.
+    if writefile then pcall(writefile, KEY_FILE, key) end
+    resetHint.Text = "Close the script on the old PC, then run the script again"
+  elseif status == nil then resetStatus.Text = UNREACHABLE_ONCE
   else
     local message = (data and data.error) or ("Reset failed (HTTP " .. tostring(status) .. ")")
     if status == 429 and nextReset then message = message .. ". Next reset: " .. nextReset end
@@ -236,14 +240,10 @@ local function pollFree()
     cursor = tonumber(data.cursor) or cursor
     feedStatus.Text = "Live - free finds below 10M/s"
   else
-    feedStatus.Text = (data and data.error) or "Feed unavailable, retrying..."
+    feedStatus.Text = (data and data.error) or (status == nil and text) or "Feed unavailable, retrying..."
   end
 end
 
 while task.wait(1) do
-  if handedOver then
-    feedStatus.Text = "Premium is running: free feed paused"
-  else
-    pollFree()
-  end
+  if handedOver then feedStatus.Text = "Premium is running: free feed paused" else pollFree() end
 end

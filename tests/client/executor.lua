@@ -15,6 +15,11 @@
 
   Config: snippet, report, runSeconds, hwid, workspace, genv (table copied into getgenv()),
   httpGetRaisesOn4xx (game:HttpGet raises "HTTP <status>" on a non-2xx answer, as many executors do),
+  unreachableAfter (seconds: from then on every HTTP call fails as with the server down, game:HttpGet
+  raising curl's "curl: (7) Failed to connect ..." as executors built on libcurl do),
+  teleportFailsAfter (seconds: each teleport reports TeleportInitFailed that long after it starts; by
+  default a teleport neither ends the script nor fails, as one still under way),
+  snapshotEvery (seconds: the visible buttons' texts are recorded in report.snapshots that often),
   actions: [{ after = seconds, fill = { placeholder = "...", text = "..." } } |
             { after = seconds, click = "text the button's Text contains" }].
 ]]
@@ -35,7 +40,7 @@ local deadline = startedAt + (config.runSeconds or 15)
 local function ms(t) return math.floor(t * 1000 + 0.5) end
 
 local report = {
-  printed = {}, errors = {}, texts = {}, teleports = {}, http = {}, feedAnswers = {}, files = {},
+  printed = {}, errors = {}, texts = {}, teleports = {}, http = {}, feedAnswers = {}, files = {}, snapshots = {},
   startedAt = ms(startedAt),
 }
 
@@ -61,7 +66,24 @@ end
 -- HTTP
 ---------------------------------------------------------------------------------------------------
 
+-- The names of a JSON body's fields (what a POST sent, without its values).
+local function bodyFields(body)
+  local data = body and json.decode(body, 1, nil)
+  if type(data) ~= "table" then return nil end
+  local names = {}
+  for k in pairs(data) do names[#names + 1] = tostring(k) end
+  table.sort(names)
+  return names
+end
+
 local function httpCall(method, url, headers, body)
+  if config.unreachableAfter and now() - startedAt >= config.unreachableAfter then
+    table.insert(report.http, { method = method, url = maskUrl(url), status = 0, at = ms(now()), ms = 0,
+      error = "unreachable", fields = bodyFields(body) })
+    local host, port = url:match("^%a+://([^:/]+):?(%d*)")
+    return nil, string.format("curl: (7) Failed to connect to %s port %s after 0 ms: Couldn't connect to server",
+      tostring(host), port ~= "" and port or "80")
+  end
   local chunks = {}
   local remaining = deadline - now()
   http.TIMEOUT = math.max(1, math.min(30, remaining + 1))
@@ -77,7 +99,7 @@ local function httpCall(method, url, headers, body)
   local text = table.concat(chunks)
   local entry = {
     method = method, url = maskUrl(url), status = ok and status or 0,
-    at = ms(t0), ms = ms(now() - t0), error = (not ok) and tostring(status) or nil,
+    at = ms(t0), ms = ms(now() - t0), error = (not ok) and tostring(status) or nil, fields = bodyFields(body),
   }
   table.insert(report.http, entry)
   if ok and url:find("/api/script/feed", 1, true) then
@@ -215,6 +237,7 @@ function methods:IsDescendantOf() return true end
 local signalNames = {
   MouseButton1Click = true, MouseButton1Down = true, MouseButton1Up = true, MouseButton2Click = true,
   Activated = true, MouseEnter = true, MouseLeave = true, FocusLost = true, Focused = true,
+  TeleportInitFailed = true,
   Changed = true, InputBegan = true, InputEnded = true, InputChanged = true, ChildAdded = true,
   ChildRemoved = true, Destroying = true, AncestryChanged = true,
 }
@@ -313,9 +336,14 @@ local playerGui = newInstance("PlayerGui", localPlayer)
 localPlayer.PlayerGui = playerGui
 
 local TeleportService = service("TeleportService")
-function TeleportService:TeleportToPlaceInstance(placeId, jobId)
+function TeleportService:TeleportToPlaceInstance(placeId, jobId, player)
   table.insert(report.teleports, { placeId = placeId, jobId = jobId, at = ms(now()) })
   realPrint(string.format("teleport -> %s %s", tostring(placeId), tostring(jobId)))
+  if config.teleportFailsAfter then
+    task.delay(config.teleportFailsAfter, function()
+      TeleportService.TeleportInitFailed:Fire(player, "GameFull", "The server is full")
+    end)
+  end
 end
 function TeleportService:Teleport(placeId)
   table.insert(report.teleports, { placeId = placeId, at = ms(now()) })
@@ -336,6 +364,7 @@ game.JobId = "stand-in-job"
 game.GetService = function(_, name) return service(name) end
 game.HttpGet = function(_, url)
   local status, body = httpCall("GET", url, { ["User-Agent"] = "Roblox/WinInet" })
+  if not status and tostring(body):find("^curl:") then error(body, 2) end
   if not status then error("HttpGet failed: " .. tostring(body), 2) end
   if config.httpGetRaisesOn4xx and (status < 200 or status >= 300) then error("HTTP " .. tostring(status), 2) end
   return body
@@ -424,6 +453,25 @@ for _, action in ipairs(config.actions or {}) do
         end
       end
       if not clicked then table.insert(report.errors, "stand-in: no button with text " .. action.click) end
+    end
+  end)
+end
+
+-- What the panels' buttons read over time (the rows of finds among them).
+local function visibleButtons()
+  local texts = {}
+  for _, inst in ipairs(instances) do
+    if inst.ClassName == "TextButton" and not inst.__destroyed and inst.Visible ~= false then
+      texts[#texts + 1] = tostring(inst.Text or "")
+    end
+  end
+  return texts
+end
+if config.snapshotEvery then
+  spawnThread(function()
+    while true do
+      waitFor(config.snapshotEvery)
+      table.insert(report.snapshots, { at = ms(now()), buttons = visibleButtons() })
     end
   end)
 end

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FREE_SCRIPT_FILE } from '../../../common/public-defaults.ts';
 import {
   MAX_SCRIPT_BYTES,
+  PREMIUM_PANEL_FILE,
   PREMIUM_SCRIPT_FILE,
   SCRIPT_TEXTS,
   type ScriptFileRecord,
@@ -71,6 +72,7 @@ for (const dialect of DIALECTS) {
         const files = await allFiles();
         expect(files.map((f) => [f.filename, f.location])).toEqual([
           [FREE_SCRIPT_FILE, 'project'],
+          [PREMIUM_PANEL_FILE, 'project'],
           [PREMIUM_SCRIPT_FILE, 'project'],
           [UNIVERSAL_SCRIPT_FILE, 'project'],
           ['Alpha.lua', 'hosted-scripts'],
@@ -83,7 +85,7 @@ for (const dialect of DIALECTS) {
           accessType: 'FREE',
           uploadedAt: Math.floor(Date.UTC(2026, 10, 22, 12) / 1000),
         });
-        expect(files[3]).toMatchObject({
+        expect(files[4]).toMatchObject({
           storedFilename: 'hosted-scripts/Alpha.lua',
           fileSize: 8,
           isPublic: false,
@@ -183,6 +185,7 @@ for (const dialect of DIALECTS) {
         expect(await storedNames()).toEqual([
           'hosted.lua',
           FREE_SCRIPT_FILE,
+          PREMIUM_PANEL_FILE,
           PREMIUM_SCRIPT_FILE,
           UNIVERSAL_SCRIPT_FILE,
         ]);
@@ -232,7 +235,12 @@ for (const dialect of DIALECTS) {
           expect(res.statusCode, JSON.stringify(name)).toBe(400);
           expect(res.json(), JSON.stringify(name)).toEqual({ error });
         }
-        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+        expect(await storedNames()).toEqual([
+          FREE_SCRIPT_FILE,
+          PREMIUM_PANEL_FILE,
+          PREMIUM_SCRIPT_FILE,
+          UNIVERSAL_SCRIPT_FILE,
+        ]);
       });
 
       it('refuses content that is empty, not UTF-8, holds NUL or is not valid Lua', async () => {
@@ -293,13 +301,23 @@ for (const dialect of DIALECTS) {
         });
         expect(json.statusCode).toBe(400);
         expect(json.json()).toEqual({ error: 'the upload must be multipart/form-data with a file field' });
-        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+        expect(await storedNames()).toEqual([
+          FREE_SCRIPT_FILE,
+          PREMIUM_PANEL_FILE,
+          PREMIUM_SCRIPT_FILE,
+          UNIVERSAL_SCRIPT_FILE,
+        ]);
       });
 
       it('refuses an upload without an admin session', async () => {
         const res = await uploadParts([{ name: 'file', filename: 'x.lua', content: 'return 1' }], null);
         expect(res.statusCode).toBe(401);
-        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+        expect(await storedNames()).toEqual([
+          FREE_SCRIPT_FILE,
+          PREMIUM_PANEL_FILE,
+          PREMIUM_SCRIPT_FILE,
+          UNIVERSAL_SCRIPT_FILE,
+        ]);
       });
     });
 
@@ -345,7 +363,12 @@ for (const dialect of DIALECTS) {
         expect(res.json()).toEqual({
           error: `filename must not contain invisible or text-direction characters (${codePoint})`,
         });
-        expect(await storedNames()).toEqual([FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE]);
+        expect(await storedNames()).toEqual([
+          FREE_SCRIPT_FILE,
+          PREMIUM_PANEL_FILE,
+          PREMIUM_SCRIPT_FILE,
+          UNIVERSAL_SCRIPT_FILE,
+        ]);
       });
 
       it('refuses a name mixing Latin with Cyrillic or Greek letters', async () => {
@@ -385,7 +408,14 @@ for (const dialect of DIALECTS) {
         });
         expect(saved.statusCode).toBe(409);
         expect(await storedNames()).toEqual(
-          ['cop.lua', 'modem.lua', FREE_SCRIPT_FILE, PREMIUM_SCRIPT_FILE, UNIVERSAL_SCRIPT_FILE].sort(),
+          [
+            'cop.lua',
+            'modem.lua',
+            FREE_SCRIPT_FILE,
+            PREMIUM_PANEL_FILE,
+            PREMIUM_SCRIPT_FILE,
+            UNIVERSAL_SCRIPT_FILE,
+          ].sort(),
         );
       });
 

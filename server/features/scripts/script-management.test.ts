@@ -4,6 +4,7 @@ import { FREE_SCRIPT_FILE } from '../../../common/public-defaults.ts';
 import {
   countLines,
   MAX_SCRIPT_BYTES,
+  PREMIUM_PANEL_FILE,
   PREMIUM_SCRIPT_FILE,
   SCRIPT_TEXTS,
   type ScriptSummary,
@@ -61,11 +62,12 @@ for (const dialect of DIALECTS) {
       const scripts = await calls.list();
       expect(scripts.map((s) => s.name)).toEqual([
         FREE_SCRIPT_FILE,
+        PREMIUM_PANEL_FILE,
         PREMIUM_SCRIPT_FILE,
         UNIVERSAL_SCRIPT_FILE,
       ]);
       const universal = shipped(UNIVERSAL_SCRIPT_FILE);
-      expect(scripts[2]).toEqual({
+      expect(scripts[3]).toEqual({
         name: UNIVERSAL_SCRIPT_FILE,
         accessType: 'FREE',
         location: 'project',
@@ -103,6 +105,7 @@ for (const dialect of DIALECTS) {
       expect((await calls.list()).map((s) => s.name)).toEqual([
         'Alpha.lua',
         FREE_SCRIPT_FILE,
+        PREMIUM_PANEL_FILE,
         PREMIUM_SCRIPT_FILE,
         UNIVERSAL_SCRIPT_FILE,
       ]);
@@ -236,6 +239,7 @@ for (const dialect of DIALECTS) {
       }
       expect((await calls.list()).map((s) => s.name)).toEqual([
         FREE_SCRIPT_FILE,
+        PREMIUM_PANEL_FILE,
         PREMIUM_SCRIPT_FILE,
         UNIVERSAL_SCRIPT_FILE,
       ]);
@@ -307,7 +311,7 @@ for (const dialect of DIALECTS) {
       expect(res.json()).toEqual({ success: true, filename: 'gone.lua' });
       expect((await calls.get('gone.lua')).statusCode).toBe(404);
       const versionCount = await t.ctx.db.selectFrom('script_versions').select('script_id').execute();
-      expect(versionCount).toHaveLength(3); // the three shipped scripts' first versions only
+      expect(versionCount).toHaveLength(4); // the four shipped scripts' first versions only
       expect(await calls.auditRows('script_deleted')).toHaveLength(1);
       expect((await calls.remove('gone.lua')).json()).toEqual({ error: SCRIPT_TEXTS.notFound });
     });

@@ -10,6 +10,7 @@ import {
   type FakeWebhookType,
   invoiceData,
   paymentMethodsData,
+  receivePayment,
   type StatusChangeOptions,
   signedWebhook,
   statusAfter,
@@ -53,6 +54,15 @@ export interface FakeBtcpay {
   invalidate(invoiceId: string, options?: StatusChangeOptions): Promise<number | null>;
   /** Marks the invoice Processing (paid, waiting for confirmations), sending InvoiceProcessing. */
   process(invoiceId: string, options?: StatusChangeOptions): Promise<number | null>;
+  /**
+   * A payment of `amount` (default: what is still due) arrives, as BTCPay's InvoiceWatcher takes it:
+   * on a New invoice, part of the price leaves it New with PaidPartial (InvoiceReceivedPayment) and
+   * the whole price makes it Processing (InvoiceProcessing; PaidOver when more); on an Expired one,
+   * the whole price makes it PaidLate and it stays Expired (InvoiceReceivedPayment with
+   * afterExpiration, InvoicePaidAfterExpiration), never Settled. Sends those webhooks unless
+   * webhook: false; the last answer's status, or null.
+   */
+  pay(invoiceId: string, options?: { amount?: string; webhook?: boolean }): Promise<number | null>;
   /** The webhook BTCPay would send, without sending it (for app.inject). */
   webhookRequest(invoiceId: string, type: FakeWebhookType, options?: WebhookOptions): FakeWebhookRequest;
   /** Posts a signed webhook to the webhook URL; the answer's status. */
@@ -118,6 +128,10 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
   ): Promise<number | null> => {
     const invoice = fake.invoices.get(invoiceId);
     if (!invoice) throw new Error(`fake BTCPay: no invoice ${invoiceId}`);
+    if (type === 'InvoiceSettled' && invoice.status === 'Expired' && !opts.marked) {
+      // BTCPay keeps a late payment Expired + PaidLate; only the operator's "Mark as settled" settles it.
+      throw new Error('fake BTCPay: a real BTCPay never settles an expired invoice; use pay() (PaidLate)');
+    }
     invoice.status = statusAfter(type, invoice.status);
     if (opts.paid !== undefined) invoice.paid = opts.paid;
     else if (invoice.status === 'Settled' && Number(invoice.paid) === 0) invoice.paid = invoice.amount;
@@ -144,6 +158,16 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
     expire: (id, opts) => changeStatus(id, 'InvoiceExpired', opts),
     invalidate: (id, opts) => changeStatus(id, 'InvoiceInvalid', opts),
     process: (id, opts) => changeStatus(id, 'InvoiceProcessing', opts),
+    async pay(id, opts = {}) {
+      const invoice = fake.invoices.get(id);
+      if (!invoice) throw new Error(`fake BTCPay: no invoice ${id}`);
+      const due = Math.max(0, Number(invoice.amount) - Number(invoice.paid));
+      const events = receivePayment(invoice, opts.amount ?? String(due));
+      if (opts.webhook === false) return null;
+      let answer: number | null = null;
+      for (const event of events) answer = await sendWebhook(id, event.type, { fields: event.fields });
+      return answer;
+    },
     webhookRequest,
     sendWebhook,
     takeDown() {
@@ -191,10 +215,20 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
         return;
       }
       if (req.method === 'POST' && checkout[2]) {
-        invoice.status = 'Settled';
-        invoice.paid = invoice.amount;
-        // Like BTCPay, the webhook goes out on its own; awaited here so the buyer lands on a paid order.
-        if (webhookUrl) await sendWebhook(invoice.id, 'InvoiceSettled').catch(() => null);
+        // The payment arrives (Processing, or PaidLate on an expired invoice); on a New invoice it
+        // then confirms at once (Settled), unless ?confirm=0 leaves it confirming.
+        const events = receivePayment(
+          invoice,
+          String(Math.max(0, Number(invoice.amount) - Number(invoice.paid))),
+        );
+        if (invoice.status === 'Processing' && url.searchParams.get('confirm') !== '0') {
+          invoice.status = 'Settled';
+          events.push({ type: 'InvoiceSettled', fields: {} });
+        }
+        // Like BTCPay, the webhooks go out on their own; awaited here so the buyer lands on the outcome.
+        for (const event of webhookUrl ? events : []) {
+          await sendWebhook(invoice.id, event.type, { fields: event.fields }).catch(() => null);
+        }
         res.writeHead(303, { location: invoice.redirectURL ?? '/' }).end();
         return;
       }

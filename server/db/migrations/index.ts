@@ -22,6 +22,7 @@ import * as scriptKeyAddresses from './2026_12_01_000400_script_key_addresses.ts
 import * as loaderSigningKey from './2026_12_01_000401_loader_signing_key.ts';
 import * as paymentsVerify from './2026_12_01_000500_payments_verify.ts';
 import * as webhookSecretRotation from './2026_12_02_200000_webhook_secret_rotation.ts';
+import * as orderRecovery from './2026_12_03_100000_order_recovery.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
@@ -49,4 +50,5 @@ export const migrations = {
   '2026_12_01_000401_loader_signing_key': loaderSigningKey,
   '2026_12_01_000500_payments_verify': paymentsVerify,
   '2026_12_02_200000_webhook_secret_rotation': webhookSecretRotation,
+  '2026_12_03_100000_order_recovery': orderRecovery,
 };

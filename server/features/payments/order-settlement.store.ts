@@ -1,4 +1,4 @@
-import type { Money } from '../../../common/payments.ts';
+import type { Money, OrderPaymentState } from '../../../common/payments.ts';
 import type { Db } from '../../db/index.ts';
 
 /*
@@ -55,4 +55,45 @@ export async function markHeldOrderRefunded(trx: Db, id: string, now: number): P
     .where('status', 'in', HELD)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * What a paid order's payment was beyond the price (late, over) and, for a late one, whether it found
+ * no free slot. Runs in the claim's transaction.
+ */
+export async function recordPaidDetails(
+  trx: Db,
+  id: string,
+  details: { paymentState: 'late' | 'over' | null; received: Money | null; slotShortfall: boolean },
+): Promise<void> {
+  await trx
+    .updateTable('orders')
+    .set({
+      payment_state: details.paymentState,
+      slot_shortfall: details.slotShortfall ? 1 : 0,
+      ...(details.received
+        ? { received_amount: details.received.amount, received_currency: details.received.currency }
+        : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A payment on a still-open order: confirming (processing) or part of the price (partial, with what arrived). */
+export async function recordPendingPayment(
+  trx: Db,
+  id: string,
+  state: Extract<OrderPaymentState, 'processing' | 'partial'>,
+  received: Money | null,
+): Promise<void> {
+  await trx
+    .updateTable('orders')
+    .set({
+      payment_state: state,
+      received_amount: received?.amount ?? null,
+      received_currency: received?.currency ?? null,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
 }

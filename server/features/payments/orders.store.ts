@@ -20,6 +20,11 @@ function orderOf(row: OrderRow): OrderRow {
     paid_at: orNull(row.paid_at),
     ended_at: orNull(row.ended_at),
     checked_at: orNull(row.checked_at),
+    slot_shortfall: orNull(row.slot_shortfall ?? null),
+    mail_attempts: orNull(row.mail_attempts ?? null),
+    mail_next_at: orNull(row.mail_next_at ?? null),
+    mail_claimed_until: orNull(row.mail_claimed_until ?? null),
+    mail_sent_at: orNull(row.mail_sent_at ?? null),
   };
 }
 
@@ -216,12 +221,19 @@ export async function markOrderChecked(db: Db, id: string, now: number): Promise
   await db.updateTable('orders').set({ checked_at: now }).where('id', '=', id).execute();
 }
 
+/** How long after its invoice expired an expired order is still read again (a payment may arrive late). */
+export const LATE_PAYMENT_WATCH_MS = 24 * 60 * 60_000;
+/** How often such an order is read again. */
+export const LATE_PAYMENT_RECHECK_MS = 10 * 60_000;
+
 /**
- * What the reconciler reads again, the longest unchecked first: pending orders with an invoice, and
+ * What the reconciler reads again, the longest unchecked first: pending orders with an invoice;
  * orders that expired by time alone (their hold ran out and BTCPay has not been read since), whose
- * invoice may still be Processing or Settled.
+ * invoice may still be Processing or Settled; and, every LATE_PAYMENT_RECHECK_MS for a day after
+ * their invoice expired, expired orders, whose invoice BTCPay may still mark PaidLate (a late
+ * payment's webhook that never came).
  */
-export async function listOrdersToReconcile(db: Db, limit: number): Promise<OrderRow[]> {
+export async function listOrdersToReconcile(db: Db, now: number, limit: number): Promise<OrderRow[]> {
   const rows = await db
     .selectFrom('orders')
     .selectAll()
@@ -231,7 +243,14 @@ export async function listOrdersToReconcile(db: Db, limit: number): Promise<Orde
         eb('status', '=', 'pending'),
         eb.and([
           eb('status', '=', 'expired'),
-          eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', eb.ref('ended_at'))]),
+          eb.or([
+            eb('checked_at', 'is', null),
+            eb('checked_at', '<', eb.ref('ended_at')),
+            eb.and([
+              eb('checked_at', '<=', now - LATE_PAYMENT_RECHECK_MS),
+              eb('invoice_expires_at', '>', now - LATE_PAYMENT_WATCH_MS),
+            ]),
+          ]),
         ]),
       ]),
     )
@@ -281,4 +300,15 @@ export async function insertWebhookDelivery(
     received_at: now,
   };
   await trx.insertInto('payment_webhook_deliveries').values(row).execute();
+}
+
+/** Whether the order's code was redeemed (its key is what the buyer holds now). */
+export async function isOrderCodeRedeemed(db: Db, order: OrderRow): Promise<boolean> {
+  if (order.redemption_key_id === null) return false;
+  const row = await db
+    .selectFrom('redemption_keys')
+    .select('is_redeemed')
+    .where('id', '=', order.redemption_key_id)
+    .executeTakeFirst();
+  return Number(row?.is_redeemed ?? 0) === 1;
 }

@@ -38,6 +38,10 @@ function order(overrides: Partial<AdminOrder> = {}): AdminOrder {
     paidAt: '2026-11-25T10:05:00.000Z',
     endedAt: null,
     received: null,
+    paymentState: null,
+    slotShortfall: false,
+    email: null,
+    mail: null,
     deliveries: [
       {
         id: 2,

@@ -90,6 +90,8 @@ export interface FakeBtcpayOptions {
   port?: number;
   /** Play a BTCPay older than 2.1.2: invoices without paidAmount (their payment methods say it). */
   legacy?: boolean;
+  /** Delivers a webhook other than over HTTP (an app.inject test, whose app does not listen); its answer's status. */
+  post?: (request: FakeWebhookRequest) => Promise<number>;
 }
 
 export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<FakeBtcpay> {
@@ -109,8 +111,9 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
     signedWebhook(fakeStore, invoiceId, fake.invoices.get(invoiceId), type, opts);
 
   const sendWebhook = async (invoiceId: string, type: FakeWebhookType, opts: WebhookOptions = {}) => {
-    if (!webhookUrl) throw new Error('fake BTCPay: no webhook URL set');
     const request = webhookRequest(invoiceId, type, opts);
+    if (options.post) return options.post(request);
+    if (!webhookUrl) throw new Error('fake BTCPay: no webhook URL set');
     const res = await fetch(webhookUrl, {
       method: 'POST',
       headers: request.headers,

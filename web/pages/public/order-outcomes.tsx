@@ -11,12 +11,17 @@ import type { OrderStatusResponse } from '../../../common/payments.ts';
  * waits for the operator (underpaid, mismatch), and the small parts the page shares with them.
  */
 
-export function statusTitle(status: OrderStatusResponse['status']): string {
-  switch (status) {
+/** The order's state in a line (the page's heading, and what its live region announces). */
+export function statusTitle(order: Pick<OrderStatusResponse, 'status' | 'payment' | 'redeemed'>): string {
+  switch (order.status) {
     case 'pending':
-      return ORDER_TEXTS.waiting;
+      return order.payment === 'processing'
+        ? ORDER_TEXTS.processing
+        : order.payment === 'partial'
+          ? ORDER_TEXTS.partial
+          : ORDER_TEXTS.waiting;
     case 'paid':
-      return ORDER_TEXTS.paid;
+      return order.redeemed ? ORDER_TEXTS.redeemed : ORDER_TEXTS.paid;
     case 'expired':
       return ORDER_TEXTS.expired;
     case 'invalid':
@@ -55,7 +60,7 @@ export function EndedCard({ order }: { order: OrderStatusResponse }) {
       <CardHeader>
         <CardTitle className="flex items-center gap-2 text-lg">
           <XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />
-          {statusTitle(order.status)}
+          {statusTitle(order)}
         </CardTitle>
         <CardDescription>{endedText(order)}</CardDescription>
       </CardHeader>
@@ -69,14 +74,14 @@ export function EndedCard({ order }: { order: OrderStatusResponse }) {
 /** Why an order ended, in the buyer's words. */
 function endedText(order: OrderStatusResponse): string {
   if (order.status === 'expired')
-    return `The checkout closed on ${formatDate(order.expiresAt)} without a settled payment.`;
+    return `The checkout closed on ${formatDate(order.expiresAt)} without a settled payment. ${ORDER_TEXTS.expiredWatching}`;
   if (order.status === 'refunded')
     return 'Your payment did not match this order and was refunded, so no code was made. You can start a new order.';
   return 'The checkout did not accept the payment. If you sent one, open a ticket in the community chat with its transaction hash.';
 }
 
 /** "0.01 USD". */
-const money = (value: { amount: string; currency: string }) => `${value.amount} ${value.currency}`;
+export const money = (value: { amount: string; currency: string }) => `${value.amount} ${value.currency}`;
 
 /** A settled payment that does not match the order: no code, what was paid against the price, what to do. */
 export function MismatchCard({ order, orderId }: { order: OrderStatusResponse; orderId: string }) {

@@ -128,9 +128,9 @@ describe('payments in the browser (fake BTCPay Server)', () => {
     expect(redeemed.status, await redeemed.clone().text()).toBe(200);
     expect(((await redeemed.json()) as RedeemResponse).scriptKey).toBeTruthy();
 
-    // Opened again later, the link still shows the code.
+    // Opened again later, the link says the code was redeemed (and still shows it), pointing to My key.
     await page.reload();
-    await page.getByRole('heading', { name: ORDER_TEXTS.paid }).waitFor();
+    await page.getByRole('heading', { name: ORDER_TEXTS.redeemed }).waitFor();
     expect(await page.locator('code', { hasText: code }).count()).toBe(1);
   });
 

@@ -54,20 +54,59 @@ export function Row({ label, children }: { label: string; children: React.ReactN
   );
 }
 
-export function EndedCard({ order }: { order: OrderStatusResponse }) {
+/** One state of the order: an icon and a title, what it means, and what the buyer can do. */
+export function StatusCard({
+  icon,
+  title,
+  description,
+  className,
+  children,
+}: {
+  icon: React.ReactNode;
+  title: string;
+  description: React.ReactNode;
+  className?: string;
+  children: React.ReactNode;
+}) {
   return (
     <Card className={glassCard}>
       <CardHeader>
         <CardTitle className="flex items-center gap-2 text-lg">
-          <XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />
-          {statusTitle(order)}
+          {icon}
+          {title}
         </CardTitle>
-        <CardDescription>{endedText(order)}</CardDescription>
+        <CardDescription>{description}</CardDescription>
       </CardHeader>
-      <CardContent>
-        <StartAgainButton />
-      </CardContent>
+      <CardContent className={className}>{children}</CardContent>
     </Card>
+  );
+}
+
+/** The order's price and what BTCPay says arrived, as rows of a <dl>. */
+export function PaymentFigureRows({
+  order,
+  receivedLabel = 'Received',
+}: {
+  order: OrderStatusResponse;
+  receivedLabel?: string;
+}) {
+  return (
+    <>
+      {order.expected && <Row label="Price">{money(order.expected)}</Row>}
+      {order.received && <Row label={receivedLabel}>{money(order.received)}</Row>}
+    </>
+  );
+}
+
+export function EndedCard({ order }: { order: OrderStatusResponse }) {
+  return (
+    <StatusCard
+      icon={<XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />}
+      title={statusTitle(order)}
+      description={endedText(order)}
+    >
+      <StartAgainButton />
+    </StatusCard>
   );
 }
 
@@ -87,28 +126,21 @@ export const money = (value: { amount: string; currency: string }) => `${value.a
 export function MismatchCard({ order, orderId }: { order: OrderStatusResponse; orderId: string }) {
   const less = order.status === 'underpaid';
   return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <AlertTriangle className="h-5 w-5 text-amber-300" aria-hidden="true" />
-          {ORDER_TEXTS.mismatch}
-        </CardTitle>
-        <CardDescription>
-          {less
-            ? 'The payment that arrived is less than the price of this order.'
-            : 'The payment that arrived is in another currency or for another amount than this order.'}{' '}
-          {ORDER_TEXTS.mismatchHelp}
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <dl className="text-sm">
-          {order.expected && <Row label="Price">{money(order.expected)}</Row>}
-          {order.received && <Row label="Received">{money(order.received)}</Row>}
-          <Row label="Order ID">
-            <code className="font-mono">{orderId}</code>
-          </Row>
-        </dl>
-      </CardContent>
-    </Card>
+    <StatusCard
+      icon={<AlertTriangle className="h-5 w-5 text-amber-300" aria-hidden="true" />}
+      title={ORDER_TEXTS.mismatch}
+      description={`${
+        less
+          ? 'The payment that arrived is less than the price of this order.'
+          : 'The payment that arrived is in another currency or for another amount than this order.'
+      } ${ORDER_TEXTS.mismatchHelp}`}
+    >
+      <dl className="text-sm">
+        <PaymentFigureRows order={order} />
+        <Row label="Order ID">
+          <code className="font-mono">{orderId}</code>
+        </Row>
+      </dl>
+    </StatusCard>
   );
 }

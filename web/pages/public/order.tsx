@@ -31,7 +31,16 @@ import {
 import type { OrderStatusResponse } from '../../../common/payments.ts';
 import { timeUntil } from './key-time.ts';
 import { OrderLookupForm } from './order-lookup.tsx';
-import { EndedCard, MismatchCard, money, Row, StartAgainButton, statusTitle } from './order-outcomes.tsx';
+import {
+  EndedCard,
+  MismatchCard,
+  money,
+  PaymentFigureRows,
+  Row,
+  StartAgainButton,
+  StatusCard,
+  statusTitle,
+} from './order-outcomes.tsx';
 import { orderStatusQuery } from './public-queries.ts';
 
 /** The key types' names (common/script-keys.ts has them too, but loads zod, which public pages never do). */
@@ -172,19 +181,15 @@ function LoadingCard() {
 
 function NotFoundCard() {
   return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />
-          {ORDER_TEXTS.notFound}
-        </CardTitle>
-        <CardDescription>{ORDER_PAGE_TEXTS.notFoundHelp}</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-6">
-        <StartAgainButton />
-        <OrderLookupForm />
-      </CardContent>
-    </Card>
+    <StatusCard
+      icon={<XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />}
+      title={ORDER_TEXTS.notFound}
+      description={ORDER_PAGE_TEXTS.notFoundHelp}
+      className="grid gap-6"
+    >
+      <StartAgainButton />
+      <OrderLookupForm />
+    </StatusCard>
   );
 }
 
@@ -192,84 +197,70 @@ function PendingCard({ order }: { order: OrderStatusResponse }) {
   // Paid in full and confirming: no expiry to beat and no checkout to return to (no paying twice).
   if (order.payment === 'processing') {
     return (
-      <Card className={glassCard}>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-lg">
-            <Hourglass className="h-5 w-5 text-cyan-300" aria-hidden="true" />
-            {ORDER_TEXTS.processing}
-          </CardTitle>
-          <CardDescription>{ORDER_TEXTS.processingHelp}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <dl className="text-sm">
-            <Row label="You get">{deliveryText(order)}</Row>
-          </dl>
-        </CardContent>
-      </Card>
+      <StatusCard
+        icon={<Hourglass className="h-5 w-5 text-cyan-300" aria-hidden="true" />}
+        title={ORDER_TEXTS.processing}
+        description={ORDER_TEXTS.processingHelp}
+      >
+        <dl className="text-sm">
+          <Row label="You get">{deliveryText(order)}</Row>
+        </dl>
+      </StatusCard>
     );
   }
   const partial = order.payment === 'partial';
   return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <Clock className="h-5 w-5 text-amber-300" aria-hidden="true" />
-          {partial ? ORDER_TEXTS.partial : ORDER_TEXTS.waiting}
-        </CardTitle>
-        <CardDescription>
-          {partial
-            ? ORDER_TEXTS.partialHelp
-            : 'This page updates by itself: keep it open, and your code shows here once the payment settles.'}
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        <dl className="text-sm">
-          <Row label="You get">{deliveryText(order)}</Row>
-          {partial && order.expected && <Row label="Price">{money(order.expected)}</Row>}
-          {partial && order.received && <Row label="Received so far">{money(order.received)}</Row>}
-          <Row label="Pay before">
-            {formatDate(order.expiresAt)} (in {timeUntil(order.expiresAt)})
-          </Row>
-        </dl>
-        {order.checkoutLink && (
-          <Button asChild className="justify-self-start">
-            <a href={order.checkoutLink}>
-              {partial ? 'Pay the rest at the checkout' : 'Return to the checkout'}
-              <ExternalLink aria-hidden="true" />
-            </a>
-          </Button>
-        )}
-      </CardContent>
-    </Card>
+    <StatusCard
+      icon={<Clock className="h-5 w-5 text-amber-300" aria-hidden="true" />}
+      title={partial ? ORDER_TEXTS.partial : ORDER_TEXTS.waiting}
+      description={
+        partial
+          ? ORDER_TEXTS.partialHelp
+          : 'This page updates by itself: keep it open, and your code shows here once the payment settles.'
+      }
+      className="grid gap-4"
+    >
+      <dl className="text-sm">
+        <Row label="You get">{deliveryText(order)}</Row>
+        {partial && <PaymentFigureRows order={order} receivedLabel="Received so far" />}
+        <Row label="Pay before">
+          {formatDate(order.expiresAt)} (in {timeUntil(order.expiresAt)})
+        </Row>
+      </dl>
+      {order.checkoutLink && (
+        <Button asChild className="justify-self-start">
+          <a href={order.checkoutLink}>
+            {partial ? 'Pay the rest at the checkout' : 'Return to the checkout'}
+            <ExternalLink aria-hidden="true" />
+          </a>
+        </Button>
+      )}
+    </StatusCard>
   );
 }
 
 /** The code was redeemed: the key it made is what the buyer holds now, on My key. */
 function RedeemedCard({ order }: { order: OrderStatusResponse }) {
   return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <Check className="h-5 w-5 text-emerald-300" aria-hidden="true" />
-          {ORDER_TEXTS.redeemed}
-        </CardTitle>
-        <CardDescription>{ORDER_TEXTS.redeemedHelp}</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        <dl className="text-sm">
-          <Row label="Used code">
-            <code className="font-mono">{order.code}</code>
-          </Row>
-          <Row label="Key type">{TYPE_LABELS[order.keyType] ?? order.keyType}</Row>
-        </dl>
-        <Button asChild className="justify-self-start bg-emerald-700 text-white hover:bg-emerald-800">
-          <a href="/key">
-            <KeyRound aria-hidden="true" />
-            Open My key
-          </a>
-        </Button>
-      </CardContent>
-    </Card>
+    <StatusCard
+      icon={<Check className="h-5 w-5 text-emerald-300" aria-hidden="true" />}
+      title={ORDER_TEXTS.redeemed}
+      description={ORDER_TEXTS.redeemedHelp}
+      className="grid gap-4"
+    >
+      <dl className="text-sm">
+        <Row label="Used code">
+          <code className="font-mono">{order.code}</code>
+        </Row>
+        <Row label="Key type">{TYPE_LABELS[order.keyType] ?? order.keyType}</Row>
+      </dl>
+      <Button asChild className="justify-self-start bg-emerald-700 text-white hover:bg-emerald-800">
+        <a href="/key">
+          <KeyRound aria-hidden="true" />
+          Open My key
+        </a>
+      </Button>
+    </StatusCard>
   );
 }
 

@@ -129,6 +129,23 @@ export function additionalStatus(invoice: FakeInvoice): string {
   return 'None';
 }
 
+/** What is still due on the invoice (decimal text). */
+export const dueOn = (invoice: FakeInvoice) =>
+  String(Math.max(0, Number(invoice.amount) - Number(invoice.paid)));
+
+/**
+ * The checkout's "Pay invoice": what is due arrives (Processing, or PaidLate on an expired invoice),
+ * and on a New invoice it confirms at once (Settled) unless `confirm` is false. The webhooks BTCPay sends.
+ */
+export function payAtCheckout(invoice: FakeInvoice, confirm: boolean) {
+  const events = receivePayment(invoice, dueOn(invoice));
+  if (invoice.status === 'Processing' && confirm) {
+    invoice.status = 'Settled';
+    events.push({ type: 'InvoiceSettled', fields: {} });
+  }
+  return events;
+}
+
 /** What BTCPay does when a payment of `amount` arrives on the invoice, and the webhooks it sends then. */
 export function receivePayment(
   invoice: FakeInvoice,

@@ -4,11 +4,13 @@ import type { AddressInfo, Socket } from 'node:net';
 import {
   checkoutPage,
   createInvoice,
+  dueOn,
   type FakeInvoice,
   type FakeStore,
   type FakeWebhookRequest,
   type FakeWebhookType,
   invoiceData,
+  payAtCheckout,
   paymentMethodsData,
   receivePayment,
   type StatusChangeOptions,
@@ -54,14 +56,7 @@ export interface FakeBtcpay {
   invalidate(invoiceId: string, options?: StatusChangeOptions): Promise<number | null>;
   /** Marks the invoice Processing (paid, waiting for confirmations), sending InvoiceProcessing. */
   process(invoiceId: string, options?: StatusChangeOptions): Promise<number | null>;
-  /**
-   * A payment of `amount` (default: what is still due) arrives, as BTCPay's InvoiceWatcher takes it:
-   * on a New invoice, part of the price leaves it New with PaidPartial (InvoiceReceivedPayment) and
-   * the whole price makes it Processing (InvoiceProcessing; PaidOver when more); on an Expired one,
-   * the whole price makes it PaidLate and it stays Expired (InvoiceReceivedPayment with
-   * afterExpiration, InvoicePaidAfterExpiration), never Settled. Sends those webhooks unless
-   * webhook: false; the last answer's status, or null.
-   */
+  /** A payment of `amount` (default: what is still due) arrives: receivePayment; its webhooks unless webhook: false. */
   pay(invoiceId: string, options?: { amount?: string; webhook?: boolean }): Promise<number | null>;
   /** The webhook BTCPay would send, without sending it (for app.inject). */
   webhookRequest(invoiceId: string, type: FakeWebhookType, options?: WebhookOptions): FakeWebhookRequest;
@@ -124,6 +119,13 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
     return res.status;
   };
 
+  /** Posts BTCPay's webhooks for what happened, in order; the last answer's status. */
+  const sendEvents = async (id: string, events: ReturnType<typeof receivePayment>) => {
+    let answer: number | null = null;
+    for (const event of events) answer = await sendWebhook(id, event.type, { fields: event.fields });
+    return answer;
+  };
+
   const changeStatus = async (
     invoiceId: string,
     type: FakeWebhookType,
@@ -164,12 +166,8 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
     async pay(id, opts = {}) {
       const invoice = fake.invoices.get(id);
       if (!invoice) throw new Error(`fake BTCPay: no invoice ${id}`);
-      const due = Math.max(0, Number(invoice.amount) - Number(invoice.paid));
-      const events = receivePayment(invoice, opts.amount ?? String(due));
-      if (opts.webhook === false) return null;
-      let answer: number | null = null;
-      for (const event of events) answer = await sendWebhook(id, event.type, { fields: event.fields });
-      return answer;
+      const events = receivePayment(invoice, opts.amount ?? dueOn(invoice));
+      return opts.webhook === false ? null : sendEvents(id, events);
     },
     webhookRequest,
     sendWebhook,
@@ -218,20 +216,10 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
         return;
       }
       if (req.method === 'POST' && checkout[2]) {
-        // The payment arrives (Processing, or PaidLate on an expired invoice); on a New invoice it
-        // then confirms at once (Settled), unless ?confirm=0 leaves it confirming.
-        const events = receivePayment(
-          invoice,
-          String(Math.max(0, Number(invoice.amount) - Number(invoice.paid))),
-        );
-        if (invoice.status === 'Processing' && url.searchParams.get('confirm') !== '0') {
-          invoice.status = 'Settled';
-          events.push({ type: 'InvoiceSettled', fields: {} });
-        }
+        // ?confirm=0 leaves a New invoice's payment confirming (Processing).
+        const events = payAtCheckout(invoice, url.searchParams.get('confirm') !== '0');
         // Like BTCPay, the webhooks go out on their own; awaited here so the buyer lands on the outcome.
-        for (const event of webhookUrl ? events : []) {
-          await sendWebhook(invoice.id, event.type, { fields: event.fields }).catch(() => null);
-        }
+        if (webhookUrl || options.post) await sendEvents(invoice.id, events).catch(() => null);
         res.writeHead(303, { location: invoice.redirectURL ?? '/' }).end();
         return;
       }
@@ -303,22 +291,4 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   fake.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
-}
-
-/*
- * Run on its own for trying payments locally:
- *   npx tsx server/test/fake-btcpay.ts [port] [webhookUrl]
- * prints the four BTCPAY_* values to start the app with.
- */
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = Number(process.argv[2] ?? 0);
-  const fake = await startFakeBtcpay({
-    port,
-    apiKey: 'fake-btcpay-api-key',
-    webhookSecret: 'fake-btcpay-webhook-secret',
-    webhookUrl: process.argv[3] ?? 'http://127.0.0.1:5000/api/payments/btcpay/webhook',
-  });
-  console.log(
-    `BTCPAY_URL=${fake.origin} BTCPAY_STORE_ID=${fake.storeId} BTCPAY_API_KEY=${fake.apiKey} BTCPAY_WEBHOOK_SECRET=${fake.webhookSecret}`,
-  );
 }

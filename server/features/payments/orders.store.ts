@@ -6,7 +6,7 @@ import type { OrdersTable, PaymentWebhookDeliveriesTable } from './payments.tabl
 export type OrderRow = Selectable<OrdersTable>;
 
 /** Bigint columns come back as text from PostgreSQL: numbers inside. */
-function orderOf(row: OrderRow): OrderRow {
+export function orderOf(row: OrderRow): OrderRow {
   const orNull = (v: number | null) => (v === null ? null : Number(v));
   return {
     ...row,
@@ -219,59 +219,6 @@ export async function extendPendingOrder(db: Db, id: string, until: number): Pro
 
 export async function markOrderChecked(db: Db, id: string, now: number): Promise<void> {
   await db.updateTable('orders').set({ checked_at: now }).where('id', '=', id).execute();
-}
-
-/** How long after its invoice expired an expired order is still read again (a payment may arrive late). */
-export const LATE_PAYMENT_WATCH_MS = 24 * 60 * 60_000;
-/** How often such an order is read again. */
-export const LATE_PAYMENT_RECHECK_MS = 10 * 60_000;
-
-/**
- * What the reconciler reads again, the longest unchecked first: pending orders with an invoice;
- * orders that expired by time alone (their hold ran out and BTCPay has not been read since), whose
- * invoice may still be Processing or Settled; and, every LATE_PAYMENT_RECHECK_MS for a day after
- * their invoice expired, expired orders, whose invoice BTCPay may still mark PaidLate (a late
- * payment's webhook that never came).
- */
-export async function listOrdersToReconcile(db: Db, now: number, limit: number): Promise<OrderRow[]> {
-  const rows = await db
-    .selectFrom('orders')
-    .selectAll()
-    .where('invoice_id', 'is not', null)
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'pending'),
-        eb.and([
-          eb('status', '=', 'expired'),
-          eb.or([
-            eb('checked_at', 'is', null),
-            eb('checked_at', '<', eb.ref('ended_at')),
-            eb.and([
-              eb('checked_at', '<=', now - LATE_PAYMENT_RECHECK_MS),
-              eb('invoice_expires_at', '>', now - LATE_PAYMENT_WATCH_MS),
-            ]),
-          ]),
-        ]),
-      ]),
-    )
-    .orderBy((eb) => eb.fn.coalesce('checked_at', eb.val(0)))
-    .orderBy('created_at')
-    .limit(limit)
-    .execute();
-  return rows.map(orderOf);
-}
-
-/** Pending orders past their hold that never got an invoice id (BTCPay failed, or a crash in between). */
-export async function listDueUninvoicedOrders(db: Db, now: number, limit: number): Promise<OrderRow[]> {
-  const rows = await db
-    .selectFrom('orders')
-    .selectAll()
-    .where('status', '=', 'pending')
-    .where('invoice_id', 'is', null)
-    .where('expires_at', '<=', now)
-    .limit(limit)
-    .execute();
-  return rows.map(orderOf);
 }
 
 export interface NewWebhookDelivery {

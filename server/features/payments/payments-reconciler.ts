@@ -6,7 +6,8 @@ import { acquireLease, releaseLease } from '../../db/leases.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, getInvoice } from './btcpay-client.ts';
 import { applyInvoice } from './invoice-apply.service.ts';
 import { expireOrder } from './orders.service.ts';
-import { listDueUninvoicedOrders, listOrdersToReconcile, markOrderChecked } from './orders.store.ts';
+import { markOrderChecked } from './orders.store.ts';
+import { listDueUninvoicedOrders, listOrdersToReconcile } from './orders-reconcile.store.ts';
 import { getBtcpayConnection } from './payment-settings.service.ts';
 
 /*

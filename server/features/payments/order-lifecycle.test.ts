@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BTCPAY_WEBHOOK_PATH, ORDER_EMAIL_TEXTS, ORDER_LOOKUP_TEXTS } from '../../../common/order-texts.ts';
 import { type FakeBtcpay, type FakeWebhookType, startFakeBtcpay } from '../../test/fake-btcpay.ts';
-import { DIALECTS, type TestAppSuite, useTestApp } from '../../test/helper.ts';
+import { buildTestApp, DIALECTS, type TestAppSuite, useTestApp } from '../../test/helper.ts';
 import { type SmtpSink, startSmtpSink } from '../../test/smtp-sink.ts';
 import { MAIL_RETRY_MS } from './order-mail.ts';
 import { reconcileOrders } from './payments-reconciler.ts';
@@ -259,6 +259,32 @@ for (const dialect of DIALECTS) {
         mail: { state: 'sent', attempts: 1, error: null },
       });
     });
+
+    // Two instances share a database only on PostgreSQL (an in-memory SQLite database is one process's).
+    if (dialect === 'postgres')
+      it('mails once when two instances settle the same order at once', async () => {
+        const second = await buildTestApp(dialect, env, { joinSchemaOf: t });
+        try {
+          const sentBefore = sink.messages.length;
+          const o = await order('two.instances@example.com');
+          await fake.settle(o.invoiceId, { webhook: false });
+          const request = fake.webhookRequest(o.invoiceId, 'InvoiceSettled');
+          const post = (app: typeof t.app) =>
+            app.inject({
+              method: 'POST',
+              url: BTCPAY_WEBHOOK_PATH,
+              headers: request.headers,
+              payload: request.body,
+            });
+          const answers = await Promise.all([post(t.app), post(second.app)]);
+          expect(answers.map((a) => a.json().outcome).sort()).toEqual(['already_paid', 'paid']);
+          await Promise.all([t.ctx.services.orderMail.idle(), second.ctx.services.orderMail.idle()]);
+          await Promise.all([reconcileOrders(t.ctx), reconcileOrders(second.ctx)]);
+          expect(sink.messages.slice(sentBefore).map((m) => m.to)).toEqual([['two.instances@example.com']]);
+        } finally {
+          await second.close();
+        }
+      });
 
     it('never lets a mail failure stop the code: a refused recipient is given up, a server that is down is retried', async () => {
       sink.refuseRecipient('nobody@example.com');

@@ -60,7 +60,7 @@ export async function applyInvoice(
   const reading = readInvoice(order, invoice);
   // A late payment takes a slot again: how many there are is read before the transaction (on
   // SQLite the transaction holds the one connection).
-  const lateClaim = reading.kind === 'paid' && (order.status === 'expired' || order.status === 'invalid');
+  const lateClaim = reading.kind === 'paid' && order.status !== 'pending';
   const totalSlots = lateClaim ? (await getSystemConfiguration(ctx)).totalSlots : null;
   const outcome = await ctx.db.transaction().execute(async (trx): Promise<WebhookOutcome> => {
     // An order found through the invoice's metadata (a crash before its invoice id was stored).

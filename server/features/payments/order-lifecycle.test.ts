@@ -169,6 +169,12 @@ for (const dialect of DIALECTS) {
         received: { amount: '15', currency: 'USD' },
       });
       expect(await adminOrder(o.orderId)).toMatchObject({ status: 'underpaid', received: { amount: '15' } });
+
+      // The rest arrives after the checkout closed: BTCPay says PaidLate, and the order is paid.
+      await fake.pay(o.invoiceId);
+      expect(fake.invoices.get(o.invoiceId)).toMatchObject({ status: 'Expired', paid: '40' });
+      expect(await status(o)).toMatchObject({ status: 'paid', payment: 'late', code: expect.any(String) });
+      expect(await adminOrder(o.orderId)).toMatchObject({ status: 'paid', received: null });
     });
 
     it('makes the code of an overpaid invoice and says what arrived (PaidOver)', async () => {

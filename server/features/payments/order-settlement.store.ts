@@ -71,9 +71,9 @@ export async function recordPaidDetails(
     .set({
       payment_state: details.paymentState,
       slot_shortfall: details.slotShortfall ? 1 : 0,
-      ...(details.received
-        ? { received_amount: details.received.amount, received_currency: details.received.currency }
-        : {}),
+      // What arrived is kept only when it was more than the price (a partial payment completed late is paid).
+      received_amount: details.received?.amount ?? null,
+      received_currency: details.received?.currency ?? null,
     })
     .where('id', '=', id)
     .execute();

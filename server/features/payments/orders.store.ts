@@ -182,7 +182,8 @@ export async function claimOrderPaid(trx: Db, id: string, now: number): Promise<
     .updateTable('orders')
     .set({ status: 'paid', paid_at: now, ended_at: null })
     .where('id', '=', id)
-    .where('status', 'in', ['pending', 'expired', 'invalid'])
+    // underpaid: the checkout closed on part of the price and the rest came late (Expired + PaidLate).
+    .where('status', 'in', ['pending', 'expired', 'invalid', 'underpaid'])
     .where('redemption_key_id', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

@@ -25,6 +25,8 @@ export async function holdOrderUnmatched(
       status,
       received_amount: received.amount,
       received_currency: received.currency,
+      // Held for the operator: no longer a partial payment the buyer can complete at the checkout.
+      payment_state: null,
       ended_at: now,
     })
     .where('id', '=', id)

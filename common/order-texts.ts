@@ -20,6 +20,19 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * What BTCPay says about an order's payment beyond its status (its invoice's status and
+ * additionalStatus): processing: paid in full, waiting for confirmations (nothing more to pay);
+ * partial: part of the price arrived; late: paid in full after the invoice expired (a sale all the
+ * same); over: more than the price arrived (the code is made; the difference is the operator's).
+ */
+export const ORDER_PAYMENT_STATES = ['processing', 'partial', 'late', 'over'] as const;
+export type OrderPaymentState = (typeof ORDER_PAYMENT_STATES)[number];
+
+/** The code's mail: due (to send, or to retry), sent, failed (given up after retries or refused). */
+export const ORDER_MAIL_STATES = ['due', 'sent', 'failed'] as const;
+export type OrderMailState = (typeof ORDER_MAIL_STATES)[number];
+
 /** BTCPay Server's webhook, which the operator enters in the store's Webhooks settings. */
 export const BTCPAY_WEBHOOK_PATH = '/api/payments/btcpay/webhook';
 
@@ -41,6 +54,11 @@ export const ORDER_SECRET_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /** How often the order page asks for its order's status while it waits for the payment. */
 export const ORDER_POLL_MS = 3_000;
+/**
+ * How long after the checkout closed an expired or invalid order is still asked about every
+ * ORDER_POLL_MS (a late payment, or the operator's decision); after it, every ORDER_OPERATOR_POLL_MS.
+ */
+export const ORDER_LATE_WATCH_MS = 60 * 60_000;
 /** How often it asks while an underpaid or mismatched payment waits for the operator's decision. */
 export const ORDER_OPERATOR_POLL_MS = 60_000;
 
@@ -64,6 +82,26 @@ export const ORDER_TEXTS = {
     'No code was made automatically. Open a ticket in the community chat with your order ID: we will check the payment and either send your code or refund it.',
   refunded: 'This payment was refunded',
   startAgain: 'Start a new order',
+  /** Processing: paid in full, the network confirms it. No way to pay again is offered. */
+  processing: 'Payment received — waiting for confirmations',
+  processingHelp:
+    'Your payment reached the checkout and the network is confirming it. There is nothing more to pay: keep this page open and your code shows here once it is confirmed.',
+  /** Part of the price arrived while the checkout is still open. */
+  partial: 'Part of your payment arrived',
+  partialHelp:
+    'Pay the rest at the checkout before it closes, with the same invoice. If the checkout closes first, open a ticket in the community chat with your order ID: the operator completes the order or refunds what arrived.',
+  /** Paid in full after the checkout closed: accepted. */
+  paidLate: 'Your payment arrived after the checkout closed; it was accepted all the same.',
+  /** More than the price arrived: the code is made. */
+  paidOver:
+    'You paid more than the price. Your code is below; for the difference, open a ticket in the community chat with your order ID.',
+  /** The code was redeemed: the key it made is what the buyer holds now. */
+  redeemed: 'Your code was redeemed',
+  redeemedHelp:
+    'Premium was activated with this code. Your key, its time left and its devices are on My key, where the order link or the code finds it.',
+  /** Expired, but a late payment may still come: the page keeps checking. */
+  expiredWatching:
+    'If you paid after the checkout closed, keep this page open: an accepted late payment shows its code here.',
   failedToLoad: 'Failed to load the order',
 } as const;
 
@@ -102,3 +140,28 @@ export const REDEEM_STEPS = [
   "Paste the code into the script's redeem panel and press 'Redeem & load premium'.",
   'Premium activates on this device at once. Check your key and its devices on My key.',
 ] as const;
+
+/** The lookup for a lost order page (POST /api/public/orders/lookup): the invoice id plus the e-mail. */
+export const ORDER_LOOKUP_TEXTS = {
+  title: 'Lost your order page?',
+  help: 'Enter the invoice ID from the BTCPay Server receipt and the e-mail you gave at Pay now: the order page opens again.',
+  invoiceLabel: 'Invoice ID',
+  emailLabel: 'E-mail',
+  submit: 'Find my order',
+  /** The same answer (404) for an unknown invoice, a wrong e-mail and an order without one. */
+  notFound: 'No order matches this invoice ID and e-mail',
+} as const;
+
+/** The Pay now form's optional e-mail. */
+export const ORDER_EMAIL_TEXTS = {
+  label: 'E-mail (optional)',
+  help: 'For this order only: we send your code and your order link there once you paid, and with the invoice ID it finds your order page again.',
+  invalid: 'email must be an e-mail address like you@example.com',
+} as const;
+
+/** An e-mail as the Orders screen shows it: the name's first character, then the domain (j***@example.com). */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}

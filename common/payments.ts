@@ -1,8 +1,21 @@
 import { z } from 'zod';
-import { ORDER_SECRET_PATTERN, ORDER_STATUSES } from './order-texts.ts';
+import {
+  ORDER_EMAIL_TEXTS,
+  ORDER_MAIL_STATES,
+  ORDER_PAYMENT_STATES,
+  ORDER_SECRET_PATTERN,
+  ORDER_STATUSES,
+} from './order-texts.ts';
 import { CreateRedemptionKeySchema, REDEMPTION_KEY_TYPES } from './redemption.ts';
 
-export { ORDER_STATUSES, type OrderStatus } from './order-texts.ts';
+export {
+  ORDER_MAIL_STATES,
+  ORDER_PAYMENT_STATES,
+  ORDER_STATUSES,
+  type OrderMailState,
+  type OrderPaymentState,
+  type OrderStatus,
+} from './order-texts.ts';
 
 /*
  * Payments through BTCPay Server's Greenfield API: the public order calls, the admin's settings and
@@ -13,6 +26,50 @@ export { ORDER_STATUSES, type OrderStatus } from './order-texts.ts';
 export const ORDER_PRICE = { amount: '40', currency: 'USD' } as const;
 
 // ---------------------------------------------------------------- public
+
+/** An e-mail as the Pay now form and the lookup take it (trimmed; at most 254 characters). */
+export const BuyerEmailSchema = z
+  .string({ error: ORDER_EMAIL_TEXTS.invalid })
+  .trim()
+  .max(254, 'email must be at most 254 characters')
+  .pipe(z.email({ error: ORDER_EMAIL_TEXTS.invalid }));
+
+/** POST /api/public/orders: the body is optional; an empty e-mail is none. */
+export const CreateOrderRequestSchema = z
+  .object(
+    {
+      email: z
+        .union([z.literal('').transform(() => undefined), BuyerEmailSchema])
+        .nullish()
+        .transform((value) => value ?? undefined),
+    },
+    { error: 'Request body must be a JSON object (with an optional email)' },
+  )
+  .nullish()
+  .transform((value): { email?: string } => ({ email: value?.email }));
+export type CreateOrderRequest = z.input<typeof CreateOrderRequestSchema>;
+
+/** POST /api/public/orders/lookup: a lost order page, found by its invoice id and the e-mail. */
+export const OrderLookupRequestSchema = z.object(
+  {
+    invoiceId: z
+      .string({ error: 'invoiceId must be text' })
+      .trim()
+      .min(1, 'invoiceId is required: the invoice ID on the BTCPay Server receipt')
+      .max(200, 'invoiceId must be at most 200 characters'),
+    email: BuyerEmailSchema,
+  },
+  { error: 'Request body must be a JSON object with invoiceId and email' },
+);
+export type OrderLookupRequest = z.infer<typeof OrderLookupRequestSchema>;
+export const OrderLookupResponseSchema = z
+  .object({
+    orderId: z.string(),
+    /** The order page with its secret: /order/{id}#{secret}. */
+    orderLink: z.string(),
+  })
+  .meta({ id: 'OrderFound' });
+export type OrderLookupResponse = z.infer<typeof OrderLookupResponseSchema>;
 
 /** POST /api/public/orders (201). */
 export const CreateOrderResponseSchema = z
@@ -54,9 +111,13 @@ export const OrderStatusResponseSchema = z
     expiresAt: z.string(),
     /** While pending: where to pay (the app's checkout link, as the order was created with). */
     checkoutLink: z.string().optional(),
-    /** underpaid / mismatch: the order's price and what BTCPay says was paid. */
+    /** underpaid / mismatch, and a partial or overpaid payment: the order's price and what BTCPay says was paid. */
     expected: MoneySchema.optional(),
     received: MoneySchema.optional(),
+    /** What BTCPay says beyond the status: processing (nothing more to pay), partial, late, over. */
+    payment: z.enum(ORDER_PAYMENT_STATES).optional(),
+    /** Paid, and its code was redeemed (the key it made is on My key). */
+    redeemed: z.boolean().optional(),
   })
   .meta({ id: 'OrderStatus' });
 export type OrderStatusResponse = z.infer<typeof OrderStatusResponseSchema>;
@@ -252,6 +313,21 @@ export const AdminOrderSchema = z
     received: MoneySchema.nullable(),
     /** Webhook deliveries received for it, newest first. */
     deliveries: z.array(WebhookDeliverySchema),
+    /** What BTCPay says beyond the status (processing, partial, late, over), or null. */
+    paymentState: z.enum(ORDER_PAYMENT_STATES).nullable(),
+    /** Paid late when every slot was taken: the slots are oversold by this order. */
+    slotShortfall: z.boolean(),
+    /** The buyer's e-mail, masked (j***@example.com), or null when none was given. */
+    email: z.string().nullable(),
+    /** The code's mail, when there is one to send. */
+    mail: z
+      .object({
+        state: z.enum(ORDER_MAIL_STATES),
+        attempts: z.number().int(),
+        error: z.string().nullable(),
+        sentAt: z.string().nullable(),
+      })
+      .nullable(),
   })
   .meta({ id: 'Order' });
 export type AdminOrder = z.infer<typeof AdminOrderSchema>;

@@ -135,6 +135,33 @@ export const OUTSIDE_SERVICE_SETTINGS = {
     .int('must be a whole number of milliseconds')
     .min(1000, 'must be at least 1000 (one second)')
     .default(60_000),
+  /*
+   * Mail (features/payments/order-mail.ts): with SMTP_URL set, a paid order whose buyer gave an
+   * e-mail at Pay now gets its code and its order link there. Unset: no mail is sent.
+   */
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465; nodemailer's connection URL. */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v?.trim()) return undefined;
+      const url = URL.canParse(v.trim()) ? new URL(v.trim()) : null;
+      if (url && (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname) return v.trim();
+      // The value may carry a password: it is not repeated in the message.
+      ctx.addIssue('is not an SMTP URL like smtp://user:password@mail.example.com:587 or smtps://…:465');
+      return z.NEVER;
+    }),
+  /** The sender of the order mail: an address, or `Name <address>`. */
+  SMTP_FROM: z
+    .string()
+    .default('Scanline <noreply@localhost>')
+    .transform((v, ctx) => {
+      const value = v.trim();
+      const address = /<([^<>\s]+)>$/.exec(value)?.[1] ?? value;
+      if (z.email().safeParse(address).success || /^[^@\s]+@localhost$/.test(address)) return value;
+      ctx.addIssue(`${v} is not an e-mail address like shop@example.com or "Scanline <shop@example.com>"`);
+      return z.NEVER;
+    }),
 };
 
 type OutsideServiceSettings = {

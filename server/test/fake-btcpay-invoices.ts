@@ -13,7 +13,10 @@ export type FakeWebhookType =
   | 'InvoiceProcessing'
   | 'InvoiceSettled'
   | 'InvoiceExpired'
-  | 'InvoiceInvalid';
+  | 'InvoiceInvalid'
+  | 'InvoicePaymentSettled'
+  | 'InvoiceExpiredPaidPartial'
+  | 'InvoicePaidAfterExpiration';
 
 export interface FakeInvoice {
   id: string;
@@ -40,6 +43,8 @@ export interface WebhookOptions {
   originalDeliveryId?: string;
   /** Signs with another secret: the app must refuse it. */
   badSignature?: boolean;
+  /** The event's own fields (afterExpiration, partiallyPaid, overPaid, manuallyMarked), as BTCPay adds them. */
+  fields?: Record<string, unknown>;
 }
 
 export interface StatusChangeOptions {
@@ -77,6 +82,9 @@ const SETTLED_BY: Record<FakeWebhookType, FakeInvoiceStatus | null> = {
   InvoiceSettled: 'Settled',
   InvoiceExpired: 'Expired',
   InvoiceInvalid: 'Invalid',
+  InvoicePaymentSettled: null,
+  InvoiceExpiredPaidPartial: null,
+  InvoicePaidAfterExpiration: null,
 };
 
 /** The invoice's status once the event `type` happened to it (created, a payment seen: unchanged). */
@@ -104,15 +112,64 @@ export function createInvoice(body: any, store: FakeStore, origin: string, ttlMs
   };
 }
 
-/** BTCPay's additionalStatus: what the payments say beyond the status (InvoiceWatcher's rules). */
-function additionalStatus(invoice: FakeInvoice): string {
+/**
+ * BTCPay's additionalStatus: what the payments say beyond the status, by InvoiceWatcher's rules
+ * (BTCPayServer/HostedServices/InvoiceWatcher.cs UpdateInvoice): an Expired invoice paid in full is
+ * PaidLate and stays Expired (it never becomes Processing or Settled); New or Expired with part of
+ * the price paid is PaidPartial; Processing or Settled with more than the price is PaidOver.
+ */
+export function additionalStatus(invoice: FakeInvoice): string {
   if (invoice.marked) return 'Marked';
   const paid = Number(invoice.paid);
   const amount = Number(invoice.amount);
+  if (invoice.status === 'Expired' && paid >= amount) return 'PaidLate';
   if ((invoice.status === 'New' || invoice.status === 'Expired') && paid > 0 && paid < amount)
     return 'PaidPartial';
   if ((invoice.status === 'Processing' || invoice.status === 'Settled') && paid > amount) return 'PaidOver';
   return 'None';
+}
+
+/** What is still due on the invoice (decimal text). */
+export const dueOn = (invoice: FakeInvoice) =>
+  String(Math.max(0, Number(invoice.amount) - Number(invoice.paid)));
+
+/**
+ * The checkout's "Pay invoice": what is due arrives (Processing, or PaidLate on an expired invoice),
+ * and on a New invoice it confirms at once (Settled) unless `confirm` is false. The webhooks BTCPay sends.
+ */
+export function payAtCheckout(invoice: FakeInvoice, confirm: boolean) {
+  const events = receivePayment(invoice, dueOn(invoice));
+  if (invoice.status === 'Processing' && confirm) {
+    invoice.status = 'Settled';
+    events.push({ type: 'InvoiceSettled', fields: {} });
+  }
+  return events;
+}
+
+/** What BTCPay does when a payment of `amount` arrives on the invoice, and the webhooks it sends then. */
+export function receivePayment(
+  invoice: FakeInvoice,
+  amount: string,
+): Array<{ type: FakeWebhookType; fields: Record<string, unknown> }> {
+  const wasExpired = invoice.status === 'Expired' || invoice.status === 'Invalid';
+  const wasPaidLate = additionalStatus(invoice) === 'PaidLate';
+  invoice.paid = String(Number((Number(invoice.paid) + Number(amount)).toFixed(8)));
+  const full = Number(invoice.paid) >= Number(invoice.amount);
+  const events: Array<{ type: FakeWebhookType; fields: Record<string, unknown> }> = [
+    { type: 'InvoiceReceivedPayment', fields: { afterExpiration: wasExpired } },
+  ];
+  if (invoice.status === 'New' && full) {
+    // Paid in full: Processing until the payment confirms (settle() plays the confirmation).
+    invoice.status = 'Processing';
+    events.push({
+      type: 'InvoiceProcessing',
+      fields: { overPaid: Number(invoice.paid) > Number(invoice.amount) },
+    });
+  } else if (invoice.status === 'Expired' && full && !wasPaidLate) {
+    // Stays Expired with PaidLate: no InvoiceProcessing, no InvoiceSettled, ever.
+    events.push({ type: 'InvoicePaidAfterExpiration', fields: {} });
+  }
+  return events;
 }
 
 /**
@@ -186,7 +243,16 @@ export function signedWebhook(
     storeId: invoice?.storeId ?? store.storeId,
     invoiceId,
     metadata: invoice?.metadata ?? {},
-    ...(type === 'InvoiceSettled' ? { manuallyMarked: false, overPaid: false } : {}),
+    ...(type === 'InvoiceSettled'
+      ? {
+          manuallyMarked: invoice?.marked ?? false,
+          overPaid: invoice ? additionalStatus(invoice) === 'PaidOver' : false,
+        }
+      : {}),
+    ...(type === 'InvoiceExpired'
+      ? { partiallyPaid: invoice ? additionalStatus(invoice) === 'PaidPartial' : false }
+      : {}),
+    ...opts.fields,
   });
   const key = opts.badSignature ? `${store.webhookSecret}-wrong` : store.webhookSecret;
   const signature = createHmac('sha256', key).update(body).digest('hex');

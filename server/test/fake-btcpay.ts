@@ -4,12 +4,15 @@ import type { AddressInfo, Socket } from 'node:net';
 import {
   checkoutPage,
   createInvoice,
+  dueOn,
   type FakeInvoice,
   type FakeStore,
   type FakeWebhookRequest,
   type FakeWebhookType,
   invoiceData,
+  payAtCheckout,
   paymentMethodsData,
+  receivePayment,
   type StatusChangeOptions,
   signedWebhook,
   statusAfter,
@@ -53,6 +56,8 @@ export interface FakeBtcpay {
   invalidate(invoiceId: string, options?: StatusChangeOptions): Promise<number | null>;
   /** Marks the invoice Processing (paid, waiting for confirmations), sending InvoiceProcessing. */
   process(invoiceId: string, options?: StatusChangeOptions): Promise<number | null>;
+  /** A payment of `amount` (default: what is still due) arrives: receivePayment; its webhooks unless webhook: false. */
+  pay(invoiceId: string, options?: { amount?: string; webhook?: boolean }): Promise<number | null>;
   /** The webhook BTCPay would send, without sending it (for app.inject). */
   webhookRequest(invoiceId: string, type: FakeWebhookType, options?: WebhookOptions): FakeWebhookRequest;
   /** Posts a signed webhook to the webhook URL; the answer's status. */
@@ -80,6 +85,8 @@ export interface FakeBtcpayOptions {
   port?: number;
   /** Play a BTCPay older than 2.1.2: invoices without paidAmount (their payment methods say it). */
   legacy?: boolean;
+  /** Delivers a webhook other than over HTTP (an app.inject test, whose app does not listen); its answer's status. */
+  post?: (request: FakeWebhookRequest) => Promise<number>;
 }
 
 export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<FakeBtcpay> {
@@ -99,8 +106,9 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
     signedWebhook(fakeStore, invoiceId, fake.invoices.get(invoiceId), type, opts);
 
   const sendWebhook = async (invoiceId: string, type: FakeWebhookType, opts: WebhookOptions = {}) => {
-    if (!webhookUrl) throw new Error('fake BTCPay: no webhook URL set');
     const request = webhookRequest(invoiceId, type, opts);
+    if (options.post) return options.post(request);
+    if (!webhookUrl) throw new Error('fake BTCPay: no webhook URL set');
     const res = await fetch(webhookUrl, {
       method: 'POST',
       headers: request.headers,
@@ -111,6 +119,13 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
     return res.status;
   };
 
+  /** Posts BTCPay's webhooks for what happened, in order; the last answer's status. */
+  const sendEvents = async (id: string, events: ReturnType<typeof receivePayment>) => {
+    let answer: number | null = null;
+    for (const event of events) answer = await sendWebhook(id, event.type, { fields: event.fields });
+    return answer;
+  };
+
   const changeStatus = async (
     invoiceId: string,
     type: FakeWebhookType,
@@ -118,6 +133,10 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
   ): Promise<number | null> => {
     const invoice = fake.invoices.get(invoiceId);
     if (!invoice) throw new Error(`fake BTCPay: no invoice ${invoiceId}`);
+    if (type === 'InvoiceSettled' && invoice.status === 'Expired' && !opts.marked) {
+      // BTCPay keeps a late payment Expired + PaidLate; only the operator's "Mark as settled" settles it.
+      throw new Error('fake BTCPay: a real BTCPay never settles an expired invoice; use pay() (PaidLate)');
+    }
     invoice.status = statusAfter(type, invoice.status);
     if (opts.paid !== undefined) invoice.paid = opts.paid;
     else if (invoice.status === 'Settled' && Number(invoice.paid) === 0) invoice.paid = invoice.amount;
@@ -144,6 +163,12 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
     expire: (id, opts) => changeStatus(id, 'InvoiceExpired', opts),
     invalidate: (id, opts) => changeStatus(id, 'InvoiceInvalid', opts),
     process: (id, opts) => changeStatus(id, 'InvoiceProcessing', opts),
+    async pay(id, opts = {}) {
+      const invoice = fake.invoices.get(id);
+      if (!invoice) throw new Error(`fake BTCPay: no invoice ${id}`);
+      const events = receivePayment(invoice, opts.amount ?? dueOn(invoice));
+      return opts.webhook === false ? null : sendEvents(id, events);
+    },
     webhookRequest,
     sendWebhook,
     takeDown() {
@@ -191,10 +216,10 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
         return;
       }
       if (req.method === 'POST' && checkout[2]) {
-        invoice.status = 'Settled';
-        invoice.paid = invoice.amount;
-        // Like BTCPay, the webhook goes out on its own; awaited here so the buyer lands on a paid order.
-        if (webhookUrl) await sendWebhook(invoice.id, 'InvoiceSettled').catch(() => null);
+        // ?confirm=0 leaves a New invoice's payment confirming (Processing).
+        const events = payAtCheckout(invoice, url.searchParams.get('confirm') !== '0');
+        // Like BTCPay, the webhooks go out on their own; awaited here so the buyer lands on the outcome.
+        if (webhookUrl || options.post) await sendEvents(invoice.id, events).catch(() => null);
         res.writeHead(303, { location: invoice.redirectURL ?? '/' }).end();
         return;
       }
@@ -266,22 +291,4 @@ export async function startFakeBtcpay(options: FakeBtcpayOptions = {}): Promise<
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   fake.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
-}
-
-/*
- * Run on its own for trying payments locally:
- *   npx tsx server/test/fake-btcpay.ts [port] [webhookUrl]
- * prints the four BTCPAY_* values to start the app with.
- */
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = Number(process.argv[2] ?? 0);
-  const fake = await startFakeBtcpay({
-    port,
-    apiKey: 'fake-btcpay-api-key',
-    webhookSecret: 'fake-btcpay-webhook-secret',
-    webhookUrl: process.argv[3] ?? 'http://127.0.0.1:5000/api/payments/btcpay/webhook',
-  });
-  console.log(
-    `BTCPAY_URL=${fake.origin} BTCPAY_STORE_ID=${fake.storeId} BTCPAY_API_KEY=${fake.apiKey} BTCPAY_WEBHOOK_SECRET=${fake.webhookSecret}`,
-  );
 }

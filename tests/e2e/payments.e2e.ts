@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BTCPAY_WEBHOOK_PATH, ORDER_TEXTS } from '../../common/order-texts.ts';
+import { BTCPAY_WEBHOOK_PATH, ORDER_LOOKUP_TEXTS, ORDER_TEXTS } from '../../common/order-texts.ts';
 import type { CreateOrderResponse } from '../../common/payments.ts';
 import type { RedeemResponse } from '../../common/script-access.ts';
 import { type FakeBtcpay, startFakeBtcpay } from '../../server/test/fake-btcpay.ts';
@@ -18,8 +18,11 @@ import { LONG_DEVICE } from './realistic-data.ts';
 
 /*
  * The buyer's whole path with a payment processor connected, in a real browser: the buyer page's
- * Pay now, BTCPay's checkout (a fake on loopback, which settles the invoice, sends the signed webhook
- * and sends the buyer back), and /order/{id}#{secret} showing the code, which then redeems.
+ * Pay now, BTCPay's checkout (a fake on loopback, which pays the way the real one does, sends the
+ * signed webhooks and sends the buyer back), and /order/{id}#{secret} showing the code, which then
+ * redeems; a payment after the invoice expired (Expired + PaidLate) shows its code on the open page
+ * without a reload; a confirming payment offers no way to pay again; a redeemed code says so; a lost
+ * page is found by the invoice ID and the e-mail.
  */
 
 const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
@@ -77,13 +80,16 @@ describe('payments in the browser (fake BTCPay Server)', () => {
   });
 
   /** Places an order as the buyer page does, and returns its page's address as the checkout sends it back. */
-  async function placeOrder(): Promise<{
+  async function placeOrder(email?: string): Promise<{
     orderId: string;
     invoiceId: string;
     orderPage: string;
     checkoutLink: string;
   }> {
-    const res = await fetch(`${server.url}/api/public/orders`, { method: 'POST' });
+    const res = await fetch(`${server.url}/api/public/orders`, {
+      method: 'POST',
+      ...(email ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) } : {}),
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     const { orderId, checkoutLink } = (await res.json()) as CreateOrderResponse;
     const invoice = fake.invoiceOfOrder(orderId);
@@ -128,9 +134,9 @@ describe('payments in the browser (fake BTCPay Server)', () => {
     expect(redeemed.status, await redeemed.clone().text()).toBe(200);
     expect(((await redeemed.json()) as RedeemResponse).scriptKey).toBeTruthy();
 
-    // Opened again later, the link still shows the code.
+    // Opened again later, the link says the code was redeemed (and still shows it), pointing to My key.
     await page.reload();
-    await page.getByRole('heading', { name: ORDER_TEXTS.paid }).waitFor();
+    await page.getByRole('heading', { name: ORDER_TEXTS.redeemed }).waitFor();
     expect(await page.locator('code', { hasText: code }).count()).toBe(1);
   });
 
@@ -159,6 +165,59 @@ describe('payments in the browser (fake BTCPay Server)', () => {
       '/buyer',
     );
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  const code = () => page.locator('code', { hasText: /^SCANLINE-/ });
+
+  it('shows the code of a payment made after the invoice expired on the open page, without a reload', async () => {
+    const { invoiceId, orderPage } = await placeOrder();
+    await page.goto(orderPage);
+    await page.getByRole('heading', { name: ORDER_TEXTS.waiting }).waitFor();
+    expect(await fake.expire(invoiceId)).toBe(200);
+    await page.getByRole('heading', { name: ORDER_TEXTS.expired }).waitFor();
+    await page.getByText(ORDER_TEXTS.expiredWatching).waitFor();
+
+    // BTCPay keeps the invoice Expired + PaidLate and sends no InvoiceSettled.
+    expect(await fake.pay(invoiceId)).toBe(200);
+    expect(fake.invoices.get(invoiceId)?.status).toBe('Expired');
+    await page.getByRole('heading', { name: ORDER_TEXTS.paid }).waitFor();
+    expect(await code().count()).toBe(1);
+    expect(await page.getByText(ORDER_TEXTS.paidLate).isVisible()).toBe(true);
+  });
+
+  it('reads a confirming payment as received with no way to pay again, then the code; redeemed, it says so', async () => {
+    const { invoiceId, orderPage } = await placeOrder();
+    await page.goto(orderPage);
+    await page.getByRole('heading', { name: ORDER_TEXTS.waiting }).waitFor();
+    expect(await fake.pay(invoiceId)).toBe(200);
+    await page.getByRole('heading', { name: ORDER_TEXTS.processing }).waitFor();
+    expect(await page.getByRole('link', { name: /checkout/i }).count()).toBe(0);
+    expect(await page.getByText('Pay before').count()).toBe(0);
+
+    expect(await fake.settle(invoiceId)).toBe(200);
+    await page.getByRole('heading', { name: ORDER_TEXTS.paid }).waitFor();
+    const redeemed = await fetch(`${server.url}/api/script/redeem`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: await code().textContent(), hwid: 'e2e-order-page-pc' }),
+    });
+    expect(redeemed.status, await redeemed.clone().text()).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { name: ORDER_TEXTS.redeemed }).waitFor();
+    expect(await page.getByText(/is ready/).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Open My key' }).getAttribute('href')).toBe('/key');
+  });
+
+  it('finds a lost order page by the invoice ID and the e-mail', async () => {
+    const { orderId, invoiceId } = await placeOrder('lost.page@example.com');
+    expect(await fake.settle(invoiceId)).toBe(200);
+    await page.goto(`/order/${orderId}`);
+    await page.getByRole('heading', { name: ORDER_LOOKUP_TEXTS.title }).waitFor();
+    await page.getByLabel(ORDER_LOOKUP_TEXTS.invoiceLabel).fill(invoiceId);
+    await page.getByLabel(ORDER_LOOKUP_TEXTS.emailLabel).fill('lost.page@example.com');
+    await page.getByRole('button', { name: ORDER_LOOKUP_TEXTS.submit }).click();
+    await page.getByRole('heading', { name: ORDER_TEXTS.paid }).waitFor();
+    expect(await code().count()).toBe(1);
   });
 
   it('shows Order not found for a wrong secret', async () => {

@@ -24,6 +24,7 @@ import * as paymentsVerify from './2026_12_01_000500_payments_verify.ts';
 import * as notificationLanes from './2026_12_02_100000_notification_lanes.ts';
 import * as webhookSecretRotation from './2026_12_02_200000_webhook_secret_rotation.ts';
 import * as oneKeyModel from './2026_12_03_000000_one_key_model.ts';
+import * as orderRecovery from './2026_12_03_100000_order_recovery.ts';
 import * as communityInviteUrl from './2026_12_03_300000_community_invite_url.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
@@ -54,5 +55,6 @@ export const migrations = {
   '2026_12_02_100000_notification_lanes': notificationLanes,
   '2026_12_02_200000_webhook_secret_rotation': webhookSecretRotation,
   '2026_12_03_000000_one_key_model': oneKeyModel,
+  '2026_12_03_100000_order_recovery': orderRecovery,
   '2026_12_03_300000_community_invite_url': communityInviteUrl,
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Invoice } from './btcpay-client.ts';
-import { paidFromPaymentMethods, verifySettledInvoice } from './invoice-check.ts';
+import { paidFromPaymentMethods, readInvoice, verifySettledInvoice } from './invoice-check.ts';
 
 const price = { amount: '40', currency: 'USD' };
 const settled = (over: Partial<Invoice> = {}): Invoice => ({
@@ -86,5 +86,48 @@ describe('paidFromPaymentMethods', () => {
     expect(paidFromPaymentMethods('40', [])).toBeNull();
     expect(paidFromPaymentMethods('40', { not: 'a list' })).toBeNull();
     expect(paidFromPaymentMethods('40', [{ amount: 'lots', totalPaid: '1' }])).toBeNull();
+  });
+});
+
+describe('readInvoice (what BTCPay InvoiceWatcher leaves an invoice at)', () => {
+  const invoice = (status: string, additionalStatus: string, paidAmount: string) => ({
+    status,
+    additionalStatus,
+    paidAmount,
+    amount: '40',
+    currency: 'USD',
+    paymentTolerance: 0,
+  });
+
+  it('reads Expired + PaidLate as paid late, and Expired + PaidPartial as ended with what arrived', () => {
+    expect(readInvoice(price, invoice('Expired', 'PaidLate', '40'))).toEqual({
+      kind: 'paid',
+      verdict: { status: 'paid' },
+      late: true,
+      over: null,
+    });
+    expect(readInvoice(price, invoice('Expired', 'PaidPartial', '10'))).toEqual({
+      kind: 'ended',
+      status: 'expired',
+      partial: { amount: '10', currency: 'USD' },
+    });
+    expect(readInvoice(price, invoice('Expired', 'None', '0'))).toEqual({
+      kind: 'ended',
+      status: 'expired',
+      partial: null,
+    });
+  });
+
+  it('reads New + PaidPartial as open with what arrived, Processing as confirming, and PaidOver as paid over', () => {
+    expect(readInvoice(price, invoice('New', 'PaidPartial', '15'))).toEqual({
+      kind: 'open',
+      partial: { amount: '15', currency: 'USD' },
+    });
+    expect(readInvoice(price, invoice('Processing', 'PaidOver', '55'))).toEqual({ kind: 'processing' });
+    expect(readInvoice(price, invoice('Settled', 'PaidOver', '55'))).toMatchObject({
+      kind: 'paid',
+      late: false,
+      over: { amount: '55', currency: 'USD' },
+    });
   });
 });

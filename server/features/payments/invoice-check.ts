@@ -76,3 +76,43 @@ export function paidFromPaymentMethods(invoiceAmount: string, methods: unknown):
   }
   return null;
 }
+
+/** What an invoice, as BTCPay has it now, asks of its order (applyInvoice acts on it). */
+export type InvoiceReading =
+  /** New: still open; `partial` when part of the price arrived (PaidPartial). */
+  | { kind: 'open'; partial: Money | null }
+  /** Processing: paid in full, confirming. Nothing more to pay; the slot stays held. */
+  | { kind: 'processing' }
+  /** Settled, or Expired + PaidLate (BTCPay never settles a late payment): paid if the amount is right. */
+  | { kind: 'paid'; verdict: PaymentVerdict; late: boolean; over: Money | null }
+  /** Expired or Invalid with nothing (or not enough) paid; `partial`: what arrived before it closed. */
+  | { kind: 'ended'; status: 'expired' | 'invalid'; partial: Money | null };
+
+/**
+ * Reads an invoice as BTCPay's InvoiceWatcher leaves it: a payment after expiry keeps the invoice
+ * `Expired` with additionalStatus `PaidLate` (and no InvoiceSettled ever comes), a partial payment
+ * keeps it `New` (or `Expired` once it closes) with `PaidPartial`, and paying more says `PaidOver`
+ * on `Processing` and `Settled`.
+ */
+export function readInvoice(order: OrderPrice, invoice: InvoicePayment & { status: string }): InvoiceReading {
+  const received: Money = { amount: invoice.paidAmount ?? '0', currency: invoice.currency ?? order.currency };
+  const paidSomething = invoice.paidAmount !== null && hundredths(invoice.paidAmount) > 0;
+  const late = invoice.status === 'Expired' && invoice.additionalStatus === 'PaidLate';
+  if (invoice.status === 'Settled' || late) {
+    const verdict = verifySettledInvoice(order, invoice);
+    const over =
+      verdict.status === 'paid' &&
+      invoice.paidAmount !== null &&
+      hundredths(invoice.paidAmount) > hundredths(order.amount)
+        ? received
+        : null;
+    return { kind: 'paid', verdict, late, over };
+  }
+  if (invoice.status === 'Processing') return { kind: 'processing' };
+  if (invoice.status === 'Expired' || invoice.status === 'Invalid') {
+    const status = invoice.status === 'Expired' ? 'expired' : 'invalid';
+    return { kind: 'ended', status, partial: paidSomething ? received : null };
+  }
+  // New, or a status a newer BTCPay adds: still open.
+  return { kind: 'open', partial: paidSomething ? received : null };
+}

@@ -18,6 +18,7 @@ import { limitedClient } from '../security/client-address.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { countSlots, getSystemConfiguration } from '../system/system.service.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, createInvoice } from './btcpay-client.ts';
+import { sealOrderLink } from './order-recovery.ts';
 import {
   endPendingOrder,
   findHoldingOrderOfNetwork,
@@ -70,7 +71,7 @@ export interface PlacedOrder {
  */
 export async function createOrder(
   ctx: AppContext,
-  request: { ip: string; publicBase: string; ownOrderId?: string },
+  request: { ip: string; publicBase: string; ownOrderId?: string; email?: string },
 ): Promise<PlacedOrder> {
   const settings = await getEffectivePaymentSettings(ctx);
   const connection = settings.connection;
@@ -85,6 +86,8 @@ export async function createOrder(
   const network = limitedClient(request.ip);
   const orderId = randomBytes(12).toString('base64url');
   const secret = randomBytes(16).toString('base64url');
+  // The secret rides only in the fragment, which browsers never send: it reaches no log.
+  const redirectUrl = `${request.publicBase}${ORDER_PAGE_PREFIX}${orderId}#${secret}`;
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     await lockSlots(trx, ctx.dialect);
@@ -129,11 +132,12 @@ export async function createOrder(
       paid_at: null,
       ended_at: null,
       checked_at: null,
+      // For this order only: its mail, and finding its page again (order-recovery.ts).
+      buyer_email: request.email ?? null,
+      sealed_link: request.email ? sealOrderLink(redirectUrl, request.email, orderId) : null,
     });
   });
 
-  // The secret rides only in the fragment, which browsers never send: it reaches no log.
-  const redirectUrl = `${request.publicBase}${ORDER_PAGE_PREFIX}${orderId}#${secret}`;
   let invoice: Awaited<ReturnType<typeof createInvoice>>;
   try {
     invoice = await createInvoice(connection, orderId, redirectUrl);

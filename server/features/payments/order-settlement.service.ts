@@ -7,6 +7,8 @@ import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { insertNewRedemptionCode } from '../redemption/redemption.service.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import type { PaymentVerdict } from './invoice-check.ts';
+import { markOrderMailDue } from './order-mail.store.ts';
+import { kickOrderMail, mailing } from './order-mail.ts';
 import { claimHeldOrderPaid, holdOrderUnmatched, markHeldOrderRefunded } from './order-settlement.store.ts';
 import { findOrderById, type OrderRow, setOrderCode } from './orders.store.ts';
 import {
@@ -31,7 +33,7 @@ export type SettlementVia = 'webhook' | 'reconciler' | 'admin';
 export async function issueOrderCode(
   trx: Db,
   order: OrderRow,
-  source: { invoiceId: string | null; via: SettlementVia; ip?: string | null },
+  source: { invoiceId: string | null; via: SettlementVia; ip?: string | null; mail: boolean },
   now: number,
 ): Promise<void> {
   const code = await insertNewRedemptionCode(
@@ -47,6 +49,8 @@ export async function issueOrderCode(
     now,
   );
   await setOrderCode(trx, order.id, { redemptionKeyId: code.id, redemptionCode: code.redemptionCode });
+  // The mail is decided here, in the one transaction that makes the code: once, whichever instance.
+  if (source.mail && order.buyer_email) await markOrderMailDue(trx, order.id, now);
   await insertAuditLog(
     trx,
     {
@@ -101,7 +105,8 @@ export async function holdUnmatchedPayment(
 /** What the buyer's page shows of a payment that did not match: the price and what was received. */
 export function paymentFigures(order: OrderRow): { expected?: Money; received?: Money } {
   if (order.received_amount === null || order.received_currency === null) return {};
-  if (order.status === 'pending' || order.status === 'paid') return {};
+  const partOrOver = order.payment_state === 'partial' || order.payment_state === 'over';
+  if ((order.status === 'pending' || order.status === 'paid') && !partOrOver) return {};
   return {
     expected: { amount: order.amount, currency: order.currency },
     received: { amount: order.received_amount, currency: order.received_currency },
@@ -131,7 +136,13 @@ export async function resolveHeldOrder(
   await ctx.db.transaction().execute(async (trx) => {
     if (action === 'issue_code') {
       if (!(await claimHeldOrderPaid(trx, order.id, now))) throw notWaiting();
-      await issueOrderCode(trx, order, { invoiceId: order.invoice_id, via: 'admin', ip: caller.ip }, now);
+      const source = {
+        invoiceId: order.invoice_id,
+        via: 'admin' as const,
+        ip: caller.ip,
+        mail: mailing(ctx),
+      };
+      await issueOrderCode(trx, order, source, now);
     } else if (!(await markHeldOrderRefunded(trx, order.id, now))) {
       throw notWaiting();
     }
@@ -153,7 +164,10 @@ export async function resolveHeldOrder(
       now,
     );
   });
-  if (action === 'issue_code') await announceLicensingChanged(ctx, 'redemption_code');
+  if (action === 'issue_code') {
+    await announceLicensingChanged(ctx, 'redemption_code');
+    kickOrderMail(ctx, order.id);
+  }
   const resolved = await findOrderById(ctx.db, order.id);
   if (!resolved) throw notFound(ORDER_TEXTS.notFound);
   const deliveries = await listDeliveryRowsOfOrders(ctx.db, [order.id]);

@@ -1,4 +1,4 @@
-import type { Money } from '../../../common/payments.ts';
+import type { Money, OrderPaymentState } from '../../../common/payments.ts';
 import type { Db } from '../../db/index.ts';
 
 /*
@@ -25,6 +25,8 @@ export async function holdOrderUnmatched(
       status,
       received_amount: received.amount,
       received_currency: received.currency,
+      // Held for the operator: no longer a partial payment the buyer can complete at the checkout.
+      payment_state: null,
       ended_at: now,
     })
     .where('id', '=', id)
@@ -55,4 +57,45 @@ export async function markHeldOrderRefunded(trx: Db, id: string, now: number): P
     .where('status', 'in', HELD)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * What a paid order's payment was beyond the price (late, over) and, for a late one, whether it found
+ * no free slot. Runs in the claim's transaction.
+ */
+export async function recordPaidDetails(
+  trx: Db,
+  id: string,
+  details: { paymentState: 'late' | 'over' | null; received: Money | null; slotShortfall: boolean },
+): Promise<void> {
+  await trx
+    .updateTable('orders')
+    .set({
+      payment_state: details.paymentState,
+      slot_shortfall: details.slotShortfall ? 1 : 0,
+      // What arrived is kept only when it was more than the price (a partial payment completed late is paid).
+      received_amount: details.received?.amount ?? null,
+      received_currency: details.received?.currency ?? null,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A payment on a still-open order: confirming (processing) or part of the price (partial, with what arrived). */
+export async function recordPendingPayment(
+  trx: Db,
+  id: string,
+  state: Extract<OrderPaymentState, 'processing' | 'partial'>,
+  received: Money | null,
+): Promise<void> {
+  await trx
+    .updateTable('orders')
+    .set({
+      payment_state: state,
+      received_amount: received?.amount ?? null,
+      received_currency: received?.currency ?? null,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
 }

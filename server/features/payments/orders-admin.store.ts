@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { maskEmail } from '../../../common/order-texts.ts';
 import type { AdminOrder, OrderStatus, WebhookDelivery, WebhookOutcome } from '../../../common/payments.ts';
 import { maskRedemptionCode } from '../../../common/redemption.ts';
 import { countWhere } from '../../db/aggregates.ts';
@@ -96,6 +97,19 @@ export function orderRowToAdminOrder(row: OrderRow, deliveries: WebhookDelivery[
         ? null
         : { amount: row.received_amount, currency: row.received_currency },
     deliveries,
+    paymentState: row.payment_state ?? null,
+    slotShortfall: Number(row.slot_shortfall ?? 0) === 1,
+    email: row.buyer_email ? maskEmail(row.buyer_email) : null,
+    mail: row.mail_state
+      ? {
+          state: row.mail_state,
+          attempts: Number(row.mail_attempts ?? 0),
+          error: row.mail_error ?? null,
+          sentAt: isoOrNull(
+            row.mail_sent_at === null || row.mail_sent_at === undefined ? null : Number(row.mail_sent_at),
+          ),
+        }
+      : null,
   };
 }
 

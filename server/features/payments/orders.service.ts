@@ -1,29 +1,23 @@
-import { ORDER_ID_PATTERN, ORDER_TEXTS, orderCheckoutPath } from '../../../common/order-texts.ts';
-import type { OrderStatusResponse, WebhookOutcome } from '../../../common/payments.ts';
+import {
+  ORDER_ID_PATTERN,
+  ORDER_LOOKUP_TEXTS,
+  ORDER_TEXTS,
+  orderCheckoutPath,
+} from '../../../common/order-texts.ts';
+import type { OrderLookupResponse, OrderStatusResponse } from '../../../common/payments.ts';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/index.ts';
 import { notFound } from '../../http-error.ts';
 import { secretsEqual, sha256 } from '../auth/secret.ts';
-import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import { insertAuditLog } from '../security/security.store.ts';
-import type { Invoice } from './btcpay-client.ts';
-import { verifySettledInvoice } from './invoice-check.ts';
-import { holdUnmatchedPayment, issueOrderCode, paymentFigures } from './order-settlement.service.ts';
+import { openOrderLink, spendLookupTime } from './order-recovery.ts';
+import { paymentFigures } from './order-settlement.service.ts';
 import {
-  claimOrderPaid,
-  endPendingOrder,
   expireOrderIfDue,
-  extendPendingOrder,
   findOrderById,
-  insertWebhookDelivery,
-  markOrderChecked,
-  type NewWebhookDelivery,
+  findOrderByInvoiceId,
+  isOrderCodeRedeemed,
   type OrderRow,
-  setOrderInvoice,
 } from './orders.store.ts';
-
-/** A paid invoice waiting for confirmations (Processing) keeps its order's slot at least this long. */
-export const PROCESSING_HOLD_MS = 24 * 60 * 60_000;
 
 /** Whether `secret` is the order's, compared in constant time. */
 function secretMatches(order: OrderRow, secret: string): boolean {
@@ -55,10 +49,15 @@ export async function readOrderStatus(
     keyType: order.key_type,
     validityHours: order.validity_hours,
     expiresAt: new Date(order.expires_at).toISOString(),
-    ...(status === 'pending' && order.checkout_link
+    // Paid in full and confirming: no way to pay again is offered.
+    ...(status === 'pending' && order.checkout_link && order.payment_state !== 'processing'
       ? { checkoutLink: `${publicBase}${orderCheckoutPath(order.id)}` }
       : {}),
     ...paymentFigures(order),
+    ...(order.payment_state && (status === 'pending' || status === 'paid')
+      ? { payment: order.payment_state }
+      : {}),
+    ...(status === 'paid' && (await isOrderCodeRedeemed(ctx.db, order)) ? { redeemed: true } : {}),
   };
 }
 
@@ -80,82 +79,21 @@ export async function expireOrder(ctx: AppContext, order: OrderRow, reason: stri
   });
 }
 
-/** Who read the invoice: a webhook delivery (recorded with its effect) or the reconciler. */
-export type InvoiceSource =
-  | { via: 'webhook'; delivery: Omit<NewWebhookDelivery, 'outcome' | 'orderId' | 'invoiceId'> }
-  | { via: 'reconciler' };
-
 /**
- * Brings an order in line with its invoice as BTCPay Server has it (never as a webhook's body says):
- * Settled makes it paid with exactly one code, or holds it as underpaid / mismatch when the invoice
- * does not pay its price (invoice-check.ts); Expired / Invalid end it; Processing keeps its slot.
- * Everything it changes, and the webhook delivery that caused it, commit in one transaction.
+ * A lost order page, found by the invoice id on BTCPay's receipt plus the e-mail given at Pay now:
+ * the order link with its secret. An unknown invoice, a wrong e-mail and an order placed without
+ * one all get the same 404 (and take the same work), so the call tells nothing about which it was.
  */
-export async function applyInvoice(
+export async function lookUpOrder(
   ctx: AppContext,
-  order: OrderRow,
-  invoice: Invoice,
-  source: InvoiceSource,
-): Promise<WebhookOutcome> {
-  const now = ctx.now();
-  const record = async (trx: Db, outcome: WebhookOutcome) => {
-    if (source.via === 'webhook') {
-      await insertWebhookDelivery(
-        trx,
-        { ...source.delivery, invoiceId: invoice.id, orderId: order.id, outcome },
-        now,
-      );
-    } else {
-      await markOrderChecked(trx, order.id, now);
-    }
-    return outcome;
-  };
-  let codeCreated = false;
-  const outcome = await ctx.db.transaction().execute(async (trx): Promise<WebhookOutcome> => {
-    // An order found through the invoice's metadata (a crash before its invoice id was stored).
-    if (order.invoice_id === null && invoice.expiresAt !== null) {
-      await setOrderInvoice(trx, order.id, {
-        invoiceId: invoice.id,
-        checkoutLink: null,
-        expiresAt: invoice.expiresAt,
-      });
-    }
-    switch (invoice.status) {
-      case 'Settled': {
-        // BTCPay says settled; whether that pays for this order is checked, never assumed.
-        const verdict = verifySettledInvoice(order, invoice);
-        if (verdict.status !== 'paid') {
-          const held = await holdUnmatchedPayment(trx, order, invoice.id, verdict, source.via, now);
-          return record(trx, held ? verdict.status : 'unchanged');
-        }
-        if (!(await claimOrderPaid(trx, order.id, now))) return record(trx, 'already_paid');
-        await issueOrderCode(trx, order, { invoiceId: invoice.id, via: source.via }, now);
-        codeCreated = true;
-        return record(trx, 'paid');
-      }
-      case 'Expired':
-      case 'Invalid': {
-        const status = invoice.status === 'Expired' ? 'expired' : 'invalid';
-        if (!(await endPendingOrder(trx, order.id, status, now))) return record(trx, 'unchanged');
-        await insertAuditLog(
-          trx,
-          {
-            eventType: 'order_expired',
-            success: true,
-            details: { orderId: order.id, invoiceId: invoice.id, status, via: source.via },
-          },
-          now,
-        );
-        return record(trx, status);
-      }
-      case 'Processing':
-        // Paid, waiting for confirmations: the buyer keeps the slot they paid for.
-        await extendPendingOrder(trx, order.id, now + PROCESSING_HOLD_MS);
-        return record(trx, 'unchanged');
-      default:
-        return record(trx, 'unchanged');
-    }
-  });
-  if (codeCreated) await announceLicensingChanged(ctx, 'redemption_code');
-  return outcome;
+  request: { invoiceId: string; email: string },
+): Promise<OrderLookupResponse> {
+  const order = await findOrderByInvoiceId(ctx.db, request.invoiceId);
+  if (!order?.sealed_link || !order.buyer_email) {
+    spendLookupTime(request.email);
+    throw notFound(ORDER_LOOKUP_TEXTS.notFound);
+  }
+  const orderLink = openOrderLink(order.sealed_link, request.email, order.id);
+  if (!orderLink) throw notFound(ORDER_LOOKUP_TEXTS.notFound);
+  return { orderId: order.id, orderLink };
 }

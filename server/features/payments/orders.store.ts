@@ -6,7 +6,7 @@ import type { OrdersTable, PaymentWebhookDeliveriesTable } from './payments.tabl
 export type OrderRow = Selectable<OrdersTable>;
 
 /** Bigint columns come back as text from PostgreSQL: numbers inside. */
-function orderOf(row: OrderRow): OrderRow {
+export function orderOf(row: OrderRow): OrderRow {
   const orNull = (v: number | null) => (v === null ? null : Number(v));
   return {
     ...row,
@@ -20,6 +20,11 @@ function orderOf(row: OrderRow): OrderRow {
     paid_at: orNull(row.paid_at),
     ended_at: orNull(row.ended_at),
     checked_at: orNull(row.checked_at),
+    slot_shortfall: orNull(row.slot_shortfall ?? null),
+    mail_attempts: orNull(row.mail_attempts ?? null),
+    mail_next_at: orNull(row.mail_next_at ?? null),
+    mail_claimed_until: orNull(row.mail_claimed_until ?? null),
+    mail_sent_at: orNull(row.mail_sent_at ?? null),
   };
 }
 
@@ -177,7 +182,8 @@ export async function claimOrderPaid(trx: Db, id: string, now: number): Promise<
     .updateTable('orders')
     .set({ status: 'paid', paid_at: now, ended_at: null })
     .where('id', '=', id)
-    .where('status', 'in', ['pending', 'expired', 'invalid'])
+    // underpaid: the checkout closed on part of the price and the rest came late (Expired + PaidLate).
+    .where('status', 'in', ['pending', 'expired', 'invalid', 'underpaid'])
     .where('redemption_key_id', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
@@ -216,45 +222,6 @@ export async function markOrderChecked(db: Db, id: string, now: number): Promise
   await db.updateTable('orders').set({ checked_at: now }).where('id', '=', id).execute();
 }
 
-/**
- * What the reconciler reads again, the longest unchecked first: pending orders with an invoice, and
- * orders that expired by time alone (their hold ran out and BTCPay has not been read since), whose
- * invoice may still be Processing or Settled.
- */
-export async function listOrdersToReconcile(db: Db, limit: number): Promise<OrderRow[]> {
-  const rows = await db
-    .selectFrom('orders')
-    .selectAll()
-    .where('invoice_id', 'is not', null)
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'pending'),
-        eb.and([
-          eb('status', '=', 'expired'),
-          eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', eb.ref('ended_at'))]),
-        ]),
-      ]),
-    )
-    .orderBy((eb) => eb.fn.coalesce('checked_at', eb.val(0)))
-    .orderBy('created_at')
-    .limit(limit)
-    .execute();
-  return rows.map(orderOf);
-}
-
-/** Pending orders past their hold that never got an invoice id (BTCPay failed, or a crash in between). */
-export async function listDueUninvoicedOrders(db: Db, now: number, limit: number): Promise<OrderRow[]> {
-  const rows = await db
-    .selectFrom('orders')
-    .selectAll()
-    .where('status', '=', 'pending')
-    .where('invoice_id', 'is', null)
-    .where('expires_at', '<=', now)
-    .limit(limit)
-    .execute();
-  return rows.map(orderOf);
-}
-
 export interface NewWebhookDelivery {
   deliveryId: string;
   originalDeliveryId: string | null;
@@ -281,4 +248,15 @@ export async function insertWebhookDelivery(
     received_at: now,
   };
   await trx.insertInto('payment_webhook_deliveries').values(row).execute();
+}
+
+/** Whether the order's code was redeemed (its key is what the buyer holds now). */
+export async function isOrderCodeRedeemed(db: Db, order: OrderRow): Promise<boolean> {
+  if (order.redemption_key_id === null) return false;
+  const row = await db
+    .selectFrom('redemption_keys')
+    .select('is_redeemed')
+    .where('id', '=', order.redemption_key_id)
+    .executeTakeFirst();
+  return Number(row?.is_redeemed ?? 0) === 1;
 }

@@ -540,6 +540,10 @@ for (const dialect of DIALECTS) {
         paidAt: new Date(start - HOUR_MS).toISOString(),
         endedAt: null,
         received: null,
+        paymentState: null,
+        slotShortfall: false,
+        email: null,
+        mail: null,
         deliveries: [
           {
             id: expect.any(Number),

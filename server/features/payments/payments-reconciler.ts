@@ -4,15 +4,19 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { acquireLease, releaseLease } from '../../db/leases.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, getInvoice } from './btcpay-client.ts';
-import { applyInvoice, expireOrder } from './orders.service.ts';
-import { listDueUninvoicedOrders, listOrdersToReconcile, markOrderChecked } from './orders.store.ts';
+import { applyInvoice } from './invoice-apply.service.ts';
+import { expireOrder } from './orders.service.ts';
+import { markOrderChecked } from './orders.store.ts';
+import { listDueUninvoicedOrders, listOrdersToReconcile } from './orders-reconcile.store.ts';
 import { getBtcpayConnection } from './payment-settings.service.ts';
 
 /*
  * Nothing missed: every PAYMENTS_RECONCILE_MS, the instance holding the 'payments-reconciler' lease
  * reads the invoices of pending orders again and applies them as a webhook would (applyInvoice), so
  * a payment whose webhook never came is still delivered and ended invoices free their slots. The
- * same check holds: a settled invoice that does not pay the order's price makes no code.
+ * same check holds: a settled invoice that does not pay the order's price makes no code. It reads
+ * additionalStatus as the webhook does (a late payment of an expired invoice is PaidLate, never
+ * Settled), watches expired orders for a late payment for a day, and sends the order mails still due.
  */
 
 export const RECONCILER_LEASE = 'payments-reconciler';
@@ -27,18 +31,22 @@ export interface ReconcileSummary {
   held: number;
   /** BTCPay did not answer: the rest waits for the next round. */
   unavailable: boolean;
+  /** Order mails sent (order-mail.ts). */
+  mailed: number;
 }
 
 /** One sweep (the timer's round; tests call it directly). */
 export async function reconcileOrders(ctx: AppContext, log?: FastifyBaseLogger): Promise<ReconcileSummary> {
-  const summary: ReconcileSummary = { checked: 0, paid: 0, ended: 0, held: 0, unavailable: false };
+  const summary: ReconcileSummary = { checked: 0, paid: 0, ended: 0, held: 0, unavailable: false, mailed: 0 };
   // Orders that never got an invoice id: nothing to ask BTCPay about once their hold ran out.
   for (const order of await listDueUninvoicedOrders(ctx.db, ctx.now(), BATCH)) {
     if (await expireOrder(ctx, order, 'no_invoice')) summary.ended += 1;
   }
+  // Order mails still due (a failure retried, or an instance that stopped before sending).
+  summary.mailed = await ctx.services.orderMail.sendDue();
   const connection = await getBtcpayConnection(ctx);
   if (!connection) return summary;
-  for (const order of await listOrdersToReconcile(ctx.db, BATCH)) {
+  for (const order of await listOrdersToReconcile(ctx.db, ctx.now(), BATCH)) {
     let invoice: Awaited<ReturnType<typeof getInvoice>>;
     try {
       invoice = await getInvoice(connection, order.invoice_id as string);
@@ -54,6 +62,16 @@ export async function reconcileOrders(ctx: AppContext, log?: FastifyBaseLogger):
       if (order.expires_at <= ctx.now() && (await expireOrder(ctx, order, 'invoice_not_found')))
         summary.ended += 1;
       if (order.status === 'expired') await markOrderChecked(ctx.db, order.id, ctx.now());
+      continue;
+    }
+    if (
+      order.status === 'expired' &&
+      invoice.status === 'Expired' &&
+      invoice.additionalStatus !== 'PaidLate' &&
+      invoice.additionalStatus !== 'PaidPartial'
+    ) {
+      // Still unpaid: asked again later while a late payment may come (listOrdersToReconcile).
+      await markOrderChecked(ctx.db, order.id, ctx.now());
       continue;
     }
     const outcome = await applyInvoice(ctx, order, invoice, { via: 'reconciler' });
@@ -103,7 +121,7 @@ export function startPaymentsReconciler(
       try {
         if (await holdLease()) {
           const summary = await reconcileOrders(ctx, log);
-          if (summary.paid > 0 || summary.ended > 0 || summary.held > 0)
+          if (summary.paid > 0 || summary.ended > 0 || summary.held > 0 || summary.mailed > 0)
             log.info(summary, 'payments: reconciled pending orders');
         }
       } catch (error) {
@@ -135,5 +153,8 @@ export function registerPaymentsReconciler(app: FastifyInstance, ctx: AppContext
   });
   app.addHook('onClose', async () => {
     await reconciler?.stop();
+    // A mail being tried finishes (or fails, and stays due for the next instance's round).
+    await ctx.services.orderMail.idle();
+    ctx.services.orderMail.close();
   });
 }

@@ -7,7 +7,7 @@ import { badRequest, HttpError } from '../../http-error.ts';
 import { unsafeTextError } from '../../plugins/text-check.ts';
 import { secretsEqual } from '../auth/secret.ts';
 import { BtcpayRefusedError, BtcpayUnavailableError, getInvoice } from './btcpay-client.ts';
-import { applyInvoice } from './orders.service.ts';
+import { applyInvoice } from './invoice-apply.service.ts';
 import { findOrderById, findOrderByInvoiceId, insertWebhookDelivery } from './orders.store.ts';
 import { type BtcpayConnection, getBtcpayConnection } from './payment-settings.service.ts';
 import { markPreviousWebhookSecretUsed } from './payment-settings.store.ts';

@@ -3,7 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BTCPAY_WEBHOOK_PATH } from '../../../common/order-texts.ts';
 import {
+  CreateOrderRequestSchema,
   CreateOrderResponseSchema,
+  OrderLookupRequestSchema,
+  OrderLookupResponseSchema,
   OrderStatusRequestSchema,
   OrderStatusResponseSchema,
   WEBHOOK_OUTCOMES,
@@ -16,7 +19,7 @@ import {
   openOrderCheckout,
   ProcessorUnavailableError,
 } from './order-checkout.service.ts';
-import { readOrderStatus } from './orders.service.ts';
+import { lookUpOrder, readOrderStatus } from './orders.service.ts';
 import {
   receiveBtcpayWebhook,
   WEBHOOK_RETRY_AFTER_S,
@@ -64,7 +67,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
     {
       schema: {
         summary:
-          'Place an order: a short hold on a slot and its BTCPay invoice; 200 hands back the order this browser already has waiting (404 not connected, 409 Sold Out / slots reserved / an order from this address waiting, 503 BTCPay down)',
+          'Place an order: a short hold on a slot and its BTCPay invoice; 200 hands back the order this browser already has waiting (404 not connected, 409 Sold Out / slots reserved / an order from this address waiting, 503 BTCPay down). An optional e-mail gets the code once paid and finds the order page again',
+        body: CreateOrderRequestSchema,
         response: responses({ 200: CreateOrderResponseSchema, 201: CreateOrderResponseSchema }),
       },
       preHandler: app.rateLimitHooks('order'),
@@ -75,6 +79,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           ip: request.ip,
           publicBase: publicBaseOf(request),
           ownOrderId: request.cookies[ORDER_COOKIE],
+          email: request.body.email,
         });
         reply.setCookie(ORDER_COOKIE, placed.order.orderId, {
           httpOnly: true,
@@ -123,6 +128,21 @@ export const paymentsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
       config: { rateLimit: { max: STATUS_CALLS_PER_MINUTE, timeWindow: '1 minute' } },
     },
     async (request) => readOrderStatus(ctx, request.params.id, request.body.secret, publicBaseOf(request)),
+  );
+
+  app.post(
+    '/api/public/orders/lookup',
+    {
+      schema: {
+        summary:
+          "A lost order page: the order link (with its secret) for the invoice id on BTCPay's receipt and the e-mail given at Pay now; the same 404 for an unknown invoice as for a wrong e-mail",
+        body: OrderLookupRequestSchema,
+        response: responses({ 200: OrderLookupResponseSchema }),
+      },
+      // Counted with My key's recovery calls (RATE_LIMIT_KEY per IP): a guess costs a call.
+      preHandler: app.rateLimitHooks('key'),
+    },
+    async (request) => lookUpOrder(ctx, request.body),
   );
 
   // Its own scope: the signature covers the exact bytes, so this route alone takes its body raw.

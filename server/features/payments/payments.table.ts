@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { OrderStatus } from '../../../common/payments.ts';
+import type { OrderMailState, OrderPaymentState, OrderStatus } from '../../../common/payments.ts';
 import type { RedemptionKeyType } from '../../../common/redemption.ts';
 
 /**
@@ -73,6 +73,28 @@ export interface OrdersTable {
   /** underpaid / mismatch: what BTCPay says was paid (decimal text) and in which currency. */
   received_amount: NullableText;
   received_currency: NullableText;
+  /** The e-mail the buyer gave at Pay now (optional): this order's mail and lookup only; never logged. */
+  buyer_email: NullableText;
+  /** The order link (with its secret), sealed with the buyer's e-mail (order-recovery.ts). */
+  sealed_link: NullableText;
+  /** What BTCPay says beyond the status (OrderPaymentState): processing, partial, late, over. */
+  payment_state: ColumnType<
+    OrderPaymentState | null,
+    OrderPaymentState | null | undefined,
+    OrderPaymentState | null
+  >;
+  /** 1: paid late when every slot was taken (the operator is told). */
+  slot_shortfall: NullableNumber;
+  /** The code's mail: due (to send or retry), sent, failed (given up); null without an e-mail or SMTP. */
+  mail_state: ColumnType<OrderMailState | null, OrderMailState | null | undefined, OrderMailState | null>;
+  mail_attempts: NullableNumber;
+  /** When the mail is due (again). */
+  mail_next_at: NullableNumber;
+  /** An instance sending the mail holds it until this (two instances never both send it). */
+  mail_claimed_until: NullableNumber;
+  /** Why the last attempt failed (the SMTP server's answer, without the address). */
+  mail_error: NullableText;
+  mail_sent_at: NullableNumber;
 }
 
 /** Every webhook delivery received with a valid signature, and what it did. */

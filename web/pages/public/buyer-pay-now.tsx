@@ -1,11 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CreditCard } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
 import { ApiError, apiRequest } from '@/lib/api.ts';
 import { leavePageFor } from '@/lib/navigation.ts';
 import {
   clockTime,
+  ORDER_EMAIL_TEXTS,
   ORDER_REFUSAL_REASONS,
   ORDER_TEXTS,
   orderPendingText,
@@ -61,12 +64,16 @@ export function PayNow({ slots }: { slots: SlotView }) {
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [refused, setRefused] = useState<Refusal | null>(null);
+  const [email, setEmail] = useState('');
+  const emailId = useId();
 
   async function pay() {
     setCreating(true);
     setRefused(null);
     try {
-      const order = await apiRequest<CreateOrderResponse>('POST', '/api/public/orders');
+      // Optional, for this order only: its code by mail, and its page found again with the invoice ID.
+      const body = email.trim() ? { email: email.trim() } : undefined;
+      const order = await apiRequest<CreateOrderResponse>('POST', '/api/public/orders', body);
       // The button keeps its progress text while the browser leaves for the checkout.
       leavePageFor(order.checkoutLink);
     } catch (cause) {
@@ -94,15 +101,32 @@ export function PayNow({ slots }: { slots: SlotView }) {
           {slotsReservedNotice(reserved)}
         </Button>
       ) : (
-        <Button
-          size="lg"
-          className="w-full bg-gradient-to-r from-yellow-500 to-orange-600 text-slate-950 shadow-lg shadow-orange-500/25 hover:from-yellow-400 hover:to-orange-500"
-          disabled={creating}
-          onClick={() => void pay()}
-        >
-          <CreditCard aria-hidden="true" />
-          {creating ? PAY_NOW_TEXTS.creating : ORDER_TEXTS.payNow}
-        </Button>
+        <>
+          <div className="grid gap-1.5">
+            <Label htmlFor={emailId}>{ORDER_EMAIL_TEXTS.label}</Label>
+            <Input
+              id={emailId}
+              type="email"
+              autoComplete="email"
+              maxLength={254}
+              value={email}
+              aria-describedby={`${emailId}-help`}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+            <p id={`${emailId}-help`} className="text-xs text-muted-foreground">
+              {ORDER_EMAIL_TEXTS.help}
+            </p>
+          </div>
+          <Button
+            size="lg"
+            className="w-full bg-gradient-to-r from-yellow-500 to-orange-600 text-slate-950 shadow-lg shadow-orange-500/25 hover:from-yellow-400 hover:to-orange-500"
+            disabled={creating}
+            onClick={() => void pay()}
+          >
+            <CreditCard aria-hidden="true" />
+            {creating ? PAY_NOW_TEXTS.creating : ORDER_TEXTS.payNow}
+          </Button>
+        </>
       )}
       {refused?.kind === 'message' && (
         <p role="alert" className="text-sm text-red-400">

@@ -11,12 +11,17 @@ import type { OrderStatusResponse } from '../../../common/payments.ts';
  * waits for the operator (underpaid, mismatch), and the small parts the page shares with them.
  */
 
-export function statusTitle(status: OrderStatusResponse['status']): string {
-  switch (status) {
+/** The order's state in a line (the page's heading, and what its live region announces). */
+export function statusTitle(order: Pick<OrderStatusResponse, 'status' | 'payment' | 'redeemed'>): string {
+  switch (order.status) {
     case 'pending':
-      return ORDER_TEXTS.waiting;
+      return order.payment === 'processing'
+        ? ORDER_TEXTS.processing
+        : order.payment === 'partial'
+          ? ORDER_TEXTS.partial
+          : ORDER_TEXTS.waiting;
     case 'paid':
-      return ORDER_TEXTS.paid;
+      return order.redeemed ? ORDER_TEXTS.redeemed : ORDER_TEXTS.paid;
     case 'expired':
       return ORDER_TEXTS.expired;
     case 'invalid':
@@ -49,61 +54,93 @@ export function Row({ label, children }: { label: string; children: React.ReactN
   );
 }
 
-export function EndedCard({ order }: { order: OrderStatusResponse }) {
+/** One state of the order: an icon and a title, what it means, and what the buyer can do. */
+export function StatusCard({
+  icon,
+  title,
+  description,
+  className,
+  children,
+}: {
+  icon: React.ReactNode;
+  title: string;
+  description: React.ReactNode;
+  className?: string;
+  children: React.ReactNode;
+}) {
   return (
     <Card className={glassCard}>
       <CardHeader>
         <CardTitle className="flex items-center gap-2 text-lg">
-          <XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />
-          {statusTitle(order.status)}
+          {icon}
+          {title}
         </CardTitle>
-        <CardDescription>{endedText(order)}</CardDescription>
+        <CardDescription>{description}</CardDescription>
       </CardHeader>
-      <CardContent>
-        <StartAgainButton />
-      </CardContent>
+      <CardContent className={className}>{children}</CardContent>
     </Card>
+  );
+}
+
+/** The order's price and what BTCPay says arrived, as rows of a <dl>. */
+export function PaymentFigureRows({
+  order,
+  receivedLabel = 'Received',
+}: {
+  order: OrderStatusResponse;
+  receivedLabel?: string;
+}) {
+  return (
+    <>
+      {order.expected && <Row label="Price">{money(order.expected)}</Row>}
+      {order.received && <Row label={receivedLabel}>{money(order.received)}</Row>}
+    </>
+  );
+}
+
+export function EndedCard({ order }: { order: OrderStatusResponse }) {
+  return (
+    <StatusCard
+      icon={<XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />}
+      title={statusTitle(order)}
+      description={endedText(order)}
+    >
+      <StartAgainButton />
+    </StatusCard>
   );
 }
 
 /** Why an order ended, in the buyer's words. */
 function endedText(order: OrderStatusResponse): string {
   if (order.status === 'expired')
-    return `The checkout closed on ${formatDate(order.expiresAt)} without a settled payment.`;
+    return `The checkout closed on ${formatDate(order.expiresAt)} without a settled payment. ${ORDER_TEXTS.expiredWatching}`;
   if (order.status === 'refunded')
     return 'Your payment did not match this order and was refunded, so no code was made. You can start a new order.';
   return 'The checkout did not accept the payment. If you sent one, open a ticket in the community chat with its transaction hash.';
 }
 
 /** "0.01 USD". */
-const money = (value: { amount: string; currency: string }) => `${value.amount} ${value.currency}`;
+export const money = (value: { amount: string; currency: string }) => `${value.amount} ${value.currency}`;
 
 /** A settled payment that does not match the order: no code, what was paid against the price, what to do. */
 export function MismatchCard({ order, orderId }: { order: OrderStatusResponse; orderId: string }) {
   const less = order.status === 'underpaid';
   return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <AlertTriangle className="h-5 w-5 text-amber-300" aria-hidden="true" />
-          {ORDER_TEXTS.mismatch}
-        </CardTitle>
-        <CardDescription>
-          {less
-            ? 'The payment that arrived is less than the price of this order.'
-            : 'The payment that arrived is in another currency or for another amount than this order.'}{' '}
-          {ORDER_TEXTS.mismatchHelp}
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <dl className="text-sm">
-          {order.expected && <Row label="Price">{money(order.expected)}</Row>}
-          {order.received && <Row label="Received">{money(order.received)}</Row>}
-          <Row label="Order ID">
-            <code className="font-mono">{orderId}</code>
-          </Row>
-        </dl>
-      </CardContent>
-    </Card>
+    <StatusCard
+      icon={<AlertTriangle className="h-5 w-5 text-amber-300" aria-hidden="true" />}
+      title={ORDER_TEXTS.mismatch}
+      description={`${
+        less
+          ? 'The payment that arrived is less than the price of this order.'
+          : 'The payment that arrived is in another currency or for another amount than this order.'
+      } ${ORDER_TEXTS.mismatchHelp}`}
+    >
+      <dl className="text-sm">
+        <PaymentFigureRows order={order} />
+        <Row label="Order ID">
+          <code className="font-mono">{orderId}</code>
+        </Row>
+      </dl>
+    </StatusCard>
   );
 }

@@ -1,9 +1,12 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { leavePageFor } from '@/lib/navigation.ts';
 import { json, mockClipboard, mockFetch, renderWithProviders } from '@/test/render.tsx';
-import { ORDER_POLL_MS, ORDER_TEXTS, REDEEM_STEPS } from '../../../common/order-texts.ts';
+import { ORDER_LOOKUP_TEXTS, ORDER_POLL_MS, ORDER_TEXTS, REDEEM_STEPS } from '../../../common/order-texts.ts';
 import type { OrderStatusResponse } from '../../../common/payments.ts';
 import { OrderPage } from './order.tsx';
+
+vi.mock('@/lib/navigation.ts', () => ({ leavePageFor: vi.fn() }));
 
 const ORDER_ID = 'AbCdEfGhIjKlMnOp';
 const SECRET = 'abcdefghijklmnopqrstuv';
@@ -40,6 +43,7 @@ function setVisibility(state: 'hidden' | 'visible') {
 }
 
 afterEach(() => {
+  vi.mocked(leavePageFor).mockClear();
   vi.unstubAllGlobals();
   vi.useRealTimers();
   setVisibility('visible');
@@ -207,5 +211,132 @@ describe('OrderPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText(CODE)).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('reads a confirming payment as received, with no deadline and no way to pay again, until the code comes', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let settled = false;
+    mockFetch({
+      [STATUS_CALL]: () =>
+        json(
+          settled
+            ? order({ status: 'paid', code: CODE, checkoutLink: undefined })
+            : order({ payment: 'processing', checkoutLink: undefined }),
+        ),
+    });
+    openOrderPage();
+    expect(await screen.findByRole('heading', { name: ORDER_TEXTS.processing })).toBeTruthy();
+    expect(screen.getByText(ORDER_TEXTS.processingHelp)).toBeTruthy();
+    expect(screen.queryByText(ORDER_TEXTS.waiting)).toBeNull();
+    expect(screen.queryByText('Pay before')).toBeNull();
+    expect(screen.queryByRole('link', { name: /checkout/i })).toBeNull();
+    expect(announced()).toContain(ORDER_TEXTS.processing);
+    settled = true;
+    await act(() => vi.advanceTimersByTimeAsync(ORDER_POLL_MS));
+    expect(await screen.findByText(CODE)).toBeTruthy();
+  });
+
+  it('keeps asking on an expired page, so a late payment shows its code without a reload', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let paidLate = false;
+    mockFetch({
+      [STATUS_CALL]: () =>
+        json(
+          paidLate
+            ? order({ status: 'paid', code: CODE, payment: 'late', checkoutLink: undefined })
+            : order({ status: 'expired', checkoutLink: undefined, expiresAt: new Date().toISOString() }),
+        ),
+    });
+    openOrderPage();
+    expect(await screen.findByRole('heading', { name: ORDER_TEXTS.expired })).toBeTruthy();
+    expect(screen.getByText(new RegExp(ORDER_TEXTS.expiredWatching))).toBeTruthy();
+    paidLate = true;
+    await act(() => vi.advanceTimersByTimeAsync(ORDER_POLL_MS));
+    expect(await screen.findByText(CODE)).toBeTruthy();
+    expect(screen.getByText(ORDER_TEXTS.paidLate)).toBeTruthy();
+  });
+
+  it('shows a partial payment with what arrived and the checkout to pay the rest', async () => {
+    mockFetch({
+      [STATUS_CALL]: () =>
+        json(
+          order({
+            payment: 'partial',
+            expected: { amount: '40', currency: 'USD' },
+            received: { amount: '15', currency: 'USD' },
+          }),
+        ),
+    });
+    openOrderPage();
+    expect(await screen.findByRole('heading', { name: ORDER_TEXTS.partial })).toBeTruthy();
+    expect(
+      within(screen.getByText('Received so far').parentElement as HTMLElement).getByText('15 USD'),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Pay the rest at the checkout/ }).getAttribute('href')).toBe(
+      'https://pay.example.com/i/inv1',
+    );
+  });
+
+  it('says an overpaid order got its code and what to do about the difference', async () => {
+    mockFetch({
+      [STATUS_CALL]: () =>
+        json(
+          order({
+            status: 'paid',
+            code: CODE,
+            payment: 'over',
+            checkoutLink: undefined,
+            expected: { amount: '40', currency: 'USD' },
+            received: { amount: '55', currency: 'USD' },
+          }),
+        ),
+    });
+    openOrderPage();
+    expect(await screen.findByText(CODE)).toBeTruthy();
+    expect(screen.getByText(/You paid more than the price/).textContent).toContain(
+      'Received 55 USD for 40 USD',
+    );
+  });
+
+  it('says a redeemed code was redeemed, not that it is ready, and links to My key', async () => {
+    mockFetch({
+      [STATUS_CALL]: () =>
+        json(order({ status: 'paid', code: CODE, redeemed: true, checkoutLink: undefined })),
+    });
+    openOrderPage();
+    expect(await screen.findByRole('heading', { name: ORDER_TEXTS.redeemed })).toBeTruthy();
+    expect(screen.queryByText(/is ready/)).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'How to redeem' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Open My key' }).getAttribute('href')).toBe('/key');
+    expect(announced()).toContain(ORDER_TEXTS.redeemed);
+  });
+
+  it('finds a lost order page by the invoice ID and the e-mail', async () => {
+    const link = `http://localhost/order/${ORDER_ID}#${SECRET}`;
+    let asked: unknown;
+    mockFetch({
+      'POST /api/public/orders/lookup': (init) => {
+        asked = JSON.parse(String(init?.body));
+        return asked && (asked as { email: string }).email === 'me@example.com'
+          ? json({ orderId: ORDER_ID, orderLink: link })
+          : json({ error: ORDER_LOOKUP_TEXTS.notFound }, 404);
+      },
+    });
+    openOrderPage('');
+    expect(await screen.findByRole('heading', { name: ORDER_LOOKUP_TEXTS.title })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(ORDER_LOOKUP_TEXTS.invoiceLabel), { target: { value: 'Inv123' } });
+    fireEvent.change(screen.getByLabelText(ORDER_LOOKUP_TEXTS.emailLabel), {
+      target: { value: 'other@example.com' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: ORDER_LOOKUP_TEXTS.submit }));
+    expect((await screen.findByRole('alert')).textContent).toBe(ORDER_LOOKUP_TEXTS.notFound);
+    expect(leavePageFor).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText(ORDER_LOOKUP_TEXTS.emailLabel), {
+      target: { value: ' me@example.com ' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: ORDER_LOOKUP_TEXTS.submit }));
+    await waitFor(() => expect(leavePageFor).toHaveBeenCalledWith(link));
+    expect(asked).toEqual({ invoiceId: 'Inv123', email: 'me@example.com' });
   });
 });

@@ -4,6 +4,7 @@ import {
   Clock,
   Copy,
   ExternalLink,
+  Hourglass,
   KeyRound,
   PartyPopper,
   Receipt,
@@ -29,7 +30,17 @@ import {
 } from '../../../common/order-texts.ts';
 import type { OrderStatusResponse } from '../../../common/payments.ts';
 import { timeUntil } from './key-time.ts';
-import { EndedCard, MismatchCard, Row, StartAgainButton, statusTitle } from './order-outcomes.tsx';
+import { OrderLookupForm } from './order-lookup.tsx';
+import {
+  EndedCard,
+  MismatchCard,
+  money,
+  PaymentFigureRows,
+  Row,
+  StartAgainButton,
+  StatusCard,
+  statusTitle,
+} from './order-outcomes.tsx';
 import { orderStatusQuery } from './public-queries.ts';
 
 /** The key types' names (common/script-keys.ts has them too, but loads zod, which public pages never do). */
@@ -109,7 +120,7 @@ function OrderStatusView({ target }: { target: OrderTarget }) {
     <div className="grid gap-6">
       {/* The status, announced as it changes while the buyer waits. */}
       <p className="sr-only" role="status">
-        {data ? statusTitle(data.status) : ''}
+        {data ? statusTitle(data) : ''}
       </p>
       {error && (
         <div
@@ -133,6 +144,8 @@ function OrderStatusView({ target }: { target: OrderTarget }) {
         isPending && <LoadingCard />
       ) : data.status === 'pending' ? (
         <PendingCard order={data} />
+      ) : data.status === 'paid' && data.redeemed ? (
+        <RedeemedCard order={data} />
       ) : data.status === 'paid' ? (
         <PaidCard order={data} />
       ) : data.status === 'underpaid' || data.status === 'mismatch' ? (
@@ -168,50 +181,86 @@ function LoadingCard() {
 
 function NotFoundCard() {
   return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />
-          {ORDER_TEXTS.notFound}
-        </CardTitle>
-        <CardDescription>{ORDER_PAGE_TEXTS.notFoundHelp}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <StartAgainButton />
-      </CardContent>
-    </Card>
+    <StatusCard
+      icon={<XCircle className="h-5 w-5 text-red-300" aria-hidden="true" />}
+      title={ORDER_TEXTS.notFound}
+      description={ORDER_PAGE_TEXTS.notFoundHelp}
+      className="grid gap-6"
+    >
+      <StartAgainButton />
+      <OrderLookupForm />
+    </StatusCard>
   );
 }
 
 function PendingCard({ order }: { order: OrderStatusResponse }) {
-  return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <Clock className="h-5 w-5 text-amber-300" aria-hidden="true" />
-          {ORDER_TEXTS.waiting}
-        </CardTitle>
-        <CardDescription>
-          This page updates by itself: keep it open, and your code shows here once the payment settles.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
+  // Paid in full and confirming: no expiry to beat and no checkout to return to (no paying twice).
+  if (order.payment === 'processing') {
+    return (
+      <StatusCard
+        icon={<Hourglass className="h-5 w-5 text-cyan-300" aria-hidden="true" />}
+        title={ORDER_TEXTS.processing}
+        description={ORDER_TEXTS.processingHelp}
+      >
         <dl className="text-sm">
           <Row label="You get">{deliveryText(order)}</Row>
-          <Row label="Pay before">
-            {formatDate(order.expiresAt)} (in {timeUntil(order.expiresAt)})
-          </Row>
         </dl>
-        {order.checkoutLink && (
-          <Button asChild className="justify-self-start">
-            <a href={order.checkoutLink}>
-              Return to the checkout
-              <ExternalLink aria-hidden="true" />
-            </a>
-          </Button>
-        )}
-      </CardContent>
-    </Card>
+      </StatusCard>
+    );
+  }
+  const partial = order.payment === 'partial';
+  return (
+    <StatusCard
+      icon={<Clock className="h-5 w-5 text-amber-300" aria-hidden="true" />}
+      title={partial ? ORDER_TEXTS.partial : ORDER_TEXTS.waiting}
+      description={
+        partial
+          ? ORDER_TEXTS.partialHelp
+          : 'This page updates by itself: keep it open, and your code shows here once the payment settles.'
+      }
+      className="grid gap-4"
+    >
+      <dl className="text-sm">
+        <Row label="You get">{deliveryText(order)}</Row>
+        {partial && <PaymentFigureRows order={order} receivedLabel="Received so far" />}
+        <Row label="Pay before">
+          {formatDate(order.expiresAt)} (in {timeUntil(order.expiresAt)})
+        </Row>
+      </dl>
+      {order.checkoutLink && (
+        <Button asChild className="justify-self-start">
+          <a href={order.checkoutLink}>
+            {partial ? 'Pay the rest at the checkout' : 'Return to the checkout'}
+            <ExternalLink aria-hidden="true" />
+          </a>
+        </Button>
+      )}
+    </StatusCard>
+  );
+}
+
+/** The code was redeemed: the key it made is what the buyer holds now, on My key. */
+function RedeemedCard({ order }: { order: OrderStatusResponse }) {
+  return (
+    <StatusCard
+      icon={<Check className="h-5 w-5 text-emerald-300" aria-hidden="true" />}
+      title={ORDER_TEXTS.redeemed}
+      description={ORDER_TEXTS.redeemedHelp}
+      className="grid gap-4"
+    >
+      <dl className="text-sm">
+        <Row label="Used code">
+          <code className="font-mono">{order.code}</code>
+        </Row>
+        <Row label="Key type">{TYPE_LABELS[order.keyType] ?? order.keyType}</Row>
+      </dl>
+      <Button asChild className="justify-self-start bg-emerald-700 text-white hover:bg-emerald-800">
+        <a href="/key">
+          <KeyRound aria-hidden="true" />
+          Open My key
+        </a>
+      </Button>
+    </StatusCard>
   );
 }
 
@@ -229,6 +278,15 @@ function PaidCard({ order }: { order: OrderStatusResponse }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">
+        {order.payment === 'late' && <p className="text-sm text-slate-300">{ORDER_TEXTS.paidLate}</p>}
+        {order.payment === 'over' && (
+          <p className="text-sm text-amber-200">
+            {ORDER_TEXTS.paidOver}
+            {order.received && order.expected
+              ? ` Received ${money(order.received)} for ${money(order.expected)}.`
+              : ''}
+          </p>
+        )}
         {order.code && <CodeBox code={order.code} />}
         <dl className="text-sm">
           <Row label="Key type">{TYPE_LABELS[order.keyType] ?? order.keyType}</Row>

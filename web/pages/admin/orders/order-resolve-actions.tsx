@@ -8,7 +8,8 @@ const WAITING = new Set<AdminOrder['status']>(['underpaid', 'mismatch']);
 
 /** Under the price: what BTCPay says was paid, for an order whose payment did not match. */
 export function ReceivedFigures({ order }: { order: AdminOrder }) {
-  if (!order.received || order.status === 'pending') return null;
+  // A pending order's figures are a partial payment's (what arrived so far).
+  if (!order.received || (order.status === 'pending' && order.paymentState !== 'partial')) return null;
   const differs = order.received.amount !== order.amount || order.received.currency !== order.currency;
   if (!differs && order.status === 'paid') return null;
   return (

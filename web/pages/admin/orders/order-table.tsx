@@ -4,6 +4,7 @@ import { CutText, DateCell, LoadingRow, MessageRow } from '../shared/admin-table
 import { AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { StatusBadge } from '../shared/key-badges.tsx';
 import { OrderDeliveriesDialog } from './order-deliveries-dialog.tsx';
+import { BuyerMail, PaymentNotes } from './order-payment-notes.tsx';
 import { ReceivedFigures, ResolveOrderActions } from './order-resolve-actions.tsx';
 import { ORDER_STATUS_LABELS } from './orders-queries.ts';
 
@@ -55,9 +56,11 @@ function OrderRow({ order }: { order: AdminOrder }) {
           {order.keyType}, {order.validityHours} h, {order.maxHardwareBindings}{' '}
           {order.maxHardwareBindings === 1 ? 'device' : 'devices'}
         </p>
+        <BuyerMail order={order} />
       </AdminCell>
       <AdminCell label="Status">
         <StatusBadge tone={STATUS_TONES[order.status]}>{ORDER_STATUS_LABELS[order.status]}</StatusBadge>
+        <PaymentNotes order={order} />
         <ResolveOrderActions order={order} />
       </AdminCell>
       <AdminCell label="Invoice" className="md:max-w-40">

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '@/test/render.tsx';
 import type { AdminOrder, PaymentSettings } from '../../../../common/payments.ts';
 import { renderAt } from '../shared/test-utils.tsx';
+import { PAYMENT_NOTES, SLOT_SHORTFALL_NOTE } from './order-payment-notes.tsx';
 import OrdersPage from './orders.tsx';
 
 vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
@@ -38,6 +39,10 @@ function order(overrides: Partial<AdminOrder> = {}): AdminOrder {
     paidAt: '2026-11-25T10:05:00.000Z',
     endedAt: null,
     received: null,
+    paymentState: null,
+    slotShortfall: false,
+    email: null,
+    mail: null,
     deliveries: [
       {
         id: 2,
@@ -251,5 +256,54 @@ describe('OrdersPage', () => {
     renderAt(<OrdersPage />, '/admin/orders');
     expect(await screen.findByText('Error loading orders')).toBeTruthy();
     expect(screen.getByText('Failed to load orders: Database unavailable')).toBeTruthy();
+  });
+
+  it('says what BTCPay reported beyond the status, a late payment without a free slot, and the masked e-mail with its mail', async () => {
+    const late = order({
+      id: 'Ord3rLate0000004',
+      paymentState: 'late',
+      slotShortfall: true,
+      email: 'b***@example.com',
+      mail: { state: 'failed', attempts: 1, error: '550 5.1.1 Recipient address rejected', sentAt: null },
+    });
+    const partial = order({
+      id: 'Ord3rPartial0005',
+      status: 'pending',
+      redemptionCode: null,
+      redemptionKeyId: null,
+      paidAt: null,
+      paymentState: 'partial',
+      received: { amount: '15', currency: 'USD' },
+      deliveries: [],
+    });
+    const confirming = order({
+      id: 'Ord3rProcess0006',
+      status: 'pending',
+      redemptionCode: null,
+      redemptionKeyId: null,
+      paidAt: null,
+      paymentState: 'processing',
+      email: 'c***@example.com',
+      mail: null,
+      deliveries: [],
+    });
+    fakeServer({ orders: [late, partial, confirming] });
+    renderAt(<OrdersPage />, '/admin/orders');
+    await screen.findByText(late.id);
+
+    const lateRow = within(rowOf(late.id));
+    expect(lateRow.getByText(PAYMENT_NOTES.late)).toBeTruthy();
+    expect(lateRow.getByRole('note').textContent).toBe(SLOT_SHORTFALL_NOTE);
+    expect(lateRow.getByText('b***@example.com')).toBeTruthy();
+    expect(lateRow.getByText(/Mail failed: 550 5.1.1 Recipient address rejected/)).toBeTruthy();
+
+    const partialRow = within(rowOf(partial.id));
+    expect(partialRow.getByText(PAYMENT_NOTES.partial)).toBeTruthy();
+    expect(partialRow.getByTestId('received-figures').textContent).toBe('Received 15 USD');
+
+    const confirmingRow = within(rowOf(confirming.id));
+    expect(confirmingRow.getByText(PAYMENT_NOTES.processing)).toBeTruthy();
+    expect(confirmingRow.getByText('c***@example.com')).toBeTruthy();
+    expect(confirmingRow.queryByRole('note')).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HardwareBinding } from '../../../common/hardware-bindings.ts';
 import { insertHardwareBinding, insertScriptKeyBinding, insertTestScriptKey } from '../../test/fixtures.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
-import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
+import { onScriptKeyChanged } from '../licensing/script-key-events.ts';
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: hardware bindings`, () => {

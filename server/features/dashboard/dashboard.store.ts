@@ -1,6 +1,6 @@
 import { countWhere } from '../../db/aggregates.ts';
 import type { Db } from '../../db/index.ts';
-import { notALicensesScriptKey } from '../licensing/license-resolution.ts';
+import { notALicensesScriptKey } from '../../db/key-filters.ts';
 
 export interface LicenseKeyCounts {
   total: number;

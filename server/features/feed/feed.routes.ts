@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type FeedResponse, FeedResponseSchema } from '../../../common/fleet.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
-import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
+import { onScriptKeyChanged } from '../licensing/script-key-events.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { feedProtocol } from './feed.protocol.ts';
 import { Feed, MAX_FEED_WAIT_SECONDS } from './feed.service.ts';

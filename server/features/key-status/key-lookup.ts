@@ -3,9 +3,9 @@ import { REDEMPTION_CODE_PATTERN } from '../../../common/redemption.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
 import { HttpError } from '../../http-error.ts';
-import { looksLikeLicenseKey, resolveLicenseKey } from '../licensing/license-resolution.ts';
 import { readOrderStatus } from '../payments/orders.service.ts';
 import { findRedemptionCodeRow } from '../redemption/redemption.store.ts';
+import { looksLikeLicenseKey, resolveLicenseKey } from '../script-keys/license-resolution.ts';
 import {
   findScriptKeyByKey,
   findScriptKeyRowById,

@@ -7,11 +7,9 @@ import {
 } from '../../../common/licensing.ts';
 import type { AppContext } from '../../context.ts';
 import { conflict, notFound } from '../../http-error.ts';
-import { announceScriptKeyChanged } from '../script-keys/script-keys.service.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { futureExpiry } from './expiry.ts';
 import { generateLicenseKey } from './license-key.ts';
-import { createScriptKeyOfLicense } from './license-resolution.ts';
 import {
   deleteLicenseKeyById,
   deleteScriptKeyOfLicense,
@@ -22,6 +20,7 @@ import {
   switchOffScriptKeyOfLicense,
 } from './licensing.store.ts';
 import { announceLicensingChanged } from './licensing-events.ts';
+import { publishScriptKeyChanged } from './script-key-events.ts';
 
 /** Who asked, for the audit log. */
 export interface AdminClient {
@@ -45,7 +44,7 @@ export async function createLicenseKey(
       now,
     );
     // The script key devices will present, made with it: the loader, the feed and /key take either.
-    await createScriptKeyOfLicense(
+    await ctx.services.licenseScriptKeys.create(
       trx,
       ctx.dialect,
       {
@@ -124,7 +123,7 @@ export async function revokeLicenseKey(
     );
     return { revokedKey: revoked, scriptKey };
   });
-  if (scriptKey) await announceScriptKeyChanged(ctx, scriptKey);
+  if (scriptKey) await publishScriptKeyChanged(ctx, scriptKey);
   await announceLicensingChanged(ctx, 'license_key');
   return revokedKey;
 }
@@ -149,6 +148,6 @@ export async function deleteLicenseKey(ctx: AppContext, id: number, client: Admi
     );
     return scriptKey;
   });
-  if (scriptKey) await announceScriptKeyChanged(ctx, scriptKey);
+  if (scriptKey) await publishScriptKeyChanged(ctx, scriptKey);
   await announceLicensingChanged(ctx, 'license_key');
 }

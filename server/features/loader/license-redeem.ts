@@ -2,7 +2,7 @@ import { REDEMPTION_TEXTS } from '../../../common/redemption.ts';
 import type { RedeemResponse } from '../../../common/script-access.ts';
 import type { AppContext } from '../../context.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import { resolveLicenseKey } from '../licensing/license-resolution.ts';
+import { resolveLicenseKey } from '../script-keys/license-resolution.ts';
 import { announceScriptKeyChanged } from '../script-keys/script-keys.service.ts';
 import { bindDeviceToScriptKey } from './device-binding.ts';
 import { ACCESS_TEXTS, inactiveKeyText } from './loader-access.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findLuaSyntaxError } from '../../../common/lua-syntax.ts';
 import { usageDay } from '../../db/usage-day.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
-import { publishScriptKeyChanged } from '../script-keys/script-key-events.ts';
+import { publishScriptKeyChanged } from '../licensing/script-key-events.ts';
 import { ACCESS_TEXTS } from './loader-access.ts';
 import { loaderStopChunk } from './loader-response.ts';
 import {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import { looksLikeLicenseKey, resolveLicenseKey } from '../licensing/license-resolution.ts';
-import { onScriptKeyChanged } from '../script-keys/script-key-events.ts';
+import { onScriptKeyChanged } from '../licensing/script-key-events.ts';
+import { looksLikeLicenseKey, resolveLicenseKey } from '../script-keys/license-resolution.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
 import { spendChallengeNonce } from './challenge.store.ts';
 import { bindDeviceToScriptKey } from './device-binding.ts';

@@ -1,53 +1,23 @@
 import { REDEMPTION_TEXTS } from '../../../common/redemption.ts';
 import type { RedeemRequest, RedeemResponse, RenewResponse } from '../../../common/script-access.ts';
 import type { AppContext } from '../../context.ts';
-import { isSerializationFailure, isUniqueViolation } from '../../db/errors.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { insertScriptKeyBinding } from '../bindings/bindings.store.ts';
-import { looksLikeLicenseKey } from '../licensing/license-resolution.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
 import {
   findRedemptionCodeRow,
   markRedemptionCodeRedeemed,
   type RedemptionCodeRow,
 } from '../redemption/redemption.store.ts';
+import { looksLikeLicenseKey } from '../script-keys/license-resolution.ts';
 import { generateScriptKey } from '../script-keys/script-key.ts';
 import { insertScriptKey } from '../script-keys/script-keys.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { redeemLicenseKey } from './license-redeem.ts';
+import { auditRedeemConflict, isRedeemConflict, RedemptionConflict } from './redeem-conflict.ts';
 import { renewKey } from './renew.service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
-
-/** Another redemption of the same code won. Thrown inside the transaction, so the loser writes nothing. */
-export class RedemptionConflict extends Error {}
-
-/** Whether a redemption's transaction failed because another redemption of the code won. */
-export function isRedeemConflict(error: unknown): boolean {
-  // PostgreSQL may also settle the race by failing the loser's transaction outright.
-  return error instanceof RedemptionConflict || isSerializationFailure(error) || isUniqueViolation(error);
-}
-
-/** The loser of a redemption race: a transaction_conflict audit row (after its rollback), then 409. */
-export async function auditRedeemConflict(
-  ctx: AppContext,
-  redemptionKeyId: number,
-  ip: string,
-  hwid: string | undefined,
-): Promise<never> {
-  await insertAuditLog(
-    ctx.db,
-    {
-      eventType: 'transaction_conflict',
-      success: false,
-      ipAddress: ip,
-      hardwareId: hwid ?? null,
-      details: { operation: 'code_redeem', redemptionKeyId },
-    },
-    ctx.now(),
-  );
-  throw conflict(REDEMPTION_TEXTS.conflict);
-}
 
 /** The code as typed (any case), if it can be redeemed now: 404 unknown, 409 spent, 410 expired. */
 async function findRedeemableCode(ctx: AppContext, given: string): Promise<RedemptionCodeRow> {

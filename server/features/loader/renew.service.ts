@@ -9,7 +9,7 @@ import { markRedemptionCodeRedeemed, type RedemptionCodeRow } from '../redemptio
 import { announceScriptKeyChanged } from '../script-keys/script-keys.service.ts';
 import { lockScriptKey } from '../script-keys/script-keys.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
-import { auditRedeemConflict, isRedeemConflict, RedemptionConflict } from './redeem.service.ts';
+import { auditRedeemConflict, isRedeemConflict, RedemptionConflict } from './redeem-conflict.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 

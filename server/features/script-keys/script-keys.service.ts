@@ -15,11 +15,11 @@ import { futureExpiry } from '../licensing/expiry.ts';
 import type { AdminClient } from '../licensing/licensing.service.ts';
 import { findLicenseKeyById } from '../licensing/licensing.store.ts';
 import { announceLicensingChanged } from '../licensing/licensing-events.ts';
+import { publishScriptKeyChanged } from '../licensing/script-key-events.ts';
 import { findRedemptionKeyById } from '../redemption/redemption.store.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import { deleteKeyAddressesOfKey } from './key-sharing.store.ts';
 import { generateScriptKey } from './script-key.ts';
-import { publishScriptKeyChanged } from './script-key-events.ts';
 import {
   deactivateScriptKeyById,
   deleteScriptKeyById,

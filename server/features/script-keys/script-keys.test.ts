@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScriptKey } from '../../../common/script-keys.ts';
 import { insertHardwareBinding, insertScriptKeyBinding, insertTestScriptKey } from '../../test/fixtures.ts';
 import { DIALECTS, useTestApp } from '../../test/helper.ts';
-import { onScriptKeyChanged } from './script-key-events.ts';
+import { onScriptKeyChanged } from '../licensing/script-key-events.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 

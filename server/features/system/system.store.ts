@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { SystemConfiguration, SystemConfigurationView } from '../../../common/system.ts';
 import type { Db } from '../../db/index.ts';
-import { notALicensesScriptKey } from '../licensing/license-resolution.ts';
+import { notALicensesScriptKey } from '../../db/key-filters.ts';
 import type { SystemConfigurationTable } from './system.table.ts';
 
 /** The configuration lives in one row. */

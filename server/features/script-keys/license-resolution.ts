@@ -1,15 +1,9 @@
-import type { ExpressionBuilder } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/database.ts';
 import { isSerializationFailure, isUniqueViolation } from '../../db/errors.ts';
 import type { Db, DialectName } from '../../db/index.ts';
-import { generateScriptKey } from '../script-keys/script-key.ts';
-import {
-  findScriptKeyRowById,
-  insertScriptKey,
-  type ScriptKeyRow,
-} from '../script-keys/script-keys.store.ts';
-import { LICENSE_KEY_PATTERN } from './license-key.ts';
+import { LICENSE_KEY_PATTERN } from '../licensing/license-key.ts';
+import { generateScriptKey } from './script-key.ts';
+import { findScriptKeyRowById, insertScriptKey, type ScriptKeyRow } from './script-keys.store.ts';
 
 /**
  * The one key model (README, "Keys and codes"): a license key is the buyer's entitlement, and the
@@ -17,21 +11,6 @@ import { LICENSE_KEY_PATTERN } from './license-key.ts';
  * the feed, the universal script, /key) accepts either; a license key is looked up here and answered
  * as its script key, which carries its type, device limit and expiry from then on.
  */
-
-/**
- * A filter for script_keys queries: leaves out the script keys license keys resolved to, which counts
- * (slots, dashboard figures) take as their license key, so no buyer is counted twice.
- */
-export function notALicensesScriptKey(eb: ExpressionBuilder<Database, 'script_keys'>) {
-  return eb.not(
-    eb.exists(
-      eb
-        .selectFrom('license_keys')
-        .select('license_keys.id')
-        .whereRef('license_keys.script_key_id', '=', 'script_keys.id'),
-    ),
-  );
-}
 
 /** Whether `given` has the shape of a license key (SCAN-…; typed in any case). */
 export function looksLikeLicenseKey(given: string): boolean {
@@ -130,4 +109,11 @@ export async function resolveLicenseKey(ctx: AppContext, given: string): Promise
     }
   }
   return undefined;
+}
+
+declare module '../../context.ts' {
+  interface AppServices {
+    /** A license key's own script key, made in the license key's transaction (licensing.service.ts). */
+    licenseScriptKeys: { create: typeof createScriptKeyOfLicense };
+  }
 }

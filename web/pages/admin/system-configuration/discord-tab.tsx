@@ -1,14 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Copy, Eraser } from 'lucide-react';
+import { Eraser } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { copyToClipboard } from '@/lib/clipboard.ts';
 import {
   DISCORD_SETTING_ENV,
   type DiscordSettingField,
@@ -17,6 +15,7 @@ import {
 } from '../../../../common/discord.ts';
 import { errorText } from '../shared/error-text.ts';
 import { FormField } from '../shared/form-field.tsx';
+import { CopyableUrl } from './copyable-url.tsx';
 import { discordSettingsQuery, useSaveDiscordSettings } from './discord-queries.ts';
 import { SaveButton } from './form-parts.tsx';
 
@@ -148,38 +147,16 @@ function DiscordCard({ settings }: { settings: DiscordSettingsView }) {
 }
 
 function InteractionsUrl({ path }: { path: string }) {
-  const url = `${window.location.origin}${path}`;
   return (
-    <div className="grid max-w-2xl gap-2">
-      <span className="text-sm font-medium">Interactions Endpoint URL</span>
-      <div className="flex items-center gap-2">
-        <code
-          className="min-w-0 flex-1 break-all rounded bg-muted px-2 py-1.5 font-mono text-xs"
-          data-testid="interactions-url"
-        >
-          {url}
-        </code>
-        <Button
-          variant="outline"
-          size="icon"
-          className="h-8 w-8 shrink-0"
-          aria-label="Copy interactions URL"
-          title="Copy interactions URL"
-          onClick={() =>
-            void copyToClipboard(
-              url,
-              'Paste it in the Developer Portal: General Information, Interactions Endpoint URL.',
-            )
-          }
-        >
-          <Copy />
-        </Button>
-      </div>
-      <p className="text-xs text-muted-foreground">
-        Save the public key here first: Discord checks the URL when you save it there, and it answers only
-        once the key is set.
-      </p>
-    </div>
+    <CopyableUrl
+      label="Interactions Endpoint URL"
+      url={`${window.location.origin}${path}`}
+      testId="interactions-url"
+      pasteHint="Paste it in the Developer Portal: General Information, Interactions Endpoint URL."
+    >
+      Save the public key here first: Discord checks the URL when you save it there, and it answers only once
+      the key is set.
+    </CopyableUrl>
   );
 }
 

@@ -11,6 +11,7 @@ import { authFeature } from './features/auth/auth.feature.ts';
 import { bindingsFeature } from './features/bindings/bindings.feature.ts';
 import { configurationFeature } from './features/configuration/configuration.feature.ts';
 import { dashboardFeature } from './features/dashboard/dashboard.feature.ts';
+import { discordFeature } from './features/discord/discord.feature.ts';
 import { feedFeature } from './features/feed/feed.feature.ts';
 import { fleetFeature } from './features/fleet/fleet.feature.ts';
 import { healthFeature } from './features/health/health.feature.ts';
@@ -91,6 +92,7 @@ const FEATURES = [
   configurationFeature,
   notificationsFeature,
   paymentsFeature,
+  discordFeature,
 ] as const satisfies readonly Feature[];
 
 /** Turns `A | B` into `A & B`. */

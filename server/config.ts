@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISCORD_SETTINGS } from './config-discord.ts';
 import { LIMIT_SETTINGS } from './config-limits.ts';
 import { checkOutsideServiceSettings, OUTSIDE_SERVICE_SETTINGS } from './config-outside-services.ts';
 
@@ -20,7 +21,8 @@ function bareOrigin(entry: string): string | null {
 
 /**
  * Every setting the server reads from the environment, with defaults that run out of the box: the
- * server's own here, its limits in config-limits.ts, the outside services' in config-outside-services.ts.
+ * server's own here, its limits in config-limits.ts, the outside services' in config-outside-services.ts
+ * and config-discord.ts.
  */
 const ConfigFields = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -130,6 +132,7 @@ const ConfigFields = z.object({
     .transform((v) => v === 'true'),
   ...LIMIT_SETTINGS,
   ...OUTSIDE_SERVICE_SETTINGS,
+  ...DISCORD_SETTINGS,
 });
 
 /** The settings, and the rules that tie several of them together. */

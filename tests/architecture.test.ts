@@ -40,6 +40,7 @@ const FEATURE_LAYERS: Record<string, number> = {
   bindings: 7,
   loader: 8,
   feed: 9,
+  discord: 9,
   dashboard: 10,
   public: 10,
   health: 10,

@@ -11,6 +11,7 @@ import type {
   ConfigurationProfilesTable,
   ConfigurationTargetsTable,
 } from '../features/configuration/configuration.table.ts';
+import type { DiscordLinksTable, DiscordSettingsTable } from '../features/discord/discord.table.ts';
 import type { BotCredentialsTable } from '../features/fleet/bot-credential.table.ts';
 import type { BotTokensTable } from '../features/fleet/bot-token.table.ts';
 import type {
@@ -71,6 +72,8 @@ export interface Database {
   hwid_resets: HwidResetsTable;
   removed_devices: RemovedDevicesTable;
   key_renewals: KeyRenewalsTable;
+  discord_settings: DiscordSettingsTable;
+  discord_links: DiscordLinksTable;
   challenge_nonces: ChallengeNoncesTable;
   loader_signing_keys: LoaderSigningKeysTable;
   system_configuration: SystemConfigurationTable;

@@ -27,6 +27,10 @@ export const API_TAGS = [
     name: 'payments',
     description: 'Orders paid through BTCPay Server, its webhook, the connection settings',
   },
+  {
+    name: 'discord',
+    description: "Discord's slash commands (signed interactions) and the Discord settings",
+  },
   { name: 'scripts', description: 'Script store, versions, files, the scripts page' },
   { name: 'security', description: 'Audit log and rate-limit status' },
   { name: 'health', description: 'AI health: report, findings, recommendations, error reports' },

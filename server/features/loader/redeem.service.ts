@@ -50,8 +50,9 @@ export async function redeemCode(
     return redeemLicenseKey(ctx, input.code, input.hwid);
   const found = await findRedeemableCode(ctx, input.code);
   if (input.key !== undefined) return renewKey(ctx, found, input.key, { ...client, hwid: input.hwid });
-  // The schema asks for hwid whenever key is absent.
-  const hwid = input.hwid ?? '';
+  // The schema asks for hwid whenever key is absent; Discord's /redeem has no device (the loader
+  // binds the first one), so there a key is made with none bound.
+  const hwid = input.hwid;
   const now = ctx.now();
 
   const scriptType = found.key_type;
@@ -74,12 +75,14 @@ export async function redeemCode(
         },
         now,
       );
-      await insertScriptKeyBinding(
-        trx,
-        { scriptKeyId, hardwareId: hwid, deviceInfo: input.device ?? null },
-        now,
-      );
-      const audit = { licenseKey: scriptKey, ipAddress: client.ip, hardwareId: hwid };
+      if (hwid !== undefined) {
+        await insertScriptKeyBinding(
+          trx,
+          { scriptKeyId, hardwareId: hwid, deviceInfo: input.device ?? null },
+          now,
+        );
+      }
+      const audit = { licenseKey: scriptKey, ipAddress: client.ip, hardwareId: hwid ?? null };
       await insertAuditLog(
         trx,
         {
@@ -95,6 +98,7 @@ export async function redeemCode(
         },
         now,
       );
+      if (hwid === undefined) return;
       await insertAuditLog(
         trx,
         {

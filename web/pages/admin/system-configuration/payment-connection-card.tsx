@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Copy, Eraser, LoaderCircle, RefreshCw, Save } from 'lucide-react';
+import { Eraser, LoaderCircle, RefreshCw, Save } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
-import { copyToClipboard } from '@/lib/clipboard.ts';
 import { BTCPAY_WEBHOOK_PATH } from '../../../../common/order-texts.ts';
 import {
   PAYMENT_SETTING_ENV,
@@ -17,6 +16,7 @@ import {
 } from '../../../../common/payments.ts';
 import { errorText } from '../shared/error-text.ts';
 import { FieldError, FormField } from '../shared/form-field.tsx';
+import { CopyableUrl } from './copyable-url.tsx';
 import { paymentConnectionQuery, useSavePaymentSettings } from './payment-processor-queries.ts';
 import { PreviousWebhookSecretNote } from './previous-webhook-secret-note.tsx';
 
@@ -266,34 +266,15 @@ function ConnectionCheck() {
 
 /** The address BTCPay Server posts its events to: the operator enters it in the store's Webhooks. */
 function WebhookUrl() {
-  const url = `${window.location.origin}${BTCPAY_WEBHOOK_PATH}`;
   return (
-    <div className="grid max-w-2xl gap-2">
-      <span className="text-sm font-medium">Webhook URL</span>
-      <div className="flex items-center gap-2">
-        <code
-          className="min-w-0 flex-1 break-all rounded bg-muted px-2 py-1.5 font-mono text-xs"
-          data-testid="webhook-url"
-        >
-          {url}
-        </code>
-        <Button
-          variant="outline"
-          size="icon"
-          className="h-8 w-8 shrink-0"
-          aria-label="Copy webhook URL"
-          title="Copy webhook URL"
-          onClick={() =>
-            void copyToClipboard(url, 'Paste it in BTCPay Server: Store, Webhooks, Create webhook.')
-          }
-        >
-          <Copy />
-        </Button>
-      </div>
-      <p className="text-xs text-muted-foreground">
-        In BTCPay Server: the store's Webhooks, Create webhook, this URL, the events Invoice settled, expired
-        and invalid, and the same secret as above.
-      </p>
-    </div>
+    <CopyableUrl
+      label="Webhook URL"
+      url={`${window.location.origin}${BTCPAY_WEBHOOK_PATH}`}
+      testId="webhook-url"
+      pasteHint="Paste it in BTCPay Server: Store, Webhooks, Create webhook."
+    >
+      In BTCPay Server: the store's Webhooks, Create webhook, this URL, the events Invoice settled, expired
+      and invalid, and the same secret as above.
+    </CopyableUrl>
   );
 }

@@ -102,6 +102,7 @@ describe('System Configuration: Payment Processor', () => {
       'Slot Management',
       'Payment Wallets',
       'Payment Processor',
+      'Discord',
     ]);
   });
 

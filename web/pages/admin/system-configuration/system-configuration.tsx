@@ -16,6 +16,7 @@ import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { ConnectionBadge } from '../shared/realtime-status.tsx';
 import { CommunityInviteForm } from './community-invite-form.tsx';
+import { DiscordTab } from './discord-tab.tsx';
 import { HwidResetsForm } from './hwid-resets-form.tsx';
 import { PaymentProcessorTab } from './payment-processor-tab.tsx';
 import { PaymentWalletsEditor } from './payment-wallets-editor.tsx';
@@ -88,6 +89,7 @@ export default function SystemConfigurationPage() {
               )}
             </TabsTrigger>
             <TabsTrigger value="processor">Payment Processor</TabsTrigger>
+            <TabsTrigger value="discord">Discord</TabsTrigger>
           </TabsList>
 
           <TabsContent value="overview">
@@ -135,6 +137,10 @@ export default function SystemConfigurationPage() {
 
           <TabsContent value="processor">
             <PaymentProcessorTab />
+          </TabsContent>
+
+          <TabsContent value="discord">
+            <DiscordTab />
           </TabsContent>
         </Tabs>
       )}

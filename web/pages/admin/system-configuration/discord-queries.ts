@@ -1,0 +1,32 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, getJson } from '@/lib/api.ts';
+import { toast } from '@/lib/toast.ts';
+import { toastFailure } from '@/lib/toast-failure.ts';
+import type { DiscordSettingsResponse, UpdateDiscordSettingsRequest } from '../../../../common/discord.ts';
+
+const DISCORD_SETTINGS_PATH = '/api/admin/discord/settings';
+
+/** The Discord settings in effect (the bot token masked). Read on opening the tab; not polled. */
+export function discordSettingsQuery() {
+  return queryOptions({
+    queryKey: [DISCORD_SETTINGS_PATH],
+    queryFn: () =>
+      getJson<DiscordSettingsResponse>(DISCORD_SETTINGS_PATH, {
+        failure: 'Failed to load the Discord settings',
+      }),
+  });
+}
+
+/** PUT with the fields that change (absent keeps, null clears); the answer replaces the settings at once. */
+export function useSaveDiscordSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: UpdateDiscordSettingsRequest) =>
+      apiRequest<DiscordSettingsResponse>('PUT', DISCORD_SETTINGS_PATH, change),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(discordSettingsQuery().queryKey, answer);
+      toast({ title: 'Discord Settings Saved', description: 'Commands use the new settings now.' });
+    },
+    onError: toastFailure('Save Failed', 'Failed to save the Discord settings'),
+  });
+}

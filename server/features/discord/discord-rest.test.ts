@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
 import { createDiscordRest, type DiscordRest, DiscordRestError } from './discord-rest.ts';
@@ -91,6 +93,35 @@ describe('Discord REST client', () => {
       },
     ]);
     expect(fake.rest.calls[0]!.path).toBe(`/webhooks/${fake.rest.application.id}/interaction-token`);
+  });
+});
+
+describe('Discord REST client against a silent Discord', () => {
+  it('gives up on a call after its timeout, and the next call on the route still goes', async () => {
+    let connections = 0;
+    const silent = createServer((socket) => {
+      connections += 1;
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const apiUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api/v10`;
+    const settings: DiscordSettings = {
+      applicationId: null,
+      publicKey: null,
+      botToken: 'token',
+      guildId: null,
+      premiumRoleId: null,
+      adminRoleId: null,
+      apiUrl,
+    };
+    const rest = createDiscordRest({ settings: () => settings, timeoutMs: 150 });
+    try {
+      await expect(rest.getApplication()).rejects.toThrow('No answer within 0.15 s');
+      await expect(rest.getApplication()).rejects.toThrow('No answer within 0.15 s');
+      expect(connections).toBe(2);
+    } finally {
+      silent.close();
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.ts';
 import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
 import { DIALECTS, fakeClock, openTestDatabase } from '../../test/helper.ts';
 import { registerGuildCommands } from './command-registration.ts';
+import { settingsFor } from './discord-rest.fixtures.ts';
 import { createDiscordRest, type DiscordRest } from './discord-rest.ts';
 import type { DiscordCommand, DiscordSettings } from './discord-rest-types.ts';
 import { TOKEN_WRONG } from './discord-rest-words.ts';
@@ -27,15 +28,7 @@ for (const dialect of DIALECTS) {
       fake = await startFakeDiscord();
       ({ db, drop } = await openTestDatabase(dialect));
       const guild = fake.rest.createGuild();
-      settings = {
-        applicationId: fake.rest.application.id,
-        publicKey: null,
-        botToken: fake.rest.application.token,
-        guildId: guild.id,
-        premiumRoleId: guild.premiumRoleId,
-        adminRoleId: null,
-        apiUrl: fake.apiUrl,
-      };
+      settings = settingsFor(fake, guild);
       rest = createDiscordRest({ settings: () => settings });
     });
     afterEach(async () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
 import type { FakeGuild } from '../../test/fake-discord-rest.ts';
+import { settingsFor } from './discord-rest.fixtures.ts';
 import { createDiscordRest } from './discord-rest.ts';
 import { checkDiscord } from './discord-rest-check.ts';
 import type { DiscordSettings } from './discord-rest-types.ts';
@@ -14,15 +15,7 @@ describe('the Discord check', () => {
   beforeEach(async () => {
     fake = await startFakeDiscord();
     guild = fake.rest.createGuild();
-    settings = {
-      applicationId: fake.rest.application.id,
-      publicKey: 'ab'.repeat(32),
-      botToken: fake.rest.application.token,
-      guildId: guild.id,
-      premiumRoleId: guild.premiumRoleId,
-      adminRoleId: null,
-      apiUrl: fake.apiUrl,
-    };
+    settings = settingsFor(fake, guild);
   });
   afterEach(async () => {
     await fake.close();

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
+import { settingsFor } from './discord-rest.fixtures.ts';
 import { createDiscordRest, type DiscordRest, DiscordRestError } from './discord-rest.ts';
 import { DiscordRateLimits, INVALID_BUDGET, INVALID_WINDOW_MS, routeOf } from './discord-rest-limits.ts';
 import type { DiscordSettings } from './discord-rest-types.ts';
@@ -14,15 +15,7 @@ describe('Discord REST client', () => {
 
   beforeEach(async () => {
     fake = await startFakeDiscord({ restLimit: 3, restWindowMs: 400 });
-    settings = {
-      applicationId: fake.rest.application.id,
-      publicKey: null,
-      botToken: fake.rest.application.token,
-      guildId: null,
-      premiumRoleId: null,
-      adminRoleId: null,
-      apiUrl: fake.apiUrl,
-    };
+    settings = settingsFor(fake);
     rest = createDiscordRest({ settings: () => settings });
   });
   afterEach(async () => {

@@ -1,6 +1,4 @@
 import type { Db } from '../../db/index.ts';
-import type { FakeDiscord } from '../../test/fake-discord.ts';
-import type { FakeGuild } from '../../test/fake-discord-rest.ts';
 import { createDiscordRest } from './discord-rest.ts';
 import type { DiscordSettings } from './discord-rest-types.ts';
 import { createRoleSync, type RoleSync } from './role-sync.ts';
@@ -11,18 +9,6 @@ import { createRoleSync, type RoleSync } from './role-sync.ts';
  */
 
 const PREMIUM_TYPES = ['PREMIUM', 'VIP', 'premium_24h'] as const;
-
-export function settingsFor(fake: FakeDiscord, guild: FakeGuild): DiscordSettings {
-  return {
-    applicationId: fake.rest.application.id,
-    publicKey: null,
-    botToken: fake.rest.application.token,
-    guildId: guild.id,
-    premiumRoleId: guild.premiumRoleId,
-    adminRoleId: null,
-    apiUrl: fake.apiUrl,
-  };
-}
 
 /** A script key of `type` expiring at `expiresAt`; its id. */
 export async function insertKey(

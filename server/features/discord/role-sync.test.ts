@@ -4,8 +4,9 @@ import { type FakeDiscord, startFakeDiscord } from '../../test/fake-discord.ts';
 import type { FakeGuild } from '../../test/fake-discord-rest.ts';
 import { buildTestApp, DIALECTS, fakeClock, openTestDatabase, type TestApp } from '../../test/helper.ts';
 import { BACKOFF_MAX_MS } from '../notifications/rate-limits.ts';
+import { settingsFor } from './discord-rest.fixtures.ts';
 import type { DiscordSettings } from './discord-rest-types.ts';
-import { eventually, insertKey, roleSyncFor, settingsFor } from './role-sync.fixtures.ts';
+import { eventually, insertKey, roleSyncFor } from './role-sync.fixtures.ts';
 import type { RoleSync } from './role-sync.ts';
 
 const HOUR = 60 * 60_000;

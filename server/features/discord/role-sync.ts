@@ -29,6 +29,8 @@ import {
  */
 
 export const ROLE_SYNC_LEASE = 'discord-role-sync';
+/** How often the lease holder sweeps (an expired key loses the role within about this long). */
+export const ROLE_SYNC_INTERVAL_MS = 60_000;
 /** Changes made per round. */
 const BATCH = 50;
 /** A claim outlives a call (5 s) and its 429 waits. */
@@ -62,7 +64,7 @@ export interface RoleSync {
   grantNow(discordUserId: string): Promise<RoleGrant | null>;
   /** Grants for the screen (of these users only when given). */
   list(discordUserIds?: string[]): Promise<RoleGrant[]>;
-  /** Sweeps every `intervalMs` while this instance holds the lease. */
+  /** Sweeps every `intervalMs` (ROLE_SYNC_INTERVAL_MS) while this instance holds the lease. */
   start(options: { intervalMs: number; instanceId: string }): void;
   /** Ends the loop after the round in flight and gives the lease up. */
   stop(): Promise<void>;

@@ -11,7 +11,9 @@ import type {
   ConfigurationProfilesTable,
   ConfigurationTargetsTable,
 } from '../features/configuration/configuration.table.ts';
+import type { DiscordCommandRegistrationsTable } from '../features/discord/command-registration.table.ts';
 import type { DiscordLinksTable, DiscordSettingsTable } from '../features/discord/discord.table.ts';
+import type { DiscordRoleGrantsTable } from '../features/discord/role-sync.table.ts';
 import type { BotCredentialsTable } from '../features/fleet/bot-credential.table.ts';
 import type { BotTokensTable } from '../features/fleet/bot-token.table.ts';
 import type {
@@ -63,6 +65,8 @@ export interface Database {
   admin_sessions: AdminSessionsTable;
   admin_login_attempts: AdminLoginAttemptsTable;
   audit_logs: AuditLogsTable;
+  discord_role_grants: DiscordRoleGrantsTable;
+  discord_command_registrations: DiscordCommandRegistrationsTable;
   license_keys: LicenseKeysTable;
   hardware_bindings: HardwareBindingsTable;
   usage_daily: UsageDailyTable;

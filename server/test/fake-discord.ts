@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createFakeDiscordRest, type FakeDiscordRest } from './fake-discord-rest.ts';
 
 /**
  * A Discord stand-in on loopback for the notification tests and the benchmark: webhooks at
@@ -11,6 +12,9 @@ import type { AddressInfo, Socket } from 'node:net';
  * reset). A webhook can be made to answer late (the post is taken at once, the answer comes after
  * `answerDelayMs`), to refuse with 401/403, or to answer every post with a 429. It records every post
  * it accepted.
+ *
+ * Under /api/v10 it is also Discord's REST API for a bot (fake-discord-rest.ts): `rest` holds the
+ * application, its guilds and every call; point DISCORD_API_URL at `apiUrl`.
  */
 export interface FakeWebhook {
   id: string;
@@ -46,6 +50,10 @@ export interface WebhookBehaviour {
 export interface FakeDiscord {
   /** http://127.0.0.1:port */
   origin: string;
+  /** http://127.0.0.1:port/api/v10: the REST base (DISCORD_API_URL). */
+  apiUrl: string;
+  /** The bot side: application, guilds, recorded calls, switches (fake-discord-rest.ts). */
+  rest: FakeDiscordRest;
   createWebhook(): FakeWebhook;
   /** Later posts to it answer 404 {message: 'Unknown Webhook', code: 10015}. */
   deleteWebhook(id: string): void;
@@ -67,10 +75,20 @@ export const FAKE_LIMIT = 5;
 export const FAKE_WINDOW_MS = 2_000;
 
 export async function startFakeDiscord(
-  options: { limit?: number; windowMs?: number; port?: number } = {},
+  options: {
+    limit?: number;
+    windowMs?: number;
+    port?: number;
+    restLimit?: number;
+    restWindowMs?: number;
+  } = {},
 ): Promise<FakeDiscord> {
   const limit = options.limit ?? FAKE_LIMIT;
   const windowMs = options.windowMs ?? FAKE_WINDOW_MS;
+  const rest = createFakeDiscordRest({
+    limit: options.restLimit ?? FAKE_LIMIT,
+    windowMs: options.restWindowMs ?? FAKE_WINDOW_MS,
+  });
   const webhooks = new Map<
     string,
     { token: string; deleted: boolean; windowStart: number; used: number; behaviour: WebhookBehaviour }
@@ -81,6 +99,8 @@ export async function startFakeDiscord(
 
   const fake: FakeDiscord = {
     origin: '',
+    apiUrl: '',
+    rest: rest.state,
     received: [],
     rateLimited: 0,
     requests: 0,
@@ -123,6 +143,10 @@ export async function startFakeDiscord(
     }
     if (down === '503') {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream connect error');
+      return;
+    }
+    if (req.url?.startsWith('/api/v10/')) {
+      rest.handle(req, res, req.url.slice('/api/v10'.length).split('?')[0]!, raw);
       return;
     }
     const match = /^\/api\/webhooks\/(\d+)\/([A-Za-z0-9_-]+)\/?(\?.*)?$/.exec(req.url ?? '');
@@ -230,6 +254,7 @@ export async function startFakeDiscord(
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   fake.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.apiUrl = `${fake.origin}/api/v10`;
   return fake;
 }
 

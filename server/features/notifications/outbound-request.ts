@@ -129,9 +129,9 @@ export async function checkOutboundUrl(
   return { url, addresses };
 }
 
-/** One request: POST with a body, or GET. */
+/** One request: GET, or POST / PUT / DELETE with or without a body. */
 export interface OutboundRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
   /** The whole exchange (REQUEST_TIMEOUT_MS unless said). */

@@ -59,6 +59,7 @@ export async function whitelistCommand(ctx: AppContext, call: CommandCall): Prom
     { scriptKeyId: created.id, discordUserId: user, guildId: call.guildId },
     ctx.now(),
   );
+  ctx.services.discordRoles.linked(user);
   return ephemeral(
     `Made a ${type} key for ${mention(user)}, running out ${discordTime(expiresAt)}: \`…${created.scriptKey.slice(-4)}\`. They see it with /key.`,
   );

@@ -30,6 +30,7 @@ async function linkAndShow(ctx: AppContext, call: CommandCall, row: ScriptKeyRow
     ctx.now(),
   );
   if (holder !== call.userId) return ephemeral(DISCORD_TEXTS.linkedElsewhere);
+  ctx.services.discordRoles.linked(call.userId);
   return ephemeral(`${lead}\n${await showKey(ctx, row, call.origin)}`);
 }
 

@@ -53,7 +53,7 @@ for (const dialect of DIALECTS) {
 
     it('overwrites again when the commands, the guild or the token changed, or the settings are saved', async () => {
       await registerGuildCommands(deps(), settings, COMMANDS);
-      const more = [...COMMANDS, { name: 'redeem', description: 'Redeem a code', type: 1 }];
+      const more: DiscordCommand[] = [...COMMANDS, { name: 'redeem', description: 'Redeem a code', type: 1 }];
       expect(await registerGuildCommands(deps(), settings, more)).toEqual({ status: 'registered', count: 3 });
       const other = fake.rest.createGuild();
       settings = { ...settings, guildId: other.id };

@@ -51,3 +51,23 @@ export async function listKeysOfUser(db: Db, discordUserId: string): Promise<Scr
     row.expires_at === null ? Number.POSITIVE_INFINITY : Number(row.expires_at);
   return rows.sort((a, b) => runsOut(b) - runsOut(a));
 }
+
+/** The key types that earn the premium role. */
+const PREMIUM_ROLE_TYPES = ['PREMIUM', 'VIP', 'premium_24h'] as const;
+
+/**
+ * Discord users linked to an active, unexpired key of a premium type at `now` (of `discordUserId`
+ * only, when given): who should hold the premium role.
+ */
+export async function listPremiumHolders(db: Db, now: number, discordUserId?: string): Promise<string[]> {
+  let query = db
+    .selectFrom('discord_links')
+    .innerJoin('script_keys', 'script_keys.id', 'discord_links.script_key_id')
+    .select('discord_links.discord_user_id')
+    .distinct()
+    .where('script_keys.is_active', '=', 1)
+    .where('script_keys.script_type', 'in', [...PREMIUM_ROLE_TYPES])
+    .where((eb) => eb.or([eb('script_keys.expires_at', 'is', null), eb('script_keys.expires_at', '>', now)]));
+  if (discordUserId !== undefined) query = query.where('discord_links.discord_user_id', '=', discordUserId);
+  return (await query.execute()).map((row) => row.discord_user_id);
+}

@@ -1,19 +1,8 @@
 /*
- * The shapes the Discord REST side works with. DiscordSettings is the contract with the settings
- * (discord-settings.ts exports the same interface once merged; this one then re-exports it).
+ * The shapes the Discord REST side works with (the settings' own shape is discord-settings.ts's).
  */
 
-/** Discord's settings as System Configuration and the environment give them (null: not set). */
-export interface DiscordSettings {
-  applicationId: string | null;
-  publicKey: string | null;
-  botToken: string | null;
-  guildId: string | null;
-  premiumRoleId: string | null;
-  adminRoleId: string | null;
-  /** Discord's REST base, https://discord.com/api/v10 unless DISCORD_API_URL says otherwise. */
-  apiUrl: string;
-}
+export type { DiscordSettings } from './discord-settings.ts';
 
 /** GET /applications/@me, the fields read. */
 export interface DiscordApplication {
@@ -47,8 +36,4 @@ export interface DiscordMember {
 }
 
 /** An application command as the bulk overwrite takes it (name, description, options…). */
-export interface DiscordCommand {
-  name: string;
-  description: string;
-  [field: string]: unknown;
-}
+export type { DiscordCommandDefinition as DiscordCommand } from './commands.ts';

@@ -27,6 +27,10 @@ export const discordSettingsRoutes: FastifyPluginAsyncZod<FeatureOptions> = asyn
         response: responses({ 200: DiscordSettingsResponseSchema }),
       },
     },
-    async (request) => ({ settings: await updateDiscordSettings(ctx, request.body, { ip: request.ip }) }),
+    async (request) => {
+      const settings = await updateDiscordSettings(ctx, request.body, { ip: request.ip });
+      ctx.services.discordRoles.settingsChanged();
+      return { settings };
+    },
   );
 };

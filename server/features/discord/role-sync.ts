@@ -192,6 +192,13 @@ export function createRoleSync(options: RoleSyncOptions): RoleSync {
       loop = (async () => {
         while (running) {
           try {
+            // Without a bot token, guild and role there is nothing to sync: the lease stays free.
+            if (!configured(await options.settings())) {
+              if (holding) await releaseLease(db, ROLE_SYNC_LEASE, instanceId);
+              holding = false;
+              if (running) await pause();
+              continue;
+            }
             holding = await acquireLease(db, ROLE_SYNC_LEASE, instanceId, now(), ttl);
             if (holding) {
               const s = await sweep();

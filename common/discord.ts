@@ -79,3 +79,42 @@ export const UpdateDiscordSettingsSchema = z.object(
 );
 export type UpdateDiscordSettingsRequest = z.input<typeof UpdateDiscordSettingsSchema>;
 export type UpdateDiscordSettings = z.output<typeof UpdateDiscordSettingsSchema>;
+
+/** POST /api/admin/discord/check: what stands between the settings and a working desk. */
+export const DiscordCheckResponseSchema = z
+  .object({
+    /** Nothing missing: commands can be registered and the premium role given. */
+    ok: z.boolean(),
+    /** Each missing piece in the operator's words (empty when ok). */
+    problems: z.array(z.string()),
+    application: z.object({ id: z.string(), name: z.string() }).nullable(),
+    guild: z.object({ id: z.string(), name: z.string() }).nullable(),
+  })
+  .meta({ id: 'DiscordCheck' });
+export type DiscordCheckResponse = z.infer<typeof DiscordCheckResponseSchema>;
+
+export const ROLE_GRANT_STATES = ['pending_add', 'granted', 'pending_remove', 'removed', 'failed'] as const;
+
+/** One Discord user's premium role: the change it is making and, when failed, why and when it is retried. */
+export const DiscordRoleGrantSchema = z
+  .object({
+    discordUserId: z.string(),
+    guildId: z.string(),
+    roleId: z.string(),
+    state: z.enum(ROLE_GRANT_STATES),
+    /** The change a pending or failed grant is making. */
+    action: z.enum(['add', 'remove']),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    /** When a failed change is tried again (ISO 8601); null unless failed. */
+    retryAt: z.string().nullable(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'DiscordRoleGrant' });
+export type DiscordRoleGrant = z.infer<typeof DiscordRoleGrantSchema>;
+
+/** GET /api/admin/discord/role-grants: newest change first. */
+export const DiscordRoleGrantsResponseSchema = z
+  .object({ grants: z.array(DiscordRoleGrantSchema) })
+  .meta({ id: 'DiscordRoleGrants' });
+export type DiscordRoleGrantsResponse = z.infer<typeof DiscordRoleGrantsResponseSchema>;

@@ -70,6 +70,8 @@ export const ScriptKeySchema = z
     activeBindings: z.number().int(),
     /** Why the key was switched off automatically (key sharing), as its buyer sees it; null otherwise. */
     disabledReason: z.string().nullable(),
+    /** The Discord user the key is linked to (by /redeem or /whitelist), their snowflake id; null: none. */
+    discordUserId: z.string().nullable(),
   })
   .meta({ id: 'ScriptKey' });
 export type ScriptKey = z.infer<typeof ScriptKeySchema>;

@@ -1,4 +1,5 @@
 import type { Feature } from '../../feature.ts';
+import { discordAdminRoutes } from './discord-admin.routes.ts';
 import { discordSettingsRoutes } from './discord-settings.routes.ts';
 import { InteractionDesk } from './interaction-desk.ts';
 import { interactionsRoutes } from './interactions.routes.ts';
@@ -24,5 +25,5 @@ export const discordFeature = {
     app.addHook('onReady', async () => ctx.services.discordRoles.start());
     app.addHook('onClose', () => ctx.services.discordRoles.stop());
   },
-  routes: [interactionsRoutes, discordSettingsRoutes],
+  routes: [interactionsRoutes, discordSettingsRoutes, discordAdminRoutes],
 } satisfies Feature;

@@ -6,7 +6,13 @@ import type { ScriptKeysTable } from './script-keys.table.ts';
 
 export type ScriptKeyRow = Selectable<ScriptKeysTable>;
 
-export function scriptKeyRowToScriptKey(row: ScriptKeyRow, activeBindings: number): ScriptKey {
+/** A key's row with what the admin list adds: its ACTIVE devices and the Discord user it is linked to. */
+type ListedScriptKeyRow = ScriptKeyRow & {
+  active_bindings: number | string | null;
+  discord_user_id: string | null;
+};
+
+export function scriptKeyRowToScriptKey(row: ListedScriptKeyRow): ScriptKey {
   return {
     id: row.id,
     scriptKey: row.script_key,
@@ -20,8 +26,9 @@ export function scriptKeyRowToScriptKey(row: ScriptKeyRow, activeBindings: numbe
     redemptionKeyId: row.redemption_key_id,
     notes: row.notes,
     maxHardwareBindings: row.max_hardware_bindings,
-    activeBindings,
+    activeBindings: Number(row.active_bindings ?? 0),
     disabledReason: row.disabled_reason,
+    discordUserId: row.discord_user_id,
   };
 }
 
@@ -36,7 +43,10 @@ export interface NewScriptKey {
   notes: string | null;
 }
 
-/** Script keys with the number of ACTIVE devices bound to each. */
+/**
+ * Script keys with the number of ACTIVE devices bound to each and the Discord user each is linked to
+ * (discord_links holds one user per key; the Discord feature writes it, this layer only reads it).
+ */
 function selectScriptKeys(db: Db) {
   return db
     .selectFrom('script_keys')
@@ -48,6 +58,15 @@ function selectScriptKeys(db: Db) {
         .whereRef('hardware_bindings.script_key_id', '=', 'script_keys.id')
         .where('hardware_bindings.status', '=', 'ACTIVE')
         .as('active_bindings'),
+    )
+    .select((eb) =>
+      eb
+        .selectFrom('discord_links')
+        .select('discord_links.discord_user_id')
+        .whereRef('discord_links.script_key_id', '=', 'script_keys.id')
+        .orderBy('discord_links.id')
+        .limit(1)
+        .as('discord_user_id'),
     );
 }
 
@@ -57,12 +76,12 @@ export async function listScriptKeys(db: Db): Promise<ScriptKey[]> {
     .orderBy('script_keys.created_at', 'desc')
     .orderBy('script_keys.id', 'desc')
     .execute();
-  return rows.map((row) => scriptKeyRowToScriptKey(row, Number(row.active_bindings ?? 0)));
+  return rows.map(scriptKeyRowToScriptKey);
 }
 
 export async function findScriptKeyById(db: Db, id: number): Promise<ScriptKey | undefined> {
   const row = await selectScriptKeys(db).where('script_keys.id', '=', id).executeTakeFirst();
-  return row && scriptKeyRowToScriptKey(row, Number(row.active_bindings ?? 0));
+  return row && scriptKeyRowToScriptKey(row);
 }
 
 /**

@@ -96,6 +96,7 @@ for (const dialect of DIALECTS) {
           maxHardwareBindings: 1,
           activeBindings: 0,
           disabledReason: null,
+          discordUserId: null,
         });
       });
 
@@ -243,6 +244,7 @@ for (const dialect of DIALECTS) {
           'activeBindings',
           'createdAt',
           'disabledReason',
+          'discordUserId',
           'expiresAt',
           'id',
           'isActive',
@@ -255,6 +257,25 @@ for (const dialect of DIALECTS) {
           'scriptType',
           'usageCount',
         ]);
+      });
+
+      it('shows the Discord user each key is linked to, and none for a key nobody linked', async () => {
+        const linked = await createKey();
+        const unlinked = await createKey();
+        await t.ctx.db
+          .insertInto('discord_links')
+          .values({
+            script_key_id: linked.id,
+            discord_user_id: '2200000000000000001',
+            guild_id: null,
+            linked_at: t.clock.now(),
+          })
+          .execute();
+        const keys = await listKeys();
+        expect(keys.find((k) => k.id === linked.id)?.discordUserId).toBe('2200000000000000001');
+        expect(keys.find((k) => k.id === unlinked.id)?.discordUserId).toBeNull();
+        const toggled = await toggle({ keyId: linked.id });
+        expect(toggled.json().scriptKey.discordUserId).toBe('2200000000000000001');
       });
 
       it('answers an empty list when there are no keys', async () => {

@@ -16,7 +16,8 @@ export interface ScriptKeyFilters {
 }
 
 /**
- * The keys a search (case-insensitive contains over key, type and notes) and both filters leave.
+ * The keys a search (case-insensitive contains over key, type, notes and the linked Discord user's id)
+ * and both filters leave.
  * Active and inactive mean what the Status column shows, so an expired key (Expired wins over the
  * switch) is neither; it is still in 'all' and in the total.
  */
@@ -31,9 +32,13 @@ export function filterScriptKeys(
     if (status === 'active' && scriptKeyDisplayStatus(key, now) !== 'Active') return false;
     if (status === 'inactive' && scriptKeyDisplayStatus(key, now) !== 'Inactive') return false;
     if (!needle) return true;
-    return [key.scriptKey, key.scriptType, SCRIPT_KEY_TYPE_LABELS[key.scriptType], key.notes ?? ''].some(
-      (text) => text.toLowerCase().includes(needle),
-    );
+    return [
+      key.scriptKey,
+      key.scriptType,
+      SCRIPT_KEY_TYPE_LABELS[key.scriptType],
+      key.notes ?? '',
+      key.discordUserId ?? '',
+    ].some((text) => text.toLowerCase().includes(needle));
   });
 }
 

@@ -50,6 +50,7 @@ function ScriptKeyRow({ scriptKey: key }: { scriptKey: ScriptKey }) {
           testId="script-key"
         />
         <RowNotes notes={key.notes} />
+        <DiscordUser id={key.discordUserId} />
         {key.isActive === 0 && key.disabledReason && (
           <p className="mt-1 text-xs text-amber-200">{`Switched off automatically: ${key.disabledReason}.`}</p>
         )}
@@ -110,4 +111,17 @@ function DeleteKeyButton({ scriptKey: key }: { scriptKey: ScriptKey }) {
 function ExtraResets({ count }: { count: number | undefined }) {
   if (!count) return null;
   return <p className="mt-1 text-xs text-sky-300">{`${count} extra ${count === 1 ? 'reset' : 'resets'}`}</p>;
+}
+
+/** The Discord user the key is linked to (by /redeem or /whitelist), when there is one. */
+function DiscordUser({ id }: { id: string | null }) {
+  if (!id) return null;
+  return (
+    <p className="mt-1 text-xs text-indigo-300">
+      {'Discord user '}
+      <span className="font-mono" data-testid="discord-user">
+        {id}
+      </span>
+    </p>
+  );
 }

@@ -51,6 +51,7 @@ function scriptKey(overrides: Partial<ScriptKey> = {}): ScriptKey {
     maxHardwareBindings: 1,
     activeBindings: 0,
     disabledReason: null,
+    discordUserId: null,
     ...overrides,
   };
 }
@@ -73,6 +74,7 @@ const KEYS: ScriptKey[] = [
     lastUsed: '2026-11-23T10:00:00.000Z',
     expiresAt: '2020-01-01T00:00:00.000Z',
     notes: 'expired vip',
+    discordUserId: '2200000000000000003',
   }),
   scriptKey({
     id: 4,
@@ -221,6 +223,11 @@ describe('ScriptKeysPage', () => {
 
     await user.type(screen.getByLabelText('Search script keys'), 'vipvip');
     expect(shownIds()).toEqual(['3']);
+    await user.clear(screen.getByLabelText('Search script keys'));
+    // The Discord user a key is linked to is shown on its row and found by its id.
+    await user.type(screen.getByLabelText('Search script keys'), '2200000000000000003');
+    expect(shownIds()).toEqual(['3']);
+    expect(screen.getByTestId('discord-user').textContent).toBe('2200000000000000003');
     await user.clear(screen.getByLabelText('Search script keys'));
 
     await choose('Filter by status', 'Active');

@@ -66,7 +66,7 @@ export default function ScriptKeysPage() {
               <div className="flex flex-col gap-3 md:flex-row">
                 <SearchBox
                   label="Search script keys"
-                  placeholder="Search by key, type or notes..."
+                  placeholder="Search by key, type, notes or Discord user id..."
                   value={search}
                   onValueChange={setSearch}
                 />

@@ -16,7 +16,9 @@ import {
 import { errorText } from '../shared/error-text.ts';
 import { FormField } from '../shared/form-field.tsx';
 import { CopyableUrl } from './copyable-url.tsx';
+import { DiscordCheck } from './discord-check.tsx';
 import { discordSettingsQuery, useSaveDiscordSettings } from './discord-queries.ts';
+import { PremiumRoleCard } from './discord-role-grants.tsx';
 import { SaveButton } from './form-parts.tsx';
 
 /*
@@ -50,7 +52,12 @@ export function DiscordTab() {
     );
   }
   if (!settings.data) return <Skeleton className="h-96" aria-busy="true" />;
-  return <DiscordCard settings={settings.data.settings} />;
+  return (
+    <div className="grid gap-6">
+      <DiscordCard settings={settings.data.settings} />
+      <PremiumRoleCard />
+    </div>
+  );
 }
 
 function DiscordCard({ settings }: { settings: DiscordSettingsView }) {
@@ -140,6 +147,7 @@ function DiscordCard({ settings }: { settings: DiscordSettingsView }) {
             <SaveButton saving={save.isPending}>Save Discord Settings</SaveButton>
           )}
         </form>
+        <DiscordCheck />
         <InteractionsUrl path={settings.interactionsPath} />
       </CardContent>
     </Card>

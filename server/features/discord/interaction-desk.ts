@@ -7,7 +7,6 @@ import type { CommandCall } from './command-call.ts';
 import { DISCORD_TEXTS, ephemeral, publicMessage } from './discord-answers.ts';
 import { countFleetStatus } from './fleet-status.store.ts';
 import { CALLBACK_TYPE, EPHEMERAL, type InteractionMessage } from './interaction.schema.ts';
-import { sendInteractionFollowup } from './interaction-followup.ts';
 
 /**
  * Discord waits 3 s for the first answer. A command not done in this long is answered "thinking…"
@@ -96,10 +95,10 @@ export class InteractionDesk {
 
   private async followUp(result: Promise<InteractionMessage>, call: CommandCall): Promise<void> {
     const message = await result;
-    const { apiUrl } = call.settings;
     const { application_id: applicationId, token } = call.interaction;
     try {
-      await sendInteractionFollowup(apiUrl, applicationId, token, message);
+      // Through the shared client: Discord's rate limits and the invalid-request budget apply.
+      await this.ctx.services.discordRoles.rest.followUp(applicationId, token, message);
     } catch (error) {
       this.log.warn({ err: error }, 'discord: the follow-up of a deferred command was not delivered');
     }

@@ -29,10 +29,13 @@ import { BOT_HEADERS, FUZZ_ENV, RUNS, SEED, seed } from './setup.ts';
 /**
  * A 503 that is a route's contract here, not a failure: the fuzz app has no BTCPay connection, and
  * the webhook then answers 503 so that BTCPay sends the delivery again (it drops a 4xx for good;
- * docs/payments.md).
+ * docs/payments.md); nor a Discord public key, and the interactions endpoint then says it is not set
+ * up yet (503 with Retry-After; docs/discord.md).
  */
+const RETRY_BY_CONTRACT = new Set(['POST /api/payments/btcpay/webhook', 'POST /api/discord/interactions']);
+
 function retriesByContract(route: string, status: number): boolean {
-  return status === 503 && route === 'POST /api/payments/btcpay/webhook';
+  return status === 503 && RETRY_BY_CONTRACT.has(route);
 }
 
 /*

@@ -205,14 +205,9 @@ export async function deleteScriptKey(ctx: AppContext, id: number, client: Admin
 
 /**
  * Tells every loader to drop its cached copy of the key. Only after the commit: a loader that
- * reloads earlier would cache the old row again. The change is saved whatever happens here, so a
- * bus failure is logged rather than turned into an error the admin would retry (a retried toggle
- * flips the key back).
+ * reloads earlier would cache the old row again. The bus never rejects (server/realtime/bus.ts): an
+ * instance Redis did not reach drops every key when the bus resyncs.
  */
-export async function announceScriptKeyChanged(ctx: AppContext, scriptKey: string): Promise<void> {
-  try {
-    await publishScriptKeyChanged(ctx, scriptKey);
-  } catch (error) {
-    console.error('could not announce a script key change to the loaders', error);
-  }
+export function announceScriptKeyChanged(ctx: AppContext, scriptKey: string): Promise<void> {
+  return publishScriptKeyChanged(ctx, scriptKey);
 }

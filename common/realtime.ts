@@ -13,6 +13,7 @@ import {
   ScannerSchema,
   ServerHopEventSchema,
 } from './fleet.ts';
+import { FleetConditionSchema } from './fleet-condition.ts';
 
 /**
  * Every socket frame, both ways: {type, payload, id, timestamp}.
@@ -48,6 +49,8 @@ export const SystemHealthPayloadSchema = z.object({
   networkHealth: z.number(),
   totalBots: z.number(),
   activeBots: z.number(),
+  /** The fleet's one state (common/fleet-condition.ts); null when the database could not say. */
+  fleet: FleetConditionSchema.nullable(),
 });
 export type SystemHealthPayload = z.infer<typeof SystemHealthPayloadSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_FLEET_DEGRADED_BELOW_PERCENT } from '../common/fleet-condition.ts';
 
 /** A requests-per-window limit: a whole number, at least 1. */
 const rateLimit = (fallback: number) =>
@@ -229,6 +230,13 @@ export const LIMIT_SETTINGS = {
     .int('must be a whole number of milliseconds')
     .min(1000, 'must be at least 1000 (one second)')
     .default(30_000),
+  /** Below this share (percent) of its known bots heard from, the fleet is `degraded` (common/fleet-condition.ts). */
+  FLEET_DEGRADED_BELOW_PERCENT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(DEFAULT_FLEET_DEGRADED_BELOW_PERCENT),
   /**
    * A server a bot claimed from the pool goes back to available when that bot neither releases it
    * nor heartbeats (a pool call or a fleet message) for this many seconds.

@@ -95,6 +95,8 @@ for (const dialect of DIALECTS) {
         networkHealth: 85,
         totalBots: 70,
         activeBots: 0,
+        // No bot has reported yet: the fleet is down, not live.
+        fleet: expect.objectContaining({ state: 'down', expectedBots: 0, heardBots: 0, lastHeardAt: null }),
       });
       expect(typeof health.id).toBe('string');
       expect(health.id.length).toBeGreaterThan(8);
@@ -215,6 +217,7 @@ for (const dialect of DIALECTS) {
         networkHealth: 0,
         totalBots,
         activeBots: 0,
+        fleet: null,
       });
       for (let i = 1; i <= 10; i++) {
         await t.ctx.bus.publish('admin', { type: 'system_health', payload: health(i) });

@@ -37,6 +37,7 @@ export function systemHealth(over: Partial<SystemHealthPayload> = {}): SystemHea
     networkHealth: 85,
     totalBots: 70,
     activeBots: 0,
+    fleet: null,
     ...over,
   };
 }

@@ -4,6 +4,7 @@ import { deleteConfiguration } from './bot-configurations.store.ts';
 import { acknowledgeConfig, botConnected, botDisconnected } from './config-delivery.service.ts';
 import { configurationRoutes } from './configuration.routes.ts';
 import { resendNetworkState } from './emergency.service.ts';
+import { readFleetCondition } from './fleet-condition.service.ts';
 import { handOverFrames } from './http-bot-frames.service.ts';
 
 /**
@@ -25,6 +26,7 @@ export const configurationFeature = {
       handOver: (ghostId) => handOverFrames(ctx, ghostId),
     },
     deleteBotConfiguration: deleteConfiguration,
+    fleetCondition: () => readFleetCondition(ctx),
   }),
   jobs: (app, ctx) => {
     // A stop or resume made elsewhere during a Redis outage reaches this instance's bots when it ends.

@@ -8,6 +8,7 @@ import {
   type ServerHopEvent,
   successTrend,
 } from '../../../common/fleet.ts';
+import type { FleetHearing } from '../../../common/fleet-condition.ts';
 import { FleetMinutes, percent } from './fleet-minutes.ts';
 import {
   emptyHopTotals,
@@ -190,6 +191,22 @@ export class FleetState {
           lastActivity: new Date(s.lastActivity).toISOString(),
         };
       });
+  }
+
+  /** Which of the known bots the fleet heard from lately, and the last one it heard (fleet-condition.ts). */
+  hearing(now: number): FleetHearing {
+    let heardBots = 0;
+    let last: ScannerRecord | null = null;
+    for (const s of this.scanners.values()) {
+      if (now - s.lastActivity <= this.inactiveAfterMs) heardBots++;
+      if (!last || s.lastActivity > last.lastActivity) last = s;
+    }
+    return {
+      expectedBots: this.scanners.size,
+      heardBots,
+      lastHeardAt: last ? last.lastActivity : null,
+      lastHeardFrom: last ? last.ghostId : null,
+    };
   }
 
   /** The bots by the status dashboards see (network stats, metrics). */

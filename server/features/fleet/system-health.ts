@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { INITIAL_NETWORK_HEALTH } from '../../../common/fleet.ts';
+import type { FleetCondition } from '../../../common/fleet-condition.ts';
 import { DEFAULT_TOTAL_BOTS, type SystemHealthPayload } from '../../../common/realtime.ts';
 import type { AppContext } from '../../context.ts';
 
@@ -45,7 +46,11 @@ export async function readSystemHealth(
   ctx: AppContext,
   connectedClients: number,
 ): Promise<SystemHealthPayload> {
-  const [healthy, fleet] = await Promise.all([databaseAnswers(ctx), readFleetCounts(ctx)]);
+  const [healthy, fleet, condition] = await Promise.all([
+    databaseAnswers(ctx),
+    readFleetCounts(ctx),
+    ctx.services.fleetCondition().catch(() => null),
+  ]);
   return {
     status: healthy ? 'healthy' : 'degraded',
     connectedClients,
@@ -53,5 +58,13 @@ export async function readSystemHealth(
     networkHealth: fleet.networkHealth,
     totalBots: fleet.totalBots,
     activeBots: fleet.activeBots,
+    fleet: condition,
   };
+}
+
+declare module '../../context.ts' {
+  interface AppServices {
+    /** The fleet's one state, emergency switch included (the configuration feature's: it holds the switch). */
+    fleetCondition: () => Promise<FleetCondition>;
+  }
 }

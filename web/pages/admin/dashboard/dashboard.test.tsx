@@ -125,6 +125,7 @@ describe('DashboardPage', () => {
       networkHealth: 90,
       totalBots: 70,
       activeBots: 60,
+      fleet: null,
     };
     mockFetch({ [STATS_URL]: () => json(STATS) });
     renderAt(<DashboardPage />, '/admin/dashboard');

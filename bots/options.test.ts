@@ -55,6 +55,8 @@ describe('simulator options', () => {
   it('refuses bad values, naming the option', () => {
     const parse = (argv: string[]) => () => parseOptions(argv, { BOT_TOKEN: 't' }, noFile);
     expect(parse(['--bots', '0'])).toThrow(OptionsError);
+    expect(parse(['--bots', '10001'])).toThrow(/--bots must be a whole number from 1 to 10000/);
+    expect(parse(['--ramp-s=-1'])).toThrow(/--ramp-s must be a number from 0/);
     expect(parse(['--bots', 'many'])).toThrow(/--bots must be a whole number/);
     expect(parse(['--failure-rate', '1.5'])).toThrow(/--failure-rate must be a number from 0 to 1/);
     expect(parse(['--url', 'localhost'])).toThrow(/--url/);
@@ -104,6 +106,13 @@ describe('simulator options', () => {
     expect(() => parse(['--bots', '3', '--http-bots', '4'])).toThrow(
       /--http-bots must be a whole number from 0 to 3/,
     );
+  });
+
+  it('plays a fleet of thousands, its connects spread over --ramp-s or SIM_RAMP_S', () => {
+    const options = parseOptions(['--bots', '2000', '--ramp-s', '30'], { BOT_TOKEN: 't' }, noFile);
+    expect(options).toMatchObject({ bots: 2000, rampSeconds: 30 });
+    expect(parseOptions([], { BOT_TOKEN: 't', SIM_RAMP_S: '12.5' }, noFile)?.rampSeconds).toBe(12.5);
+    expect(parseOptions([], { BOT_TOKEN: 't' }, noFile)?.rampSeconds).toBe(0);
   });
 
   it('gives bots stable, sortable ghost ids', () => {

@@ -34,6 +34,8 @@ export interface SimulatorOptions {
   failingBots: readonly string[];
   /** Bots without a socket: they speak only POST /api/bot/events and take their frames from its answers. */
   httpBots: readonly string[];
+  /** Seconds over which the bots' connects are spread (0: all at once), so a large fleet does not arrive in one burst. */
+  rampSeconds: number;
 }
 
 export const DEFAULT_OPTIONS = {
@@ -49,14 +51,18 @@ export const DEFAULT_OPTIONS = {
   silentBots: [],
   failingBots: [],
   httpBots: [],
+  rampSeconds: 0,
   credentialsFile: './data/simulator-bots.json',
 } as const;
 
 export const DEFAULT_TOKEN_FILE = './data/bot-token';
 
+/** The most bots one simulator plays (a scale run of several instances uses several simulators or one this size). */
+export const MAX_SIMULATED_BOTS = 10_000;
+
 export const USAGE = `Usage: npm run simulate -- [options]
 
-  --bots N             bots to run (env SIM_BOTS, default ${DEFAULT_OPTIONS.bots})
+  --bots N             bots to run, 1 to ${MAX_SIMULATED_BOTS} (env SIM_BOTS, default ${DEFAULT_OPTIONS.bots})
   --hop-interval MS    time between hops per bot until the server's first config frame sets it
                        (env SIM_HOP_INTERVAL_MS, default ${DEFAULT_OPTIONS.hopIntervalMs})
   --discovery-rate N   finds per bot per minute (env SIM_DISCOVERY_RATE, default ${DEFAULT_OPTIONS.discoveryRate})
@@ -76,6 +82,7 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --http-bots N        the last N bots speak only HTTP: they post their events to /api/bot/events every
                        few seconds (idle too) and take config and emergency frames from its answers
                        (env SIM_HTTP_BOTS, default 0)
+  --ramp-s S           spread the bots' connects over S seconds (env SIM_RAMP_S, default 0: all at once)
   --help               this text`;
 
 export class OptionsError extends Error {}
@@ -140,6 +147,7 @@ export function parseOptions(
         'silent-bots': { type: 'string' },
         'failing-bots': { type: 'string' },
         'http-bots': { type: 'string' },
+        'ramp-s': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -176,7 +184,7 @@ export function parseOptions(
 
   const bots = number('--bots', flag('bots') ?? env.SIM_BOTS, DEFAULT_OPTIONS.bots, {
     min: 1,
-    max: 999,
+    max: MAX_SIMULATED_BOTS,
     integer: true,
   });
   const { silent, failing } = misbehavingBots(
@@ -229,6 +237,10 @@ export function parseOptions(
     failingBots: failing,
     // Whatever they do with a config: an HTTP bot may be silent or failing too.
     httpBots: httpBots === 0 ? [] : ghostIds(bots).slice(-httpBots),
+    rampSeconds: number('--ramp-s', flag('ramp-s') ?? env.SIM_RAMP_S, DEFAULT_OPTIONS.rampSeconds, {
+      min: 0,
+      max: 3_600,
+    }),
   };
 }
 

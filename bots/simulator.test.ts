@@ -51,6 +51,10 @@ async function standIn({ claimDelayMs = 0, onClaim, afterHello = () => [] }: Sta
         onClaim?.(next);
         const answer = JSON.stringify({ server: { jobId: `job-${next}`, placeId: '42' }, leaseSeconds: 120 });
         setTimeout(() => response.end(answer), claimDelayMs);
+      } else if (request.url === '/api/server-pool/servers' && (body.servers as unknown[]).length > 500) {
+        // As the real server refuses a batch past MAX_POOL_SERVERS_PER_CALL.
+        response.statusCode = 400;
+        response.end(JSON.stringify({ error: 'servers must hold at most 500 servers' }));
       } else {
         response.end(JSON.stringify({ ok: true }));
       }
@@ -157,6 +161,26 @@ describe('the simulated bot', () => {
   const claims = () => server?.calls.filter((c) => c.path === '/api/server-pool/claim').length ?? 0;
   const saidInactive = () => framesOf('scanner_status').some((f) => f.payload.status === 'inactive');
   const hello = (ghostId?: string) => framesOf('hello', ghostId).length > 0;
+
+  it("stocks a large pool in calls within the server's limit, so a big fleet is not left with an empty pool", async () => {
+    const s = await startOne(3_600_000);
+    await simulator?.stockPool(1_200);
+    const stocked = s.calls
+      .filter((c) => c.path === '/api/server-pool/servers')
+      .map((c) => (c.body.servers as unknown[]).length);
+    // The start's own stock (20) first, then 1,200 as 500 + 500 + 200.
+    expect(stocked).toEqual([20, 500, 500, 200]);
+    expect(simulator?.counters.errors).toBe(0);
+  });
+
+  it('spreads its connects over --ramp-s', async () => {
+    const s = await startFleet(['--bots', '4', '--hop-interval', '3600000', '--ramp-s', '0.6']);
+    await until(() => ['ghost-01', 'ghost-04'].every((id) => hello(id)), 'every hello');
+    const at = (id: string) => framesOf('hello', id)[0]?.at ?? 0;
+    // Bot i starts i × 150 ms after the first.
+    expect(at('ghost-04') - at('ghost-01')).toBeGreaterThanOrEqual(400);
+    expect(s.frames.length).toBeGreaterThan(0);
+  });
 
   it('enrolls with the shared token, then says hello first, with its own botToken on the socket and the pool calls', async () => {
     const s = await startOne(100);

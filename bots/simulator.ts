@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import type { z } from 'zod';
 import { type BotParameters, BotParametersSchema, type ConfigFramePayload } from '../common/configuration.ts';
 import type { HopReason, ScannerStatus } from '../common/fleet.ts';
+import { MAX_POOL_SERVERS_PER_CALL } from '../common/server-pool.ts';
 import { type BotCredentials, processCredentials } from './credentials.ts';
 import { enrollBot } from './enrollment.ts';
 import type { SimulatorOptions } from './options.ts';
@@ -69,6 +71,10 @@ export interface SimulatorCounters {
   lastError: string | null;
   /** Claims the pool could not serve (it was empty). */
   poolEmpty: number;
+  /** Claims the server refused (4xx other than an empty pool: a bad call, a credential, a rate limit). */
+  claimsRefused: number;
+  /** Claims that failed (5xx, or no answer). */
+  claimsFailed: number;
   /** `config` frames applied and acknowledged. */
   configsApplied: number;
   /** `config` frames refused with `config_ack {ok: false}` (invalid, or a --failing-bots bot). */
@@ -598,6 +604,8 @@ export class Simulator {
     errors: 0,
     lastError: null,
     poolEmpty: 0,
+    claimsRefused: 0,
+    claimsFailed: 0,
     configsApplied: 0,
     configsRefused: 0,
     configsIgnored: 0,
@@ -609,6 +617,8 @@ export class Simulator {
   private loops: Promise<void>[] = [];
   private timers: NodeJS.Timeout[] = [];
   private stocking: Promise<void> | null = null;
+  /** Aborted on stop: ends the waits of bots whose ramp start has not come yet. */
+  private readonly stopped = new AbortController();
   private lastPrinted = { at: Date.now(), hops: 0, discoveries: 0 };
 
   private readonly byId: Map<string, SimulatedBot>;
@@ -628,11 +638,11 @@ export class Simulator {
   async start(): Promise<void> {
     await this.enrollAll();
     await this.stockPool(Math.max(this.bots.length * 2, 20));
-    for (const bot of this.bots) {
-      if (bot.token === null) continue;
-      bot.connect();
-      this.loops.push(bot.run());
-    }
+    // --ramp-s: bot i starts i × (ramp / bots) after the first, so a large fleet arrives as a slope.
+    const spacingMs = (this.options.rampSeconds * 1000) / this.bots.length;
+    this.bots.forEach((bot, i) => {
+      if (bot.token !== null) this.loops.push(this.startBot(bot, i * spacingMs));
+    });
     // Servers that failed are deleted from the pool: a few fresh ones arrive every 15 s, as a real
     // fleet's server-list crawler would add them.
     this.timers.push(setInterval(() => void this.stockPool(Math.ceil(this.bots.length / 4)), 15_000));
@@ -641,10 +651,18 @@ export class Simulator {
     }
   }
 
+  private async startBot(bot: SimulatedBot, delayMs: number): Promise<void> {
+    if (delayMs > 0) await sleep(delayMs, undefined, { signal: this.stopped.signal }).catch(() => {});
+    if (this.stopping) return;
+    bot.connect();
+    await bot.run();
+  }
+
   /** Stops hopping, releases every claimed server and closes every socket with 1000. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.stopped.abort();
     for (const bot of this.bots) bot.wake();
     for (const timer of this.timers) clearInterval(timer);
     await Promise.allSettled(this.loops);
@@ -677,7 +695,8 @@ export class Simulator {
   statusLine(): string {
     const now = Date.now();
     const seconds = Math.max((now - this.lastPrinted.at) / 1000, 0.001);
-    const { hops, discoveries, errors, failedHops, poolEmpty, lastError } = this.counters;
+    const { hops, discoveries, errors, failedHops, poolEmpty, claimsRefused, claimsFailed, lastError } =
+      this.counters;
     const { configsApplied, configsRefused, configsIgnored } = this.counters;
     const stopped = this.bots.filter((bot) => bot.paused).length;
     const configs = configsApplied + configsRefused + configsIgnored;
@@ -686,7 +705,8 @@ export class Simulator {
       `${stopped ? ` (${stopped} stopped)` : ''} · ` +
       `${((hops - this.lastPrinted.hops) / seconds).toFixed(1)} hops/s · ` +
       `${((discoveries - this.lastPrinted.discoveries) / seconds).toFixed(2)} discoveries/s · ` +
-      `${hops} hops (${failedHops} failed), ${discoveries} finds · pool empty ${poolEmpty}× · ` +
+      `${hops} hops (${failedHops} failed), ${discoveries} finds · ` +
+      `claims: pool empty ${poolEmpty}×, refused ${claimsRefused}, failed ${claimsFailed} · ` +
       (configs
         ? `configs ${configsApplied} applied, ${configsRefused} refused, ${configsIgnored} unanswered · `
         : '') +
@@ -725,22 +745,25 @@ export class Simulator {
     return this.byId.get(ghostId)?.token ?? null;
   }
 
-  /** Adds `count` fresh game servers over the configured places. Concurrent calls share one. */
+  /**
+   * Adds `count` fresh game servers over the configured places, in calls of at most the server's
+   * limit (MAX_POOL_SERVERS_PER_CALL), one after another. Concurrent calls share one.
+   */
   stockPool(count: number): Promise<void> {
     this.stocking ??= (async () => {
-      const servers = Array.from({ length: count }, () => {
-        return {
+      for (let left = count; left > 0 && !this.stopping; left -= MAX_POOL_SERVERS_PER_CALL) {
+        const servers = Array.from({ length: Math.min(left, MAX_POOL_SERVERS_PER_CALL) }, () => ({
           placeId: pickFrom(this.options.placeIds, this.random),
           jobId: randomUUID(),
           playing: Math.floor(this.random() * 45),
           maxPlayers: 50,
-        };
-      });
-      try {
-        const { status, json } = await this.api('/api/server-pool/servers', { servers });
-        if (status >= 300) this.error(`adding servers: ${status} ${describe(json)}`);
-      } catch (error) {
-        this.error(`adding servers: ${(error as Error).message}`);
+        }));
+        try {
+          const { status, json } = await this.api('/api/server-pool/servers', { servers });
+          if (status >= 300) return this.error(`adding servers: ${status} ${describe(json)}`);
+        } catch (error) {
+          return this.error(`adding servers: ${(error as Error).message}`);
+        }
       }
     })().finally(() => {
       this.stocking = null;
@@ -755,11 +778,18 @@ export class Simulator {
         const { status, json } = await this.api('/api/server-pool/claim', { ghostId }, this.tokenOf(ghostId));
         const server = serverOf(json);
         if (status < 300 && server) return server;
-        if (status >= 500 || status === 401 || status === 400) {
+        if (status >= 500) {
+          this.counters.claimsFailed += 1;
+          this.error(`claim: ${status} ${describe(json)}`);
+          return null;
+        }
+        if (status !== 404) {
+          this.counters.claimsRefused += 1;
           this.error(`claim: ${status} ${describe(json)}`);
           return null;
         }
       } catch (error) {
+        this.counters.claimsFailed += 1;
         this.error(`claim: ${(error as Error).message}`);
         return null;
       }

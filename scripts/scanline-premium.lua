@@ -213,10 +213,16 @@ if key == "" then
   panel.status("No script key: load premium with your key snippet")
   return "No script key"
 end
-while task.wait(1) do
+-- The next poll goes out at once after an answer that held finds (the server holds an empty one
+-- open until a find arrives, so a find reaches this script the moment it is made); after an empty
+-- answer or a failure, a second's pause, so a server that answers at once cannot be hammered.
+local pause = 0
+while task.wait(pause) do
+  pause = 1
   local body, failure = httpGet(feedUrl .. (cursor and ("&since=" .. tostring(cursor)) or ""))
   local data = decodeJson(body)
   if data and type(data.discoveries) == "table" then
+    if #data.discoveries > 0 then pause = 0 end
     serverTime, answeredAt = isoSeconds(data.serverTime), now()
     keyExpiresAt = isoSeconds(data.keyExpiresAt)
     for _, find in ipairs(data.discoveries) do

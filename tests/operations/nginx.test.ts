@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { parseOptions } from '../../bots/options.ts';
+import { seededRandom } from '../../bots/pets.ts';
+import { Simulator } from '../../bots/simulator.ts';
 import { SESSION_COOKIE } from '../../common/auth.ts';
 import type { ServerHopEvent } from '../../common/fleet.ts';
 import { TestClient } from '../../server/test/socket-client.ts';
@@ -41,6 +44,9 @@ beforeAll(async () => {
     TRUST_PROXY: 'loopback',
     // Ten-minute windows: a slow machine still makes its 121 calls inside one.
     RATE_LIMIT_WINDOW_MS: '600000',
+    // The fleet test enrolls a thousand bots from this one address.
+    RATE_LIMIT_BOT_ENROLL: '5000',
+    FLEET_MAX_BOTS: '2000',
   };
   ports.push(await freePort(), await freePort());
   // One after the other: the first applies the migrations.
@@ -57,6 +63,7 @@ afterAll(async () => {
 });
 
 const upstreamOf = (port: number) => `127.0.0.1:${port}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Logs in through nginx the way the admin's browser does (Origin: the site nginx serves). */
 async function logIn(): Promise<string> {
@@ -187,6 +194,30 @@ describe('nginx in front of two instances on PostgreSQL and Redis', () => {
     expect(statuses[120]).toBe(429);
     expect([...answeredBy].sort()).toEqual(ports.map(upstreamOf).sort());
   });
+
+  it("carries 1,000 bot sockets through the documented configuration, past Debian's 768 connections", async () => {
+    const options = parseOptions(
+      ['--bots', '1000', '--url', nginx!.url, '--token', BOT_TOKEN, '--hop-interval', '3600000'],
+      {},
+      () => '',
+    );
+    const fleet = new Simulator(
+      { ...options!, ghostPrefix: 'fleet-', discoveryRate: 0, statusIntervalMs: 0, rampSeconds: 5 },
+      seededRandom(7),
+      () => {},
+    );
+    try {
+      await fleet.start();
+      const deadline = Date.now() + 60_000;
+      while (fleet.connectedBots < 1000 && Date.now() < deadline) await sleep(250);
+      expect(fleet.connectedBots, `${fleet.statusLine()}\n${nginx!.output()}`).toBe(1000);
+      // Each bot holds a pool server through nginx too: no claim failed or was refused.
+      expect(fleet.counters).toMatchObject({ claimsFailed: 0, claimsRefused: 0 });
+    } finally {
+      await fleet.stop();
+    }
+    expect(nginx!.output()).not.toContain('worker_connections are not enough');
+  }, 120_000);
 
   it('refuses an admin change from another origin through nginx, as without it', async () => {
     const cookie = await logIn();

@@ -11,6 +11,8 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '../..');
 export const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 export const DEPLOY_CONFIG = join(ROOT, 'docs/deploy/nginx.conf');
+/** The main-context lines the docs give for a fleet (events, open-file limit). */
+export const DEPLOY_MAIN_CONFIG = join(ROOT, 'docs/deploy/nginx-main.conf');
 
 /** The response header naming the instance that answered (added by the test's main configuration only). */
 export const UPSTREAM_HEADER = 'x-test-upstream';
@@ -38,14 +40,22 @@ export function templatedSite(listenPort: number, upstreamPorts: [number, number
   return site;
 }
 
+/** The documented main context, with one worker: the test's sockets all meet the same worker's limit. */
+function documentedMain(): string {
+  const main = readFileSync(DEPLOY_MAIN_CONFIG, 'utf8');
+  const from = 'worker_processes auto;';
+  if (main.split(from).length !== 2)
+    throw new Error(`${DEPLOY_MAIN_CONFIG} no longer has "${from}" exactly once`);
+  return main.replace(from, 'worker_processes 1;');
+}
+
 function mainConfig(dir: string): string {
   // Started by root (CI), nginx would run its worker as nobody, who cannot write the temp dirs here.
   const user = process.getuid?.() === 0 ? 'user root;\n' : '';
   return `${user}daemon off;
-worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 512; }
+${documentedMain()}
 http {
     access_log ${dir}/access.log;
     client_body_temp_path ${dir}/client_body;

@@ -5,13 +5,7 @@ import { acquireLease, releaseLease } from '../../db/leases.ts';
 import { Turns } from '../../turns.ts';
 import { queueAlertDeliveries } from '../notifications/alert-outbox.ts';
 import { type AlertCheck, decide, type Observation, type StoredAlertState } from './alert-rules.ts';
-import {
-  findAlertState,
-  insertAlertState,
-  insertOperatorAlert,
-  markAlerted,
-  updateAlertWatch,
-} from './alerts.store.ts';
+import { changeAlertState, findAlertState, insertAlertState, insertOperatorAlert } from './alerts.store.ts';
 
 /*
  * The alert monitor: every ALERT_CHECK_MS (on the app's clock) the instance holding the
@@ -93,17 +87,13 @@ export class AlertMonitor {
       case 'none':
         return false;
       case 'settle':
-        await updateAlertWatch(ctx.db, check.kind, stored.version, null, now);
+        await changeAlertState(ctx.db, check.kind, stored.version, { watch: null }, now);
         return false;
-      case 'watch':
-        await updateAlertWatch(
-          ctx.db,
-          check.kind,
-          stored.version,
-          { observed: observation.state, since: decision.since },
-          now,
-        );
+      case 'watch': {
+        const watch = { observed: observation.state, since: decision.since };
+        await changeAlertState(ctx.db, check.kind, stored.version, { watch }, now);
         return false;
+      }
       case 'raise':
         return this.raise(check, stored, observation, now);
     }
@@ -126,7 +116,8 @@ export class AlertMonitor {
     };
     const queued = await ctx.db.transaction().execute(async (trx) => {
       // Of two instances (or a restart racing its old self) only one moves the version on.
-      if (!(await markAlerted(trx, check.kind, stored.version, observation.state, now))) return null;
+      const change = { alerted: observation.state };
+      if (!(await changeAlertState(trx, check.kind, stored.version, change, now))) return null;
       if (check.sink === 'log') return 0;
       const id = await insertOperatorAlert(trx, alert, now);
       return queueAlertDeliveries(trx, id, alert, now);

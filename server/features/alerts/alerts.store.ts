@@ -37,49 +37,31 @@ export async function insertAlertState(db: Db, kind: string, state: string, now:
     .execute();
 }
 
-/**
- * Writes a kind's divergence (`observed` since `since`; both null: none) if its version is still
- * `version`. True when it did.
- */
-export async function updateAlertWatch(
-  db: Db,
-  kind: string,
-  version: number,
-  watch: { observed: string; since: number } | null,
-  now: number,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('operator_alert_states')
-    .set({
-      observed_state: watch?.observed ?? null,
-      diverged_since: watch?.since ?? null,
-      version: version + 1,
-      updated_at: now,
-    })
-    .where('kind', '=', kind)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
+/** What a look changes of a kind's stored state. */
+export type AlertStateChange =
+  /** A divergence: `observed` seen since `since`; null: none (the alerted state is seen again). */
+  | { watch: { observed: string; since: number } | null }
+  /** `alerted` is now the state alerted (the divergence is over). */
+  | { alerted: string };
 
-/** Makes `state` the kind's alerted state if its version is still `version`. True when it did. */
-export async function markAlerted(
+/**
+ * Applies `change` to kind's state if its version is still `version` (moving it on). True when it
+ * did: of two writers of one version, one wins.
+ */
+export async function changeAlertState(
   db: Db,
   kind: string,
   version: number,
-  state: string,
+  change: AlertStateChange,
   now: number,
 ): Promise<boolean> {
+  const divergence =
+    'alerted' in change
+      ? { alerted_state: change.alerted, alerted_at: now, observed_state: null, diverged_since: null }
+      : { observed_state: change.watch?.observed ?? null, diverged_since: change.watch?.since ?? null };
   const result = await db
     .updateTable('operator_alert_states')
-    .set({
-      alerted_state: state,
-      alerted_at: now,
-      observed_state: null,
-      diverged_since: null,
-      version: version + 1,
-      updated_at: now,
-    })
+    .set({ ...divergence, version: version + 1, updated_at: now })
     .where('kind', '=', kind)
     .where('version', '=', version)
     .executeTakeFirst();

@@ -4,7 +4,7 @@ import {
   listFailingDestinations,
 } from '../notifications/destination-health.store.ts';
 import { checkPaymentConnection } from '../payments/payments-admin.service.ts';
-import { type AlertCheck, twoStateHoldMs } from './alert-rules.ts';
+import { type AlertCheck, type AlertWords, twoStateHoldMs } from './alert-rules.ts';
 
 /*
  * The alerts of the services the server leans on: BTCPay Server (only once payments are set up), the
@@ -63,63 +63,58 @@ async function failing(ctx: AppContext, alertsDestinations: boolean): Promise<Fa
   return all.filter((d) => d.alerts === alertsDestinations);
 }
 
-export function notificationsAlertCheck(ctx: AppContext): AlertCheck {
+/** What a destinations check says, failing and back. */
+interface DestinationsWords {
+  failing: (listed: string) => AlertWords;
+  back: AlertWords;
+}
+
+/** A check of the find destinations (alertsDestinations false) or of the alerts destinations. */
+function destinationsCheck(
+  ctx: AppContext,
+  kind: string,
+  alertsDestinations: boolean,
+  words: DestinationsWords,
+): AlertCheck {
   return {
-    kind: 'notifications',
-    sink: 'outbox',
+    kind,
+    // An alerts destination failing cannot be told through the alerts destinations.
+    sink: alertsDestinations ? 'log' : 'outbox',
     goodState: 'ok',
     holdMs: holdOf(ctx, 'ok'),
     async observe() {
-      const down = await failing(ctx, false);
-      if (down.length === 0) {
-        return {
-          state: 'ok',
-          words: () => ({
-            title: 'Notifications delivered again',
-            message: 'Every find destination takes its finds again',
-            severity: 'ok',
-          }),
-        };
-      }
-      return {
-        state: 'failing',
-        words: () => ({
-          title: 'Notifications failing',
-          message: `Finds are not reaching ${listed(down)}`,
-          severity: 'warning',
-        }),
-      };
+      const down = await failing(ctx, alertsDestinations);
+      if (down.length === 0) return { state: 'ok', words: () => words.back };
+      return { state: 'failing', words: () => words.failing(listed(down)) };
     },
   };
 }
 
-/** The alerts destinations: their failure (and recovery) goes to the log, once per change. */
-export function alertDestinationsCheck(ctx: AppContext): AlertCheck {
-  return {
-    kind: 'alert-destinations',
-    sink: 'log',
-    goodState: 'ok',
-    holdMs: holdOf(ctx, 'ok'),
-    async observe() {
-      const down = await failing(ctx, true);
-      if (down.length === 0) {
-        return {
-          state: 'ok',
-          words: () => ({
-            title: 'Alerts delivered again',
-            message: 'Every alerts destination takes its alerts again',
-            severity: 'ok',
-          }),
-        };
-      }
-      return {
-        state: 'failing',
-        words: () => ({
-          title: 'Alerts failing',
-          message: `Operator alerts are not reaching ${listed(down)}`,
-          severity: 'warning',
-        }),
-      };
+export const notificationsAlertCheck = (ctx: AppContext) =>
+  destinationsCheck(ctx, 'notifications', false, {
+    failing: (names) => ({
+      title: 'Notifications failing',
+      message: `Finds are not reaching ${names}`,
+      severity: 'warning',
+    }),
+    back: {
+      title: 'Notifications delivered again',
+      message: 'Every find destination takes its finds again',
+      severity: 'ok',
     },
-  };
-}
+  });
+
+/** The alerts destinations: their failure (and recovery) goes to the log, once per change. */
+export const alertDestinationsCheck = (ctx: AppContext) =>
+  destinationsCheck(ctx, 'alert-destinations', true, {
+    failing: (names) => ({
+      title: 'Alerts failing',
+      message: `Operator alerts are not reaching ${names}`,
+      severity: 'warning',
+    }),
+    back: {
+      title: 'Alerts delivered again',
+      message: 'Every alerts destination takes its alerts again',
+      severity: 'ok',
+    },
+  });

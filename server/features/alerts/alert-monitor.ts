@@ -20,6 +20,8 @@ export const ALERTS_LEASE = 'operator-alerts';
 export class AlertMonitor {
   private readonly turns = new Turns();
   private holding = false;
+  /** Closed with the app: a round asked for later does nothing (and takes no lease). */
+  private closed = false;
   /** The last failure logged per kind, so a check failing every round is logged once per change. */
   private readonly failures = new Map<string, string>();
 
@@ -37,6 +39,7 @@ export class AlertMonitor {
 
   /** After the look in progress, gives the lease up (the app closes), so another instance takes over at once. */
   close(): Promise<void> {
+    this.closed = true;
     return this.turns.run(async () => {
       if (this.holding) await releaseLease(this.ctx.db, ALERTS_LEASE, this.instanceId).catch(() => {});
       this.holding = false;
@@ -45,6 +48,7 @@ export class AlertMonitor {
 
   private async lookAtAll(): Promise<number> {
     const { ctx } = this;
+    if (this.closed) return 0;
     // Outlives a round's pause, so the holder keeps it from one round to the next.
     const ttlMs = ctx.config.ALERT_CHECK_MS * 2 + 30_000;
     this.holding = await acquireLease(ctx.db, ALERTS_LEASE, this.instanceId, ctx.now(), ttlMs);

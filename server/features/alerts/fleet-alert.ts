@@ -63,10 +63,13 @@ export function fleetAlertCheck(ctx: AppContext): AlertCheck {
     sink: 'outbox',
     goodState: 'live',
     holdMs: (alerted, observed) => fleetHoldMs(alerted, observed, raiseMs, clearMs),
-    async observe() {
+    async observe(alerted) {
       const condition = await ctx.services.fleetCondition();
-      // No bot known (a new install, every bot removed): nothing is expected, so nothing is down.
-      if (condition.state !== 'stopped' && condition.expectedBots === 0) return null;
+      // No bot known (a new install, every bot removed): nothing is expected, so nothing is down;
+      // but a resume is told even then (as down: no bot reports).
+      if (condition.state !== 'stopped' && condition.expectedBots === 0 && alerted !== 'stopped') {
+        return null;
+      }
       const now = ctx.now();
       return {
         state: condition.state,

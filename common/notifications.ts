@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /*
- * Notifications: the admin's destinations (where finds are posted) and the deliveries to them, as
- * the API (server/features/notifications) and the Notifications screen (web/pages/admin/notifications)
- * share them.
+ * Notifications: the admin's destinations (where finds, or operator alerts, are posted) and the
+ * deliveries to them, as the API (server/features/notifications) and the Notifications screen
+ * (web/pages/admin/notifications) share them.
  */
 
 export const DESTINATION_KINDS = ['discord', 'json'] as const;
@@ -64,6 +64,8 @@ export const DestinationInputSchema = z
       .nullable()
       .default(null),
     lateMode: z.enum(LATE_MODES).default('drop'),
+    /** Operator alerts instead of finds: such a destination gets alerts only, and no finds. */
+    alerts: z.boolean().default(false),
   })
   .strict()
   .refine((d) => d.maxValue === null || d.maxValue >= d.minValue, {
@@ -108,6 +110,8 @@ export const DestinationSchema = z.object({
   /** The maximum age that applies: maxAgeSeconds, or the tier's default when it is null. */
   maxAgeSecondsInEffect: z.number(),
   lateMode: z.enum(LATE_MODES),
+  /** It gets operator alerts, not finds. */
+  alerts: z.boolean(),
   /** Why the dispatcher turned it off (e.g. 'Unknown Webhook (404)'); null otherwise. */
   disabledReason: z.string().nullable(),
   stats: DestinationStatsSchema,
@@ -118,11 +122,13 @@ export type Destination = z.infer<typeof DestinationSchema>;
 
 export const DestinationListSchema = z.object({ destinations: z.array(DestinationSchema) });
 
-/** One post of a find to a destination. */
+/** One post of a find (or an operator alert) to a destination. */
 export const DeliverySchema = z.object({
   id: z.number(),
   destinationId: z.number(),
   destinationName: z.string(),
+  /** 'alert': an operator alert, whose title is in `petName` and its state in `value`. */
+  item: z.enum(['find', 'alert']),
   state: z.enum(DELIVERY_STATES),
   attempts: z.number(),
   petName: z.string(),
@@ -160,3 +166,28 @@ export const DestinationPatchSchema = z
   )
   .strict();
 export type DestinationPatch = z.infer<typeof DestinationPatchSchema>;
+
+/** What operator alerts watch (docs/notifications.md, "Operator alerts"). */
+export const ALERT_KINDS = ['fleet', 'payments', 'notifications', 'disk'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** critical: down, stopped, disconnected (red); warning: degraded, failing, low (amber); ok: back (green). */
+export const ALERT_SEVERITIES = ['critical', 'warning', 'ok'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+/** One alert as an alerts destination receives it (JSON: `{type: 'alert', alert, destination, deliveryId}`). */
+export const OperatorAlertSchema = z.object({
+  kind: z.enum(ALERT_KINDS),
+  /** The state it changed to (fleet: live, degraded, down, stopped; payments: connected, disconnected…). */
+  state: z.string(),
+  /** The state alerted before. */
+  previous: z.string(),
+  severity: z.enum(ALERT_SEVERITIES),
+  /** e.g. 'Fleet down', 'Emergency stop by admin (10.0.0.5)'. */
+  title: z.string(),
+  /** One sentence in the operator's words, e.g. 'No bot has reported for 2 min — last heard …'. */
+  message: z.string(),
+  /** When it was raised (ISO). */
+  at: z.string(),
+});
+export type OperatorAlert = z.infer<typeof OperatorAlertSchema>;

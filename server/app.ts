@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import type { AppBase, AppContext, AppServices } from './context.ts';
 import { BatchWriter } from './db/batch-writer.ts';
 import type { Feature } from './feature.ts';
+import { alertsFeature } from './features/alerts/alerts.feature.ts';
 import { authFeature } from './features/auth/auth.feature.ts';
 import { bindingsFeature } from './features/bindings/bindings.feature.ts';
 import { configurationFeature } from './features/configuration/configuration.feature.ts';
@@ -93,6 +94,7 @@ const FEATURES = [
   notificationsFeature,
   paymentsFeature,
   discordFeature,
+  alertsFeature,
 ] as const satisfies readonly Feature[];
 
 /** Turns `A | B` into `A & B`. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALERT_SETTINGS } from './config-alerts.ts';
 import { DISCORD_SETTINGS } from './config-discord.ts';
 import { LIMIT_SETTINGS } from './config-limits.ts';
 import { checkOutsideServiceSettings, OUTSIDE_SERVICE_SETTINGS } from './config-outside-services.ts';
@@ -133,6 +134,7 @@ const ConfigFields = z.object({
   ...LIMIT_SETTINGS,
   ...OUTSIDE_SERVICE_SETTINGS,
   ...DISCORD_SETTINGS,
+  ...ALERT_SETTINGS,
 });
 
 /** The settings, and the rules that tie several of them together. */

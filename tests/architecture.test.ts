@@ -44,6 +44,7 @@ const FEATURE_LAYERS: Record<string, number> = {
   dashboard: 10,
   public: 10,
   health: 10,
+  alerts: 11,
 };
 
 function sourceFiles(dir: string): string[] {

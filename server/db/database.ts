@@ -1,3 +1,4 @@
+import type { OperatorAlertStatesTable, OperatorAlertsTable } from '../features/alerts/alerts.table.ts';
 import type {
   AdminCredentialsTable,
   AdminLoginAttemptsTable,
@@ -99,6 +100,8 @@ export interface Database {
   notification_destinations: NotificationDestinationsTable;
   notification_outbox: NotificationOutboxTable;
   leases: LeasesTable;
+  operator_alerts: OperatorAlertsTable;
+  operator_alert_states: OperatorAlertStatesTable;
   payment_settings: PaymentSettingsTable;
   orders: OrdersTable;
   payment_webhook_deliveries: PaymentWebhookDeliveriesTable;

@@ -108,6 +108,8 @@ export async function buildTestApp(
     BOT_TOKEN_FILE: join(tmpdir(), `scanline-test-bot-token-${randomBytes(6).toString('hex')}`),
     WEB_DIST: '/nonexistent',
     LOG_LEVEL: 'silent',
+    // Operator alerts look once when the app is ready; a test that wants more looks drives them itself.
+    ALERT_CHECK_MS: '3600000',
     ...env,
   });
   const clock = fakeClock();

@@ -30,8 +30,11 @@ import { WakeableSleep } from './wakeable-sleep.ts';
 
 /** Rows a lane takes per turn. */
 export const LANE_BATCH = 50;
-/** Posts in flight at once: Discord keeps the order (and one webhook's bucket); a JSON endpoint 4. */
-export const LANE_CONCURRENCY = { discord: 1, json: 4 } as const;
+/**
+ * Posts in flight at once: Discord keeps the order (and one webhook's bucket); a JSON endpoint 4,
+ * but alerts one at a time (in order) wherever they go.
+ */
+export const LANE_CONCURRENCY = { discord: 1, json: 4, alerts: 1 } as const;
 /** How often a lane asks a destination that looked down whether it answers again. */
 export const PROBE_EVERY_MS = 1_000;
 const PROBE_TIMEOUT_MS = 2_000;
@@ -131,7 +134,8 @@ export class DeliveryLane {
     const dest = this.destination;
     if (!ctx.mayPost()) return ctx.pollMs;
     const now = ctx.clock();
-    if (dest.lateMode === 'drop') {
+    // Alerts have no maximum age: a late "Fleet down" is still news.
+    if (dest.lateMode === 'drop' && !dest.alerts) {
       const reason = `Older than the maximum age (${ageText(dest.maxAgeMs / 1000)}) when it could be posted`;
       const dropped = await dropStaleDeliveries(ctx.db, dest.id, now - dest.maxAgeMs, reason);
       if (dropped > 0)
@@ -148,7 +152,7 @@ export class DeliveryLane {
     }
     const wait = Math.max(this.backoffUntil - now, ctx.limits.waitMs(dest.url));
     if (wait > 0) return wait;
-    const rows = await selectLaneDeliveries(ctx.db, dest.id, now, LANE_BATCH);
+    const rows = await selectLaneDeliveries(ctx.db, dest, now, LANE_BATCH);
     if (rows.length === 0) return ctx.pollMs;
     let posts: Post[];
     try {
@@ -158,11 +162,15 @@ export class DeliveryLane {
       await markDeliveriesFailed(
         ctx.db,
         rows.map((r) => r.id),
-        'The stored find is not readable',
+        dest.alerts ? 'The stored alert is not readable' : 'The stored find is not readable',
       );
       return 0;
     }
-    const concurrency = dest.kind === 'discord' ? LANE_CONCURRENCY.discord : LANE_CONCURRENCY.json;
+    const concurrency = dest.alerts
+      ? LANE_CONCURRENCY.alerts
+      : dest.kind === 'discord'
+        ? LANE_CONCURRENCY.discord
+        : LANE_CONCURRENCY.json;
     for (let i = 0; i < posts.length; ) {
       if (!this.running || !ctx.mayPost() || ctx.limits.waitMs(dest.url) > 0) return 0;
       // No more at once than the bucket has left (an endpoint that sends Discord's headers).

@@ -1,3 +1,5 @@
+import type { OperatorAlert } from '../../../common/notifications.ts';
+import { alertJsonBodyOf, foldAlertMessages, sampleAlert } from './alert-message.ts';
 import {
   type DiscordMessageOptions,
   foldDiscordMessages,
@@ -69,6 +71,7 @@ export function postsFor(
   joinUrlTemplate: string | null,
   now: number,
 ): Post[] {
+  if (destination.alerts) return alertPostsFor(destination, rows);
   const lateAgeOf = (row: LaneDelivery) =>
     now - row.foundAt > destination.maxAgeMs ? (now - row.foundAt) / 1000 : null;
   const finds = rows.map((row) => ({ row, find: JSON.parse(row.payload) as NotifiedFind }));
@@ -92,6 +95,22 @@ export function postsFor(
       rows: [x.row],
       idempotencyKey: key,
     };
+  });
+}
+
+/** The posts of an alerts destination's due rows: Discord folds them in order; JSON one a request. */
+function alertPostsFor(destination: Destination, rows: LaneDelivery[]): Post[] {
+  const alerts = rows.map((row) => ({ row, alert: JSON.parse(row.payload) as OperatorAlert }));
+  if (destination.kind === 'discord') {
+    return foldAlertMessages(alerts, (x) => x.alert).map((m) => ({
+      body: m.message,
+      rows: m.items.map((x) => x.row),
+      idempotencyKey: deliveryKeyOf(m.items[0]!.row.id),
+    }));
+  }
+  return alerts.map((x) => {
+    const key = deliveryKeyOf(x.row.id);
+    return { body: alertJsonBodyOf(x.alert, destination, key), rows: [x.row], idempotencyKey: key };
   });
 }
 
@@ -174,7 +193,8 @@ export interface TestSendResult {
 }
 
 /**
- * Posts a sample find to a destination as it is (the *Send test* button); nothing is stored. It goes
+ * Posts a sample find (to an alerts destination: a sample alert) to a destination as it is (the
+ * *Send test* button); nothing is stored. It goes
  * through the dispatcher's rate limiter: while Discord has asked this webhook to wait (or the lane
  * backs off after repeated 429s), nothing is sent and the answer says how long is left.
  */
@@ -182,7 +202,7 @@ export async function sendTestFind(
   destination: Pick<
     NotificationDestinationsTable,
     'name' | 'kind' | 'url' | 'include_join_data' | 'mention_role_id' | 'mention_from_value'
-  > & { id: number },
+  > & { id: number; alerts?: number },
   policy: OutboundPolicy,
   joinUrlTemplate: string | null,
   limits: RateLimiter | null = null,
@@ -202,9 +222,10 @@ export async function sendTestFind(
     mentionFromValue: null,
     maxAgeMs: Number.POSITIVE_INFINITY,
     lateMode: 'drop',
+    alerts: Number(destination.alerts ?? 0) === 1,
   };
-  const find = sampleFind(new Date());
-  const row: LaneDelivery = { id: 0, attempts: 0, foundAt: Date.now(), payload: JSON.stringify(find) };
+  const sample = dest.alerts ? sampleAlert(new Date()) : sampleFind(new Date());
+  const row: LaneDelivery = { id: 0, attempts: 0, foundAt: Date.now(), payload: JSON.stringify(sample) };
   const [post] = postsFor(dest, [row], joinUrlTemplate, Date.now());
   const { outcome, status } = await attempt(dest, post!, policy, 0, limits);
   switch (outcome.kind) {

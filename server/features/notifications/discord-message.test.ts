@@ -118,6 +118,7 @@ describe('folding a burst', () => {
 
 it('a json destination gets the find, who it is for and the delivery id; a late one says how late', () => {
   expect(jsonBodyOf(find(3), { id: 4, name: 'Bridge' }, 'scanline-delivery-9')).toEqual({
+    type: 'find',
     find: find(3),
     destination: { id: 4, name: 'Bridge' },
     deliveryId: 'scanline-delivery-9',

@@ -16,6 +16,7 @@ export interface DiscordEmbedField {
 
 export interface DiscordEmbed {
   title: string;
+  description?: string;
   url?: string;
   color: number;
   fields: DiscordEmbedField[];
@@ -150,7 +151,7 @@ export function discordEmbedOf(
 
 /** Characters Discord counts toward a message's 6,000: title, description, fields, footer, author. */
 export function embedCharacters(embed: DiscordEmbed): number {
-  let n = embed.title.length + (embed.footer?.text.length ?? 0);
+  let n = embed.title.length + (embed.description?.length ?? 0) + (embed.footer?.text.length ?? 0);
   for (const f of embed.fields) n += f.name.length + f.value.length;
   return n;
 }
@@ -229,6 +230,8 @@ export function jsonBodyOf(
   lateAgeSeconds: number | null = null,
 ) {
   return {
+    // Beside alerts' `type: 'alert'` (alert-message.ts), so one receiver can take both.
+    type: 'find' as const,
     find,
     destination: { id: destination.id, name: destination.name },
     deliveryId,

@@ -19,6 +19,8 @@ export interface LaneDestination {
   /** A find older than this (ms since found) is dropped or posted marked late. */
   maxAgeMs: number;
   lateMode: LateMode;
+  /** It gets operator alerts (oldest first, never dropped as too old), not finds. */
+  alerts: boolean;
 }
 
 /** A due delivery of a lane. */
@@ -47,30 +49,32 @@ export async function listLaneDestinations(db: Db): Promise<LaneDestination[]> {
     mentionFromValue: r.mention_from_value === null ? null : Number(r.mention_from_value),
     maxAgeMs: (r.max_age_seconds ?? defaultMaxAgeSeconds(Number(r.delay_seconds))) * 1000,
     lateMode: r.late_mode === 'mark' ? 'mark' : 'drop',
+    alerts: Number(r.alerts) === 1,
   }));
 }
 
 /**
- * A destination's pending deliveries due by `now`, dearest value tier first (order of magnitude) and
- * newest first within a tier: after an outage the backlog goes out in the order a buyer values it.
+ * A destination's pending deliveries due by `now`. Finds: dearest value tier first (order of
+ * magnitude) and newest first within a tier, so after an outage the backlog goes out in the order a
+ * buyer values it. Alerts: oldest first, so "down" always comes before its "back".
  */
 export async function selectLaneDeliveries(
   db: Db,
-  destinationId: number,
+  destination: Pick<LaneDestination, 'id' | 'alerts'>,
   now: number,
   limit: number,
 ): Promise<LaneDelivery[]> {
-  const rows = await db
+  let query = db
     .selectFrom('notification_outbox')
     .select(['id', 'attempts', 'found_at', 'payload'])
-    .where('destination_id', '=', destinationId)
+    .where('destination_id', '=', destination.id)
+    .where('item', '=', destination.alerts ? 'alert' : 'find')
     .where('state', '=', 'pending')
-    .where('due_at', '<=', now)
-    .orderBy('value_tier', 'desc')
-    .orderBy('found_at', 'desc')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+    .where('due_at', '<=', now);
+  query = destination.alerts
+    ? query.orderBy('found_at', 'asc')
+    : query.orderBy('value_tier', 'desc').orderBy('found_at', 'desc');
+  const rows = await query.orderBy('id').limit(limit).execute();
   return rows.map((r) => ({
     id: Number(r.id),
     attempts: Number(r.attempts),

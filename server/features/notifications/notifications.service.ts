@@ -8,21 +8,24 @@ import {
 import type { AppContext } from '../../context.ts';
 import { badRequest, HttpError, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
+import {
+  type DeliveryFilter,
+  dropDeliveriesOfOtherItem,
+  findDeliveryState,
+  listDeliveries as listDeliveryRows,
+  retryFailedDelivery,
+} from './deliveries.store.ts';
 import { sendTestFind, type TestSendResult } from './destination-posts.ts';
 import type { NotificationOutbox } from './notification-outbox.ts';
 import {
-  type DeliveryFilter,
   type DestinationRow,
   deleteDestination as deleteDestinationRow,
   destinationRowToDestination,
   destinationRowToInput,
   destinationStats,
-  findDeliveryState,
   findDestinationRow,
   insertDestination,
-  listDeliveries as listDeliveryRows,
   listDestinationRows,
-  retryFailedDelivery,
   updateDestination as updateDestinationRow,
 } from './notifications.store.ts';
 import { checkOutboundUrl, OutboundUrlError } from './outbound-request.ts';
@@ -66,7 +69,13 @@ async function checkDestinationUrl(ctx: AppContext, input: DestinationInput): Pr
 
 /** What an audit row says of a destination: never its URL (the token is a secret), only the host. */
 function auditedDestination(id: number, input: DestinationInput) {
-  return { destinationId: id, name: input.name, kind: input.kind, host: hostOfUrl(input.url) };
+  return {
+    destinationId: id,
+    name: input.name,
+    kind: input.kind,
+    host: hostOfUrl(input.url),
+    alerts: input.alerts,
+  };
 }
 
 async function presented(ctx: AppContext, row: DestinationRow): Promise<Destination> {
@@ -132,6 +141,7 @@ export async function updateDestination(
     if (!(await updateDestinationRow(trx, id, input, now, patch.enabled === true))) {
       throw notFound(NOTIFICATION_TEXTS.unknownDestination(id));
     }
+    if (input.alerts !== before.alerts) await dropDeliveriesOfOtherItem(trx, id, input.alerts);
     await insertAuditLog(
       trx,
       {
@@ -198,8 +208,8 @@ export async function retryDelivery(ctx: AppContext, id: number, caller: Caller)
 }
 
 /**
- * Posts a sample find to destination `id` now (not through the outbox, but through the rate limiter
- * the lanes use) and says how it went.
+ * Posts a sample find (an alerts destination: a sample alert) to destination `id` now (not through
+ * the outbox, but through the rate limiter the lanes use) and says how it went.
  */
 export async function sendTestNotification(ctx: AppContext, id: number): Promise<TestSendResult> {
   const row = await destinationRowOf(ctx, id);

@@ -1,7 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { PetDiscovery } from '../../../common/fleet.ts';
 import {
-  type Delivery,
   type DeliveryState,
   type Destination,
   type DestinationInput,
@@ -32,6 +30,7 @@ function destinationValues(input: DestinationInput) {
     enabled: input.enabled ? 1 : 0,
     max_age_seconds: input.maxAgeSeconds,
     late_mode: input.lateMode,
+    alerts: input.alerts ? 1 : 0,
   };
 }
 
@@ -51,6 +50,7 @@ export function destinationRowToInput(row: DestinationRow): DestinationInput {
     enabled: row.enabled === 1,
     maxAgeSeconds: row.max_age_seconds,
     lateMode: row.late_mode as LateMode,
+    alerts: Number(row.alerts) === 1,
   };
 }
 
@@ -178,12 +178,16 @@ export interface DestinationRule {
   delaySeconds: number;
 }
 
-/** The destinations finds are written to the outbox for: enabled, and not turned off by the dispatcher. */
+/**
+ * The destinations finds are written to the outbox for: enabled, not turned off by the dispatcher,
+ * and not marked for operator alerts (those get alerts only).
+ */
 export async function listDestinationRules(db: Db): Promise<DestinationRule[]> {
   const rows = await db
     .selectFrom('notification_destinations')
     .select(['id', 'min_value', 'max_value', 'pet_names', 'delay_seconds'])
     .where('enabled', '=', 1)
+    .where('alerts', '=', 0)
     .where('disabled_reason', 'is', null)
     .orderBy('id')
     .execute();
@@ -199,7 +203,7 @@ export async function listDestinationRules(db: Db): Promise<DestinationRule[]> {
 export type OutboxInsert = Pick<
   NotificationOutboxTable,
   'destination_id' | 'discovery_seq' | 'payload' | 'found_at' | 'due_at'
-> & { value_tier: number };
+> & { value_tier: number; item?: 'find' | 'alert' };
 
 /** Queues posts (pending, no attempt yet); a (destination, find) pair already queued stays as it is. */
 export async function insertOutboxRows(db: Db, rows: OutboxInsert[], now: number): Promise<void> {
@@ -219,74 +223,4 @@ export async function insertOutboxRows(db: Db, rows: OutboxInsert[], now: number
     )
     .onConflict((oc) => oc.columns(['destination_id', 'discovery_seq']).doNothing())
     .execute();
-}
-
-export interface DeliveryFilter {
-  id?: number;
-  destinationId?: number;
-  state?: DeliveryState;
-  limit: number;
-}
-
-/** Deliveries, newest first, with their destination's name. */
-export async function listDeliveries(db: Db, filter: DeliveryFilter): Promise<Delivery[]> {
-  let query = db
-    .selectFrom('notification_outbox as o')
-    .innerJoin('notification_destinations as d', 'd.id', 'o.destination_id')
-    .select([
-      'o.id',
-      'o.destination_id',
-      'd.name as destination_name',
-      'o.state',
-      'o.attempts',
-      'o.payload',
-      'o.found_at',
-      'o.due_at',
-      'o.sent_at',
-      'o.last_error',
-    ])
-    .orderBy('o.id', 'desc')
-    .limit(filter.limit);
-  if (filter.id !== undefined) query = query.where('o.id', '=', filter.id);
-  if (filter.destinationId !== undefined) query = query.where('o.destination_id', '=', filter.destinationId);
-  if (filter.state !== undefined) query = query.where('o.state', '=', filter.state);
-  const rows = await query.execute();
-  return rows.map((row) => {
-    const find = JSON.parse(row.payload) as Partial<PetDiscovery>;
-    return {
-      id: row.id,
-      destinationId: row.destination_id,
-      destinationName: row.destination_name,
-      state: row.state as DeliveryState,
-      attempts: row.attempts,
-      petName: find.name ?? '',
-      value: find.value ?? '',
-      numericValue: find.numericValue ?? 0,
-      foundAt: new Date(Number(row.found_at)).toISOString(),
-      dueAt: new Date(Number(row.due_at)).toISOString(),
-      sentAt: row.sent_at === null ? null : new Date(Number(row.sent_at)).toISOString(),
-      lastError: row.last_error,
-    };
-  });
-}
-
-/** The state of delivery `id`, or null when there is none. */
-export async function findDeliveryState(db: Db, id: number): Promise<DeliveryState | null> {
-  const row = await db
-    .selectFrom('notification_outbox')
-    .select('state')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return (row?.state as DeliveryState | undefined) ?? null;
-}
-
-/** Queues failed delivery `id` again: pending, no attempt counted, due now. Returns whether it was failed. */
-export async function retryFailedDelivery(db: Db, id: number, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('notification_outbox')
-    .set({ state: 'pending', attempts: 0, due_at: now })
-    .where('id', '=', id)
-    .where('state', '=', 'failed')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** A place finds are posted to. */
+/** A place finds are posted to, or (alerts 1) operator alerts. */
 export interface NotificationDestinationsTable {
   id: Generated<number>;
   name: string;
@@ -25,22 +25,29 @@ export interface NotificationDestinationsTable {
   late_mode: Generated<string>;
   /** Why the dispatcher turned it off (Unknown Webhook, 401…); null while enabled by the admin. */
   disabled_reason: string | null;
+  /** 1: it gets operator alerts and never finds (its find settings do not apply); 0: finds. */
+  alerts: Generated<number>;
   created_at: number;
   updated_at: number;
 }
 
-/** One post to make: a find for a destination (unique together). */
+/** One post to make: a find (or an operator alert) for a destination (unique together). */
 export interface NotificationOutboxTable {
   id: Generated<number>;
   destination_id: number;
-  /** The find's `seq` in fleet_discoveries. */
+  /** 'find' | 'alert': what the row carries (a lane takes only the kind its destination gets). */
+  item: Generated<string>;
+  /**
+   * A find's `seq` in fleet_discoveries; for an alert, minus its operator_alerts id (negative, so
+   * the (destination, item) key never meets a find's).
+   */
   discovery_seq: number;
-  /** JSON of the find as it was stored (PetDiscovery), so the post never needs the fleet's tables. */
+  /** JSON of the find as it was stored (PetDiscovery), or of the alert (OperatorAlert). */
   payload: string;
   /** 'pending' | 'sent' | 'failed' | 'dropped' (older than the destination's maximum age) */
   state: string;
   attempts: number;
-  /** When the find was made (ms). */
+  /** When the find was made, or the alert raised (ms). */
   found_at: number;
   /** Not posted before this (found_at + the destination's delay, later after a failed attempt). */
   due_at: number;

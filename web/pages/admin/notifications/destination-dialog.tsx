@@ -231,6 +231,10 @@ function DestinationFormBody({ destination, onDone }: { destination?: Destinatio
       <SwitchField control={form.control} name="enabled" label="Enabled">
         Off keeps the destination but posts nothing.
       </SwitchField>
+      <SwitchField control={form.control} name="alerts" label="Operator alerts (not finds)">
+        Fleet down and back, emergency stop, payments, failing notifications, low disk: posted here instead of
+        finds (the find settings above do not apply).
+      </SwitchField>
       {save.isError && (
         <Alert variant="destructive">
           <AlertDescription>{errorText(save.error)}</AlertDescription>
@@ -257,7 +261,7 @@ function SwitchField({
   children,
 }: {
   control: Control<DestinationForm>;
-  name: 'includeJoinData' | 'enabled';
+  name: 'includeJoinData' | 'enabled' | 'alerts';
   label: string;
   children: string;
 }) {

@@ -31,6 +31,8 @@ export const DestinationFormSchema = z.object({
   /** Seconds; empty: automatic (the tier's default). */
   maxAgeSeconds: z.string(),
   lateMode: z.enum(LATE_MODES),
+  /** Operator alerts instead of finds. */
+  alerts: z.boolean(),
 });
 export type DestinationForm = z.infer<typeof DestinationFormSchema>;
 
@@ -48,6 +50,7 @@ export const NEW_DESTINATION_FORM: DestinationForm = {
   enabled: true,
   maxAgeSeconds: '',
   lateMode: 'drop',
+  alerts: false,
 };
 
 /** The form filled with a stored destination; its URL left empty (kept unless retyped). */
@@ -67,6 +70,7 @@ export function destinationToForm(destination: Destination): DestinationForm {
     enabled: destination.enabled,
     maxAgeSeconds: text(destination.maxAgeSeconds),
     lateMode: destination.lateMode,
+    alerts: destination.alerts,
   };
 }
 
@@ -99,6 +103,7 @@ export function formToRequest(form: DestinationForm): Partial<DestinationInput> 
     enabled: form.enabled,
     maxAgeSeconds: maxAge === '' ? null : Number(maxAge),
     lateMode: form.lateMode,
+    alerts: form.alerts,
   };
   if (form.url.trim() !== '') body.url = form.url.trim();
   return body;

@@ -40,6 +40,7 @@ function DestinationRow({ destination }: { destination: Destination }) {
           <Badge variant="outline" className="whitespace-nowrap">
             {KIND_LABELS[destination.kind]}
           </Badge>
+          {destination.alerts && <Badge className="whitespace-nowrap">Operator alerts</Badge>}
         </p>
         <CutText text={destination.url} className="font-mono text-xs text-muted-foreground" />
         {destination.disabledReason && (
@@ -52,16 +53,11 @@ function DestinationRow({ destination }: { destination: Destination }) {
         )}
       </AdminCell>
       <AdminCell label="Finds" className="text-sm">
-        <p className="whitespace-nowrap tabular-nums">{formatValueRange(destination)}</p>
-        <p className="text-xs text-muted-foreground">
-          {destination.petNames.length === 0 ? 'Every pet' : destination.petNames.join(', ')}
-        </p>
-        <p className="text-xs text-muted-foreground">Delay: {formatDelay(destination.delaySeconds)}</p>
-        <p className="text-xs text-muted-foreground">
-          Max age: {formatDelay(destination.maxAgeSecondsInEffect)}
-          {destination.maxAgeSeconds === null ? ' (automatic)' : ''};{' '}
-          {destination.lateMode === 'drop' ? 'older finds are dropped' : 'older finds are posted marked late'}
-        </p>
+        {destination.alerts ? (
+          <p className="text-muted-foreground">None: operator alerts only</p>
+        ) : (
+          <FindSettings destination={destination} />
+        )}
       </AdminCell>
       <AdminCell label="Enabled">
         <EnabledSwitch destination={destination} />
@@ -101,6 +97,24 @@ function DestinationRow({ destination }: { destination: Destination }) {
         <DeleteDestinationButton destination={destination} />
       </ActionsCell>
     </AdminRow>
+  );
+}
+
+/** What finds a find destination takes: range, pets, delay, maximum age. */
+function FindSettings({ destination }: { destination: Destination }) {
+  return (
+    <>
+      <p className="whitespace-nowrap tabular-nums">{formatValueRange(destination)}</p>
+      <p className="text-xs text-muted-foreground">
+        {destination.petNames.length === 0 ? 'Every pet' : destination.petNames.join(', ')}
+      </p>
+      <p className="text-xs text-muted-foreground">Delay: {formatDelay(destination.delaySeconds)}</p>
+      <p className="text-xs text-muted-foreground">
+        Max age: {formatDelay(destination.maxAgeSecondsInEffect)}
+        {destination.maxAgeSeconds === null ? ' (automatic)' : ''};{' '}
+        {destination.lateMode === 'drop' ? 'older finds are dropped' : 'older finds are posted marked late'}
+      </p>
+    </>
   );
 }
 

@@ -62,7 +62,10 @@ export function useDeleteDestination(destination: Destination) {
   return useMutation({
     mutationFn: () => apiRequest('DELETE', `${DESTINATIONS_URL}/${destination.id}`),
     onSuccess: async () => {
-      toast({ title: 'Destination deleted', description: `${destination.name} gets no more finds.` });
+      toast({
+        title: 'Destination deleted',
+        description: `${destination.name} gets no more ${destination.alerts ? 'alerts' : 'finds'}.`,
+      });
       await refresh();
     },
     onError: toastFailure('Error deleting destination', 'Failed to delete destination'),
@@ -77,7 +80,7 @@ export function useSendTest(destination: Destination) {
       if (result.ok) {
         toast({
           title: 'Test sent',
-          description: `${destination.name} accepted the sample find (HTTP ${result.status}).`,
+          description: `${destination.name} accepted the sample ${destination.alerts ? 'alert' : 'find'} (HTTP ${result.status}).`,
         });
       } else {
         toast({

@@ -43,6 +43,7 @@ function destination(overrides: Partial<Destination> = {}): Destination {
     maxAgeSeconds: null,
     maxAgeSecondsInEffect: 60,
     lateMode: 'drop',
+    alerts: false,
     disabledReason: null,
     stats: {
       sent: 1234,
@@ -79,6 +80,7 @@ function delivery(overrides: Partial<Delivery> = {}): Delivery {
     id: 50,
     destinationId: 1,
     destinationName: '#finds-1m',
+    item: 'find',
     state: 'sent',
     attempts: 1,
     petName: 'Dragon',
@@ -268,10 +270,40 @@ describe('NotificationsPage', () => {
           enabled: true,
           maxAgeSeconds: 600,
           lateMode: 'drop',
+          alerts: false,
         },
       },
     ]);
     expect(toast).toHaveBeenCalledWith({ title: 'Destination added' });
+  });
+
+  it('marks a destination for operator alerts, and badges it in the list as taking no finds', async () => {
+    const operator = destination({ id: 4, name: '#ops', alerts: true });
+    const { calls } = fakeServer({ destinations: [destination(), gone, operator] });
+    const user = await renderPage();
+    const row = rowOf('#ops');
+    expect(within(row).getByText('Operator alerts')).toBeTruthy();
+    expect(row.textContent).toContain('None: operator alerts only');
+    expect(row.textContent).not.toContain('Every pet');
+    expect(within(rowOf('#finds-1m')).queryByText('Operator alerts')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Add Destination' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Destination' });
+    await user.type(within(dialog).getByLabelText('Name'), '#ops-2');
+    await user.type(within(dialog).getByLabelText('URL'), 'https://discord.com/api/webhooks/2/secret');
+    const alerts = within(dialog).getByRole('switch', { name: 'Operator alerts (not finds)' });
+    expect(alerts.getAttribute('aria-checked')).toBe('false');
+    await user.click(alerts);
+    await user.click(within(dialog).getByRole('button', { name: 'Add Destination' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ name: '#ops-2', alerts: true });
+
+    // Its Edit dialog shows the switch on, and Send test speaks of an alert.
+    await user.click(within(rowOf('#ops')).getByRole('button', { name: 'Edit #ops' }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit #ops' });
+    expect(
+      within(edit).getByRole('switch', { name: 'Operator alerts (not finds)' }).getAttribute('aria-checked'),
+    ).toBe('true');
   });
 
   it("refuses a value that does not read and a maximum under the minimum, and shows the server's reason for a bad URL", async () => {

@@ -28,6 +28,7 @@ import * as orderRecovery from './2026_12_03_100000_order_recovery.ts';
 import * as communityInviteUrl from './2026_12_03_300000_community_invite_url.ts';
 import * as createDiscord from './2026_12_04_000000_create_discord.ts';
 import * as discordRoleGrants from './2026_12_04_100000_discord_role_grants.ts';
+import * as analysisResolution from './2026_12_05_V0001_analysis_resolution.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations = {
@@ -61,4 +62,5 @@ export const migrations = {
   '2026_12_03_300000_community_invite_url': communityInviteUrl,
   '2026_12_04_000000_create_discord': createDiscord,
   '2026_12_04_100000_discord_role_grants': discordRoleGrants,
+  '2026_12_05_V0001_analysis_resolution': analysisResolution,
 };

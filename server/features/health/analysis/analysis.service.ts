@@ -77,8 +77,9 @@ const DETECTORS: Detector[] = [
 /**
  * Runs every detector over the data since the previous run's watermark (the first run: the last
  * FIRST_RUN_LOOKBACK_MS), records their findings, closes the open ones whose condition no longer
- * holds (self-closing.ts) and derives recommendations; returns the open findings. Runs on one instance take turns; across instances the watermark is moved in the same
- * transaction that writes the findings, so only one run counts a stretch of data.
+ * holds (self-closing.ts) and derives recommendations; returns the open findings. Runs on one
+ * instance take turns; across instances the watermark is moved in the same transaction that writes
+ * the findings, so only one run counts a stretch of data (and judges what still holds).
  */
 export function runAnalysis(ctx: AppContext, now: number): Promise<AnalysisResult[]> {
   return ctx.services.analysisRuns.run(() => analyse(ctx, now));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FleetConditionSchema } from './fleet-condition.ts';
 
 /*
  * AI System Debugging (admin-back-office spec 2.10, sections 3, 4, 7 "AI health", 9): a health
@@ -96,6 +97,12 @@ export const HealthReportSchema = z.object({
     hopFailureRate: z.number().nullable(),
     /** % of pool servers available; null with an empty pool. */
     poolAvailability: z.number().nullable(),
+    /**
+     * The fleet's one state when the report was made (common/fleet-condition.ts): bots heard from,
+     * the last one heard, an emergency stop. Null in reports stored before it was measured, or when
+     * it could not be read.
+     */
+    condition: FleetConditionSchema.nullable(),
   }),
   components: z.array(ScoreComponentSchema),
   summary: ReportSummarySchema,
@@ -120,10 +127,38 @@ export const ANALYSIS_TYPES = [
   'client_errors',
   'slots_nearly_full',
   'config_not_acknowledged',
+  'fleet_not_live',
 ] as const;
 export type AnalysisType = (typeof ANALYSIS_TYPES)[number];
 
 const flag = z.union([z.literal(0), z.literal(1)]);
+
+/**
+ * How a finding or recommendation was closed: 'automatic' when an analysis run found that its
+ * condition no longer held, 'operator' when the administrator resolved the finding.
+ */
+export const RESOLUTIONS = ['automatic', 'operator'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+/** When and how an item was closed; both null while it is open. */
+const closing = {
+  /** ISO time it was closed. */
+  resolvedAt: z.string().nullable(),
+  resolution: z.enum(RESOLUTIONS).nullable(),
+};
+
+/**
+ * The note a closed item shows: "resolved automatically at 09:14" (`clock` formats the instant: the
+ * browser's local time on screen, ISO in the API's tests); null while it is open.
+ */
+export function resolutionNote(
+  item: { resolvedAt: string | null; resolution: Resolution | null },
+  clock: (iso: string) => string,
+): string | null {
+  if (item.resolvedAt === null || item.resolution === null) return null;
+  const how = item.resolution === 'automatic' ? 'resolved automatically' : 'resolved by the administrator';
+  return `${how} at ${clock(item.resolvedAt)}`;
+}
 
 /** Spec section 3 "Analysis result". */
 export const AnalysisResultSchema = z.object({
@@ -141,6 +176,7 @@ export const AnalysisResultSchema = z.object({
   /** ISO time the cause was last seen. */
   lastSeenAt: z.string(),
   isResolved: flag,
+  ...closing,
 });
 export type AnalysisResult = z.infer<typeof AnalysisResultSchema>;
 /** GET /api/admin/ai-analysis → { analysisResults } (unresolved first, then newest). */
@@ -176,8 +212,15 @@ export const RecommendationSchema = z.object({
   action: RecommendationActionSchema,
   /** What Implement will do, in words ('Revokes key SK-1234…abcd'), or that it only marks it done; once implemented, what it did. */
   actionLabel: z.string(),
+  /** Set when it closed itself: its finding closed, or the state now makes it pointless (the slots were raised). */
+  ...closing,
 });
 export type Recommendation = z.infer<typeof RecommendationSchema>;
+
+/** Still to act on: neither implemented nor closed by an analysis run. */
+export function isRecommendationOpen(r: Pick<Recommendation, 'isImplemented' | 'resolution'>): boolean {
+  return r.isImplemented === 0 && r.resolution === null;
+}
 /** GET /api/admin/ai-recommendations → { recommendations } (unimplemented and valid first). */
 export const RecommendationsResponseSchema = z.object({ recommendations: z.array(RecommendationSchema) });
 export type RecommendationsResponse = z.infer<typeof RecommendationsResponseSchema>;

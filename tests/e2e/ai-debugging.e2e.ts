@@ -202,4 +202,53 @@ describe('AI System Debugging in the browser', () => {
     await recommendation.getByText('Implemented', { exact: true }).waitFor();
     expect(await recommendation.getByRole('button', { name: 'Implement' }).count()).toBe(0);
   });
+  it('calls the fleet down and the system critical once the simulator stops, and the finding resolves itself when the bots are back', async () => {
+    const { clock, ctx } = suite.server;
+    // The spike's clock jump above left the bots silent on the server's clock for a moment, and the
+    // analysis may have noted it: start this story from no fleet findings.
+    const earlier = ctx.db
+      .selectFrom('analysis_findings')
+      .select('id')
+      .where('analysis_type', '=', 'fleet_not_live');
+    await ctx.db.deleteFrom('recommendations').where('analysis_id', 'in', earlier).execute();
+    await ctx.db.deleteFrom('analysis_findings').where('analysis_type', '=', 'fleet_not_live').execute();
+    await simulator.stop();
+    // FLEET_INACTIVE_AFTER_MS (30 s) and more pass on the server's clock without a word from any bot.
+    clock.advance(2 * MINUTE_MS);
+    await page.goto('/admin/ai-debugging');
+    await page.getByRole('group', { name: 'Health Score' }).waitFor();
+    await page.getByRole('button', { name: 'Generate Report' }).click();
+    const fleet = page.getByRole('group', { name: 'Fleet Health' });
+    await fleet.getByText('DOWN', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await fleet.innerText()).toMatch(/Bots heard from\s*0 of 20/);
+    expect(await fleet.innerText()).toMatch(/Bots in error\s*\d+ of 20/);
+    expect(await fleet.innerText()).toMatch(
+      /No bot has reported for 2 min — last heard \d\d:\d\d from ghost-\d+/,
+    );
+    // The status badge capitalises its word.
+    expect(await page.getByRole('group', { name: 'Health Score' }).innerText()).toMatch(/\bcritical\b/i);
+
+    const down = page
+      .getByRole('article')
+      .filter({ hasText: 'fleet_not_live' })
+      .filter({ hasText: 'No bot has reported for' });
+    await down.waitFor();
+    expect(await down.innerText()).toContain('CRITICAL');
+    expect(await down.getByRole('heading').innerText()).toMatch(
+      /^No bot has reported for 2 min — last heard \d\d:\d\d UTC from ghost-\d+$/,
+    );
+
+    // The bots come back; once they are heard from, the next report closes the finding by itself.
+    simulator = simulatorFor(suite.server.url);
+    await simulator.start();
+    await expect
+      .poll(async () => (await ctx.services.fleetCondition()).state, { timeout: 30_000 })
+      .toBe('live');
+    clock.advance(SETTLE_MS);
+    await page.getByRole('button', { name: 'Generate Report' }).click();
+    await fleet.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });
+    await down.getByText('Resolved', { exact: true }).waitFor();
+    expect(await down.innerText()).toMatch(/resolved automatically at \w{3} \d+, \d{4}/);
+    expect(await down.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
+  });
 });

@@ -27,6 +27,7 @@ import {
   MINUTE_MS,
 } from './detectors/detector.ts';
 import { detectFailingBots, detectFailingServers } from './detectors/failure-outliers.ts';
+import { detectFleetNotLive } from './detectors/fleet-not-live.ts';
 import { detectHopFailureSpike } from './detectors/hop-failure-spike.ts';
 import { detectSharedKeys } from './detectors/shared-key.ts';
 import { detectSlotsNearlyFull } from './detectors/slots-nearly-full.ts';
@@ -35,9 +36,11 @@ import {
   findFindingsWithPendingRecommendation,
   insertRecommendation,
   listRecommendations,
+  resolvePendingRecommendation,
   updatePendingRecommendation,
 } from './recommendations.store.ts';
 import { RECOMMENDATION_VALID_MS, type RecommendationState, recommendationFor } from './recommendations.ts';
+import { closeFindingsNoLongerHolding } from './self-closing.ts';
 
 /** The periodic sweep runs the analysis this often (Generate Report runs it too). */
 export const ANALYSIS_EVERY_MS = MINUTE_MS;
@@ -68,13 +71,15 @@ const DETECTORS: Detector[] = [
   detectClientErrors,
   detectSlotsNearlyFull,
   detectUnacknowledgedConfigs,
+  detectFleetNotLive,
 ];
 
 /**
  * Runs every detector over the data since the previous run's watermark (the first run: the last
- * FIRST_RUN_LOOKBACK_MS), records their findings and derives recommendations; returns the open
- * findings. Runs on one instance take turns; across instances the watermark is moved in the same
- * transaction that writes the findings, so only one run counts a stretch of data.
+ * FIRST_RUN_LOOKBACK_MS), records their findings, closes the open ones whose condition no longer
+ * holds (self-closing.ts) and derives recommendations; returns the open findings. Runs on one
+ * instance take turns; across instances the watermark is moved in the same transaction that writes
+ * the findings, so only one run counts a stretch of data (and judges what still holds).
  */
 export function runAnalysis(ctx: AppContext, now: number): Promise<AnalysisResult[]> {
   return ctx.services.analysisRuns.run(() => analyse(ctx, now));
@@ -95,6 +100,7 @@ async function analyse(ctx: AppContext, now: number): Promise<AnalysisResult[]> 
         const occurrences = (await isGoingOn(inTransaction, candidate, window)) ? 0 : candidate.occurrences;
         await upsertOpenFinding(trx, candidate, occurrences, now);
       }
+      await closeFindingsNoLongerHolding(trx, ctx.config, candidates, window, now);
       await deriveRecommendations(inTransaction, now);
     });
   }
@@ -113,9 +119,11 @@ async function isGoingOn(
 }
 
 /**
- * One recommendation per open finding that has none implemented or still valid. A pending one is
+ * One recommendation per open finding that has none implemented or still standing. A pending one is
  * rewritten from its finding's latest evidence, as the finding's own texts are, so the two always
- * count the same thing (not "2 pushes" in the finding and "1 push" in its recommendation).
+ * count the same thing (not "2 pushes" in the finding and "1 push" in its recommendation); it closes
+ * itself ('automatic') when its finding is closed, or when the state now makes it pointless (the key
+ * is off already, the slots were raised).
  */
 async function deriveRecommendations(ctx: AppContext, now: number): Promise<void> {
   const state: RecommendationState = {
@@ -126,8 +134,12 @@ async function deriveRecommendations(ctx: AppContext, now: number): Promise<void
     slotUsage: () => getSlotUsage(ctx),
   };
   for (const row of await findFindingsWithPendingRecommendation(ctx.db, now)) {
-    const draft = await recommendationFor({ ...row, evidence: evidenceOf(row) }, state);
+    const draft =
+      Number(row.is_resolved) === 1
+        ? null
+        : await recommendationFor({ ...row, evidence: evidenceOf(row) }, state);
     if (draft) await updatePendingRecommendation(ctx.db, row.id, draft, now);
+    else await resolvePendingRecommendation(ctx.db, row.id, now);
   }
   for (const row of await findFindingsNeedingRecommendation(ctx.db, now)) {
     const draft = await recommendationFor({ ...row, evidence: evidenceOf(row) }, state);

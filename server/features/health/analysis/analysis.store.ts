@@ -1,5 +1,5 @@
 import { type Selectable, sql } from 'kysely';
-import type { AnalysisResult, AnalysisType } from '../../../../common/ai-health.ts';
+import type { AnalysisResult, AnalysisType, Resolution } from '../../../../common/ai-health.ts';
 import type { Db } from '../../../db/index.ts';
 import type { AnalysisFindingsTable } from './analysis.table.ts';
 import type { FindingCandidate, FindingEvidence } from './detectors/detector.ts';
@@ -29,6 +29,8 @@ export function findingRowToAnalysisResult(row: FindingRow): AnalysisResult {
     createdAt: iso(row.created_at),
     lastSeenAt: iso(row.last_seen_at),
     isResolved: Number(row.is_resolved) === 1 ? 1 : 0,
+    resolvedAt: row.resolved_at === null ? null : iso(row.resolved_at),
+    resolution: row.resolution,
   };
 }
 
@@ -91,6 +93,7 @@ export async function upsertOpenFinding(
       last_seen_at: finding.lastSeenAt,
       is_resolved: 0,
       resolved_at: null,
+      resolution: null,
       open_key: openKeyOf(finding.analysisType, finding.subject),
     })
     .onConflict((oc) =>
@@ -149,11 +152,31 @@ export function findFindingById(db: Db, id: number): Promise<FindingRow | undefi
   return db.selectFrom('analysis_findings').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Resolves an open finding (its type and subject are free for a new one); false when it was not open. */
-export async function resolveFindingById(db: Db, id: number, now: number): Promise<boolean> {
+/** What an analysis run needs to judge whether an open finding still holds. */
+export type OpenFindingKey = Pick<FindingRow, 'id' | 'analysis_type' | 'subject' | 'last_seen_at'>;
+
+export async function listOpenFindingKeys(db: Db): Promise<OpenFindingKey[]> {
+  const rows = await db
+    .selectFrom('analysis_findings')
+    .select(['id', 'analysis_type', 'subject', 'last_seen_at'])
+    .where('is_resolved', '=', 0)
+    .execute();
+  return rows.map((row) => ({ ...row, last_seen_at: Number(row.last_seen_at) }));
+}
+
+/**
+ * Resolves an open finding (its type and subject are free for a new one), by the administrator or
+ * by an analysis run that found its condition gone; false when it was not open.
+ */
+export async function resolveFindingById(
+  db: Db,
+  id: number,
+  now: number,
+  resolution: Resolution = 'operator',
+): Promise<boolean> {
   const result = await db
     .updateTable('analysis_findings')
-    .set({ is_resolved: 1, resolved_at: now, open_key: null })
+    .set({ is_resolved: 1, resolved_at: now, resolution, open_key: null })
     .where('id', '=', id)
     .where('is_resolved', '=', 0)
     .executeTakeFirst();

@@ -1,5 +1,10 @@
 import type { Generated } from 'kysely';
-import type { AnalysisType, FindingSeverity, RecommendationPriority } from '../../../../common/ai-health.ts';
+import type {
+  AnalysisType,
+  FindingSeverity,
+  RecommendationPriority,
+  Resolution,
+} from '../../../../common/ai-health.ts';
 
 /** A finding a detector opened; recurrence while open raises `frequency` on the same row. */
 export interface AnalysisFindingsTable {
@@ -19,6 +24,8 @@ export interface AnalysisFindingsTable {
   /** 1 resolved, 0 open. */
   is_resolved: number;
   resolved_at: number | null;
+  /** How it was closed (an analysis run or the administrator); null while open. */
+  resolution: Resolution | null;
   /** `type subject` while open, null once resolved (unique: one open row per type and subject). */
   open_key: string | null;
 }
@@ -43,6 +50,9 @@ export interface RecommendationsTable {
   /** 1 implemented, 0 not. */
   is_implemented: number;
   implemented_at: number | null;
+  /** Set when an analysis run closed it (its finding closed, or it no longer applies); null otherwise. */
+  resolved_at: number | null;
+  resolution: Resolution | null;
 }
 
 /** The one row (id 1): the end of the data the last analysis run read; null before the first. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AnalysisResult, Recommendation } from '../../../../common/ai-health.ts';
+import { type AnalysisResult, type Recommendation, resolutionNote } from '../../../../common/ai-health.ts';
 import type { BotConfiguration, ConfigurationChange } from '../../../../common/configuration.ts';
 import { maskLicenseKey } from '../../../../common/mask.ts';
 import { periodicSweepsIdle } from '../../../plugins/periodic-sweep.ts';
@@ -20,6 +20,7 @@ import {
   savePremiumScript,
 } from '../../loader/script-access.fixtures.ts';
 import { ANALYSIS_TEXTS, runAnalysis, SETTLE_MS } from './analysis.service.ts';
+import { LOGIN_BURST } from './detectors/audit-bursts.ts';
 import { IMPLEMENT_TEXTS } from './implement.service.ts';
 import { RECOMMENDATION_VALID_MS } from './recommendations.ts';
 
@@ -51,22 +52,36 @@ function driver(t: TestAppSuite) {
       hopReason: ok ? 'auto_scan' : error === FULL ? 'server_full' : 'error_recovery',
     },
   });
+  /*
+   * The fleet's own state (fleet_not_live) follows these tests' bots as they come and go, and is down
+   * in a test without any: the detector's own tests and report.test.ts judge it. The lists here leave
+   * it and its recommendations out, unless `withFleet`.
+   */
+  const allFindings = async (): Promise<AnalysisResult[]> => {
+    const res = await admin('GET', '/api/admin/ai-analysis');
+    expect(res.statusCode).toBe(200);
+    return res.json().analysisResults;
+  };
+  const notFleet = (f: AnalysisResult) => f.analysisType !== 'fleet_not_live';
   return {
     admin,
-    async findings(): Promise<AnalysisResult[]> {
-      const res = await admin('GET', '/api/admin/ai-analysis');
-      expect(res.statusCode).toBe(200);
-      return res.json().analysisResults;
+    async findings(withFleet = false): Promise<AnalysisResult[]> {
+      const found = await allFindings();
+      return withFleet ? found : found.filter(notFleet);
     },
-    async recommendations(): Promise<Recommendation[]> {
+    async recommendations(withFleet = false): Promise<Recommendation[]> {
       const res = await admin('GET', '/api/admin/ai-recommendations');
       expect(res.statusCode).toBe(200);
-      return res.json().recommendations;
+      const all: Recommendation[] = res.json().recommendations;
+      if (withFleet) return all;
+      const fleet = new Set((await allFindings()).filter((f) => !notFleet(f)).map((f) => f.id));
+      return all.filter((r) => r.analysisId === null || !fleet.has(r.analysisId));
     },
-    /** What the periodic sweep does: queued audit rows written, then one analysis run now. */
-    async analyse(): Promise<AnalysisResult[]> {
+    /** What the periodic sweep does: queued audit rows written, then one analysis run now (open findings). */
+    async analyse(withFleet = false): Promise<AnalysisResult[]> {
       await t.app.pendingWrites.flush();
-      return runAnalysis(t.ctx, t.clock.now());
+      const open = await runAnalysis(t.ctx, t.clock.now());
+      return withFleet ? open : open.filter(notFleet);
     },
     /** Hops a bot reports over POST /api/bot/events. */
     async report(ghostId: string, events: ReturnType<typeof hop>[]): Promise<void> {
@@ -394,12 +409,13 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
-    it('flags slots nearly full as one occurrence while it lasts, and again after it eased', async () => {
-      const setSlots = async (totalSlots: number) =>
-        expect(
-          (await d.admin('PUT', '/api/admin/system-configuration', { totalSlots, paymentWallets: {} }))
-            .statusCode,
-        ).toBe(200);
+    const setSlots = async (totalSlots: number) => {
+      const res = await d.admin('PUT', '/api/admin/system-configuration', { totalSlots, paymentWallets: {} });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const iso = (ms: number) => new Date(ms).toISOString();
+
+    it('flags slots nearly full as one occurrence while it lasts, closes it once usage falls, and opens a new one when it comes back', async () => {
       await setSlots(10);
       for (let i = 0; i < 8; i++) await insertTestScriptKey(t);
       settle(t);
@@ -417,12 +433,104 @@ for (const dialect of DIALECTS) {
       expect((await d.analyse()).map((f) => f.frequency)).toEqual([1]);
       await setSlots(20);
       t.clock.advance(MINUTE);
-      await d.analyse();
+      expect(await d.analyse()).toEqual([]);
       await setSlots(10);
       t.clock.advance(MINUTE);
-      expect((await d.analyse()).map((f) => [f.id, f.frequency])).toEqual([[slots?.id, 2]]);
-      expect((await d.recommendations()).map((r) => [r.title, r.category])).toEqual([
-        ['Raise total slots: 9/10 used', 'capacity'],
+      const [again] = await d.analyse();
+      expect(again).toMatchObject({ title: 'Premium slots nearly full: 9/10 used', frequency: 1 });
+      expect(again?.id).not.toBe(slots?.id);
+      expect((await d.findings()).map((f) => [f.id, f.isResolved, f.resolution])).toEqual([
+        [again?.id, 0, null],
+        [slots?.id, 1, 'automatic'],
+      ]);
+      expect((await d.recommendations()).map((r) => [r.title, r.category, r.resolution])).toEqual([
+        ['Raise total slots: 9/10 used', 'capacity', null],
+        ['Raise total slots: 9/10 used', 'capacity', 'automatic'],
+      ]);
+    });
+
+    it('closes "No premium slots left" and "Raise total slots" by themselves once total slots are raised', async () => {
+      await setSlots(3);
+      for (let i = 0; i < 5; i++) await insertTestScriptKey(t);
+      settle(t);
+      const [full] = await d.analyse();
+      expect(full).toMatchObject({
+        severity: 'ERROR',
+        title: 'No premium slots left: 5/3 used',
+        isResolved: 0,
+      });
+      const [raise] = await d.recommendations();
+      expect(raise).toMatchObject({
+        analysisId: full?.id,
+        title: 'Raise total slots: 5/3 used',
+        resolution: null,
+      });
+
+      await setSlots(40);
+      t.clock.advance(MINUTE);
+      expect(await d.analyse()).toEqual([]);
+      const closedAt = iso(t.clock.now());
+      const [closedFinding] = await d.findings();
+      expect(closedFinding).toMatchObject({
+        id: full?.id,
+        isResolved: 1,
+        resolution: 'automatic',
+        resolvedAt: closedAt,
+      });
+      const [closedAdvice] = await d.recommendations();
+      expect(closedAdvice).toMatchObject({
+        id: raise?.id,
+        isImplemented: 0,
+        resolution: 'automatic',
+        resolvedAt: closedAt,
+      });
+      for (const item of [closedFinding, closedAdvice]) {
+        expect(resolutionNote(item ?? { resolvedAt: null, resolution: null }, (at) => at)).toBe(
+          `resolved automatically at ${closedAt}`,
+        );
+      }
+      const late = await d.implement(raise?.id ?? '');
+      expect([late.statusCode, late.json()]).toEqual([409, { error: IMPLEMENT_TEXTS.resolved }]);
+    });
+
+    it('closes an event finding once its span passes without a new occurrence, keeping what the administrator implemented or resolved', async () => {
+      for (let i = 0; i < 6; i++) {
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/login',
+          payload: { adminSecret: 'guess' },
+          remoteAddress: '203.0.113.7',
+        });
+      }
+      settle(t);
+      const [burst] = await d.analyse();
+      const [block] = await d.recommendations();
+      expect((await d.implement(block?.id ?? '')).statusCode).toBe(200);
+      // The slots: full, resolved by hand while its recommendation is pending.
+      await setSlots(1);
+      await insertTestScriptKey(t);
+      t.clock.advance(MINUTE);
+      const slots = (await d.analyse()).find((f) => f.analysisType === 'slots_nearly_full');
+      expect((await d.resolve(slots?.id ?? '')).json()).toMatchObject({
+        isResolved: 1,
+        resolution: 'operator',
+      });
+      await setSlots(10);
+
+      // Fifteen minutes of logins counted from the last attempt: still within the burst's span.
+      t.clock.advance(LOGIN_BURST.spanMs - 2 * MINUTE);
+      expect((await d.analyse()).map((f) => f.id)).toEqual([burst?.id]);
+      t.clock.advance(2 * MINUTE);
+      expect(await d.analyse()).toEqual([]);
+      const findings = await d.findings();
+      expect(findings.map((f) => [f.analysisType, f.isResolved, f.resolution])).toEqual([
+        ['slots_nearly_full', 1, 'operator'],
+        ['login_burst', 1, 'automatic'],
+      ]);
+      const advice = await d.recommendations();
+      expect(advice.map((r) => [r.title, r.isImplemented, r.resolution])).toEqual([
+        ['Raise total slots: 1/1 used', 0, 'automatic'],
+        ['Block 203.0.113.7: 6 failed admin logins', 1, null],
       ]);
     });
 
@@ -463,14 +571,30 @@ for (const dialect of DIALECTS) {
       t.cookie = await t.adminCookie(); // the session lasted 24 hours too
       const expired = await d.implement(recommendation?.id ?? '');
       expect([expired.statusCode, expired.json()]).toEqual([409, { error: IMPLEMENT_TEXTS.expired }]);
-      // The finding is still open: the next run derives a current recommendation for it.
+      // A day without a spike: the finding closes itself; its expired recommendation stays as it was.
+      await d.analyse();
+      expect((await d.findings()).map((f) => [f.id, f.resolution])).toEqual([[spike?.id, 'automatic']]);
+      expect((await d.recommendations()).map((r) => [r.id, r.isImplemented, r.resolution])).toEqual([
+        [recommendation?.id, 0, null],
+      ]);
+    });
+
+    it('replaces an expired recommendation while its finding stays open', async () => {
+      await setSlots(1);
+      await insertTestScriptKey(t, { expiresAt: t.clock.now() + 2 * RECOMMENDATION_VALID_MS }); // past the day
+      settle(t);
+      const [full] = await d.analyse();
+      const [first] = await d.recommendations();
+      t.clock.advance(RECOMMENDATION_VALID_MS + 1);
+      t.cookie = await t.adminCookie(); // the session lasted 24 hours too
       await d.analyse();
       const current = await d.recommendations();
-      expect(current.map((r) => [r.analysisId, r.isImplemented])).toEqual([
-        [spike?.id, 0],
-        [spike?.id, 0],
+      expect(current.map((r) => [r.analysisId, r.isImplemented, r.resolution])).toEqual([
+        [full?.id, 0, null],
+        [full?.id, 0, null],
       ]);
-      expect(current[0]?.id).not.toBe(recommendation?.id);
+      expect(current[1]?.id).toBe(first?.id);
+      expect(Date.parse(current[0]?.validUntil ?? '')).toBeGreaterThan(t.clock.now());
     });
   });
 
@@ -593,12 +717,30 @@ for (const dialect of DIALECTS) {
           await first.app.pendingWrites.flush();
           const now = first.clock.now() + SETTLE_MS + 1000;
           const [one, other] = await Promise.all([runAnalysis(first.ctx, now), runAnalysis(second.ctx, now)]);
-          expect([one, other].map((found) => found.map((f) => [f.analysisType, f.frequency]))).toEqual([
-            [['login_burst', 2]],
-            [['login_burst', 2]],
+          // No bot has reported to either: the fleet is down too, and that is counted once as well.
+          const types = (found: AnalysisResult[]) =>
+            found
+              .map((f) => [f.analysisType, f.frequency])
+              .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+          expect([one, other].map((found) => types(found))).toEqual([
+            [
+              ['fleet_not_live', 1],
+              ['login_burst', 2],
+            ],
+            [
+              ['fleet_not_live', 1],
+              ['login_burst', 2],
+            ],
           ]);
-          const rows = await first.ctx.db.selectFrom('analysis_findings').select('frequency').execute();
-          expect(rows.map((r) => Number(r.frequency))).toEqual([2]);
+          const rows = await first.ctx.db
+            .selectFrom('analysis_findings')
+            .select(['analysis_type', 'frequency'])
+            .orderBy('analysis_type')
+            .execute();
+          expect(rows.map((r) => [r.analysis_type, Number(r.frequency)])).toEqual([
+            ['fleet_not_live', 1],
+            ['login_burst', 2],
+          ]);
         } finally {
           await second.close();
           await first.close();

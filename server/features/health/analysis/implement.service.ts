@@ -24,6 +24,7 @@ export const IMPLEMENT_TEXTS = {
   expired:
     'This recommendation has expired: the next analysis derives a current one if its finding is still open',
   markedOnly: 'Marked implemented; the change itself is yours to make',
+  resolved: 'This recommendation was resolved automatically: what it was for no longer holds',
 } as const;
 
 /** Reason texts the configuration feature keeps at most (MAX_REASON_LENGTH). */
@@ -46,7 +47,11 @@ export async function implementRecommendation(
     const row = await findRecommendationById(ctx.db, id);
     if (!row) throw notFound(IMPLEMENT_TEXTS.notFound);
     throw conflict(
-      Number(row.is_implemented) === 1 ? IMPLEMENT_TEXTS.alreadyImplemented : IMPLEMENT_TEXTS.expired,
+      Number(row.is_implemented) === 1
+        ? IMPLEMENT_TEXTS.alreadyImplemented
+        : row.resolution !== null
+          ? IMPLEMENT_TEXTS.resolved
+          : IMPLEMENT_TEXTS.expired,
     );
   }
   const row = await findRecommendationById(ctx.db, id);

@@ -27,10 +27,15 @@ export function recommendationRowToRecommendation(row: RecommendationRow): Recom
     analysisId: row.analysis_id === null ? null : String(row.analysis_id),
     action: JSON.parse(row.action) as RecommendationAction,
     actionLabel: row.action_label,
+    resolvedAt: row.resolved_at === null ? null : new Date(Number(row.resolved_at)).toISOString(),
+    resolution: row.resolution,
   };
 }
 
-/** Open findings with no recommendation that is implemented or still valid at `now`. */
+/**
+ * Open findings with no recommendation that is implemented or still standing at `now` (valid and not
+ * closed by a run): a condition that came back gets a new one.
+ */
 export function findFindingsNeedingRecommendation(db: Db, now: number): Promise<FindingRow[]> {
   return db
     .selectFrom('analysis_findings as f')
@@ -42,7 +47,12 @@ export function findFindingsNeedingRecommendation(db: Db, now: number): Promise<
           selectFrom('recommendations as r')
             .select('r.id')
             .whereRef('r.analysis_id', '=', 'f.id')
-            .where((eb) => eb.or([eb('r.is_implemented', '=', 1), eb('r.valid_until', '>', now)])),
+            .where((eb) =>
+              eb.or([
+                eb('r.is_implemented', '=', 1),
+                eb.and([eb('r.valid_until', '>', now), eb('r.resolved_at', 'is', null)]),
+              ]),
+            ),
         ),
       ),
     )
@@ -50,18 +60,21 @@ export function findFindingsNeedingRecommendation(db: Db, now: number): Promise<
     .execute();
 }
 
-/** Open findings whose recommendation is not implemented yet and still valid at `now`. */
+/**
+ * Findings, open or resolved, with a pending recommendation (not implemented, not closed by a run,
+ * still valid at `now`): a run rewrites it from its open finding, or closes it with its finding.
+ */
 export function findFindingsWithPendingRecommendation(db: Db, now: number): Promise<FindingRow[]> {
   return db
     .selectFrom('analysis_findings as f')
     .selectAll('f')
-    .where('f.is_resolved', '=', 0)
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom('recommendations as r')
           .select('r.id')
           .whereRef('r.analysis_id', '=', 'f.id')
           .where('r.is_implemented', '=', 0)
+          .where('r.resolved_at', 'is', null)
           .where('r.valid_until', '>', now),
       ),
     )
@@ -84,6 +97,22 @@ export async function updatePendingRecommendation(
     .set(recommendationText(r))
     .where('analysis_id', '=', analysisId)
     .where('is_implemented', '=', 0)
+    .where('resolved_at', 'is', null)
+    .where('valid_until', '>', now)
+    .execute();
+}
+
+/**
+ * Closes a finding's pending recommendation (not implemented, not closed, still valid): an analysis
+ * run found its condition gone. Implemented and expired ones keep their state.
+ */
+export async function resolvePendingRecommendation(db: Db, analysisId: number, now: number): Promise<void> {
+  await db
+    .updateTable('recommendations')
+    .set({ resolved_at: now, resolution: 'automatic' })
+    .where('analysis_id', '=', analysisId)
+    .where('is_implemented', '=', 0)
+    .where('resolved_at', 'is', null)
     .where('valid_until', '>', now)
     .execute();
 }
@@ -106,7 +135,7 @@ function recommendationText(r: Omit<NewRecommendation, 'analysisId' | 'validUnti
 /** A recommendation to store: what it says and does, the finding it came from, until when it stands. */
 export type NewRecommendation = Omit<
   Recommendation,
-  'id' | 'createdAt' | 'validUntil' | 'isImplemented' | 'analysisId'
+  'id' | 'createdAt' | 'validUntil' | 'isImplemented' | 'analysisId' | 'resolvedAt' | 'resolution'
 > & {
   analysisId: number | null;
   validUntil: number;
@@ -122,16 +151,20 @@ export async function insertRecommendation(db: Db, r: NewRecommendation, now: nu
       valid_until: r.validUntil,
       is_implemented: 0,
       implemented_at: null,
+      resolved_at: null,
+      resolution: null,
     })
     .execute();
 }
 
-/** Unimplemented and still valid first, then newest; at most `limit`. */
+/** Standing ones (unimplemented, not closed, still valid) first, then newest; at most `limit`. */
 export async function listRecommendations(db: Db, now: number, limit: number): Promise<Recommendation[]> {
   const rows = await db
     .selectFrom('recommendations')
     .selectAll()
-    .orderBy(sql`case when is_implemented = 0 and valid_until > ${now} then 0 else 1 end`)
+    .orderBy(
+      sql`case when is_implemented = 0 and resolved_at is null and valid_until > ${now} then 0 else 1 end`,
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -145,7 +178,7 @@ export function findRecommendationById(db: Db, id: number): Promise<Recommendati
 
 /**
  * Marks an unimplemented, still valid recommendation implemented: the guard that lets one Implement
- * act. False when it was implemented or expired already.
+ * act. False when it was implemented, closed by a run or expired already.
  */
 export async function claimRecommendation(db: Db, id: number, now: number): Promise<boolean> {
   const result = await db
@@ -153,6 +186,7 @@ export async function claimRecommendation(db: Db, id: number, now: number): Prom
     .set({ is_implemented: 1, implemented_at: now })
     .where('id', '=', id)
     .where('is_implemented', '=', 0)
+    .where('resolved_at', 'is', null)
     .where('valid_until', '>', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

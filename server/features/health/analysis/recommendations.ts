@@ -33,7 +33,7 @@ export const ACTION_LABELS = {
 /** What a recommendation says and does, before it is stored. */
 export type RecommendationDraft = Omit<
   Recommendation,
-  'id' | 'createdAt' | 'validUntil' | 'isImplemented' | 'analysisId'
+  'id' | 'createdAt' | 'validUntil' | 'isImplemented' | 'analysisId' | 'resolvedAt' | 'resolution'
 >;
 
 /** The finding a recommendation is derived from. */
@@ -191,6 +191,8 @@ export async function recommendationFor(
         ...NO_ACTION,
       };
     }
+    case 'fleet_not_live':
+      return { ...from, category: 'fleet', ...fleetAdvice(e), ...NO_ACTION };
     case 'config_not_acknowledged':
       return {
         ...from,
@@ -200,6 +202,44 @@ export async function recommendationFor(
         estimatedImpact: `${e.botId} runs the configuration the console shows.`,
         implementationNotes: `Restart ${e.botId} and check its logs; it is sent its latest configuration when it says hello again.`,
         ...NO_ACTION,
+      };
+  }
+}
+
+/** What to do about a fleet that is not live: where to look, by its state. */
+function fleetAdvice(
+  e: Extract<FindingEvidence, { kind: 'fleet_not_live' }>,
+): Pick<RecommendationDraft, 'title' | 'reasoning' | 'estimatedImpact' | 'implementationNotes'> {
+  switch (e.state) {
+    case 'down':
+      return {
+        title: "Check the bots' host and network: no bot is reporting",
+        reasoning:
+          e.expectedBots === 0
+            ? 'No bot has ever reported to this server: they are not started, or cannot reach it.'
+            : `All ${e.expectedBots} known bots went silent (the last heard from: ${e.lastHeardFrom ?? 'unknown'}): a cause they share, such as the host or simulator that runs them or their network, rather than one bot.`,
+        estimatedImpact:
+          'Scanning, the discovery feed and the live screens resume once the bots report again.',
+        implementationNotes:
+          "On the bots' host: are the bots (or `npm run simulate`) running, do they have this server's URL and their credentials, and can they reach it? Live Monitoring shows each bot's last activity.",
+      };
+    case 'degraded':
+      return {
+        title: `Restart the silent bots: only ${e.heardBots} of ${e.expectedBots} reporting`,
+        reasoning:
+          'Some bots report and others do not, so the server and the shared network work: the silent ones have stopped or lost their connection.',
+        estimatedImpact: 'The fleet scans at full strength again.',
+        implementationNotes:
+          'Live Monitoring lists the inactive bots: restart them or check their host; a retired bot removed there is no longer expected.',
+      };
+    case 'stopped':
+      return {
+        title: `Resume the network once it is safe: emergency stop by ${e.stoppedBy ?? 'the administrator'}`,
+        reasoning:
+          'The emergency stop tells every bot to stop scanning; nothing is discovered until it is resumed.',
+        estimatedImpact: 'The bots scan again and the discovery feed fills.',
+        implementationNotes:
+          'Live Configuration → Emergency Resume, once the reason for the stop is dealt with.',
       };
   }
 }

@@ -9,7 +9,10 @@ type FleetHealth = HealthReport['fleetHealth'];
  * The fleet as this instance's live state holds it: bots by status (networkStats) and the share of
  * the last hour's hops that failed (the hop stats' sixty one-minute buckets). Memory only.
  */
-export function measureBots(ctx: AppContext, now: number): Omit<FleetHealth, 'poolAvailability'> {
+export function measureBots(
+  ctx: AppContext,
+  now: number,
+): Omit<FleetHealth, 'poolAvailability' | 'condition'> {
   const { fleet } = ctx.services;
   const network = fleet.state.networkStats(now);
   let succeeded = 0;

@@ -4,6 +4,7 @@ import {
   type ScoreComponent,
   type SystemStatus,
 } from '../../../../common/ai-health.ts';
+import type { FleetStateName } from '../../../../common/fleet-condition.ts';
 import { SLOW_DATABASE_MS } from './database-probe.ts';
 
 /*
@@ -16,14 +17,30 @@ import { SLOW_DATABASE_MS } from './database-probe.ts';
  * - performance: 100 minus p95 request time past 500 ms (up to 50 points at 2 s), heap use past 80%
  *   (up to 25 at 100%) and CPU past 80% of one core (up to 25 at 100%).
  * - security: 100 − vulnerabilityScore (security-posture.ts).
- * - fleet: 100 minus the share of bots in error (1 point per %, up to 40), the last hour's hop
- *   failure rate past 10% (1 point per %, up to 40: some servers are always full) and pool
- *   availability under 50% (1 point per %, up to 30, the Server Pool Monitor's warning line).
+ * - fleet: 100 minus the share of the known bots not heard from (1 point per %: a fleet that is down
+ *   scores 0), the share of bots in error (1 point per %, up to 40), the last hour's hop failure
+ *   rate past 10% (1 point per %, up to 40: some servers are always full) and pool availability
+ *   under 50% (1 point per %, up to 30, the Server Pool Monitor's warning line). During an emergency
+ *   stop the bots not heard from cost nothing: the operator chose it.
  *
  * Security weighs most: a guessable secret or an attack under way matters more than a slow page.
+ * But a scanner network whose scanners are silent does nothing it exists for, however fast its
+ * database: the fleet's state caps the total (FLEET_SCORE_CAP), so a fleet that is down makes the
+ * report critical, and a degraded or stopped one keeps it out of healthy.
  * systemStatus uses the score colours' bands: healthy ≥ 85, degraded ≥ 60, else critical.
  */
 export const SCORE_WEIGHTS = { database: 0.2, performance: 0.25, security: 0.3, fleet: 0.25 } as const;
+
+/** The most the health score can be in each fleet state: the top of the band it must not rise above. */
+export const FLEET_SCORE_CAP: Record<FleetStateName, number> = {
+  live: 100,
+  degraded: HEALTH_SCORE_BANDS.good - 1,
+  stopped: HEALTH_SCORE_BANDS.good - 1,
+  down: HEALTH_SCORE_BANDS.fair - 1,
+};
+
+const capNote = (state: FleetStateName) =>
+  `the health score is held at ${FLEET_SCORE_CAP[state]} or below (${systemStatusOf(FLEET_SCORE_CAP[state])})`;
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 /** `low` at `from`, `high` at `to`, linear between (either direction). */
@@ -82,6 +99,15 @@ function securityComponent(s: Measurements['securityHealth']): ScoreComponent {
 function fleetComponent(f: Measurements['fleetHealth']): ScoreComponent {
   const notes: string[] = [];
   let score = 100;
+  const c = f.condition;
+  if (c && c.state !== 'stopped' && c.heardPercent < 100) {
+    score -= 100 - c.heardPercent;
+    notes.push(
+      c.expectedBots === 0
+        ? 'no bot has reported yet'
+        : `${c.heardBots} of ${c.expectedBots} bots heard from (${c.heardPercent}%)`,
+    );
+  }
   if (f.errorBots > 0 && f.totalBots > 0) {
     score -= Math.min(40, (f.errorBots / f.totalBots) * 100);
     notes.push(`${f.errorBots} of ${f.totalBots} bots in error`);
@@ -93,6 +119,13 @@ function fleetComponent(f: Measurements['fleetHealth']): ScoreComponent {
   if (f.poolAvailability !== null && f.poolAvailability < 50) {
     score -= Math.min(30, 50 - f.poolAvailability);
     notes.push(`${f.poolAvailability}% of pool servers available`);
+  }
+  if (c?.state === 'stopped') {
+    notes.push(
+      `emergency stop${c.stoppedBy ? ` by ${c.stoppedBy}` : ''}: not scored as a failure, but ${capNote('stopped')} while nothing is scanned`,
+    );
+  } else if (c && c.state !== 'live') {
+    notes.push(`the fleet is ${c.state}: ${capNote(c.state)}`);
   }
   return component('fleet', score, notes);
 }
@@ -107,8 +140,10 @@ export function scoreComponents(m: Measurements): ScoreComponent[] {
   ];
 }
 
-export function healthScoreOf(components: ScoreComponent[]): number {
-  return Math.round(components.reduce((sum, c) => sum + c.score * c.weight, 0));
+/** The weighted sum of the parts, capped by the fleet's state (null: not read, no cap). */
+export function healthScoreOf(components: ScoreComponent[], fleetState: FleetStateName | null): number {
+  const weighted = Math.round(components.reduce((sum, c) => sum + c.score * c.weight, 0));
+  return Math.min(weighted, FLEET_SCORE_CAP[fleetState ?? 'live']);
 }
 
 export function systemStatusOf(score: number): SystemStatus {

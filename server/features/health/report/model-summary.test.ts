@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthReport } from '../../../../common/ai-health.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../../../test/helper.ts';
 import { upsertOpenFinding } from '../analysis/analysis.store.ts';
+import { botsReport } from '../bots-heard.fixtures.ts';
 
 interface SeenRequest {
   path: string;
@@ -142,11 +143,33 @@ for (const dialect of DIALECTS) {
       } as const;
       await generateWith({ AI_BASE_URL: fake.baseUrl('ok'), AI_MODEL: 'llama3.2' }, async (t) => {
         await upsertOpenFinding(t.ctx.db, { ...finding, lastSeenAt: t.clock.now() }, 12, t.clock.now());
+        await botsReport(t, ['ghost-01']); // a live fleet: no finding of its own
+        t.clock.advance(1000);
       });
       const prompt = fake.seen.slice(before)[0]?.body.messages.find((m) => m.role === 'user')?.content ?? '';
       expect(prompt).toContain('Open findings (1)');
       expect(prompt).toContain(finding.title);
       expect(prompt).toContain('"frequency":12');
+    });
+
+    it("tells the model the fleet's state first: down, with its headline and its finding", async () => {
+      const before = fake.seen.length;
+      const { report } = await generateWith(
+        { AI_BASE_URL: fake.baseUrl('ok'), AI_MODEL: 'llama3.2' },
+        async (t) => {
+          await botsReport(t, ['ghost-07']);
+          t.clock.advance(2 * 60_000);
+        },
+      );
+      expect([report.systemStatus, report.fleetHealth.condition?.state]).toEqual(['critical', 'down']);
+      const asked = fake.seen.slice(before)[0]?.body.messages ?? [];
+      expect(asked.find((m) => m.role === 'system')?.content).toContain('When the fleet is not live');
+      const prompt = asked.find((m) => m.role === 'user')?.content ?? '';
+      expect(prompt).toMatch(
+        /"fleet":\{"state":"down","headline":"No bot has reported for 2 min — last heard \d\d:\d\d UTC from ghost-07"\}/,
+      );
+      expect(prompt).toContain('"systemStatus":"critical"');
+      expect(prompt).toContain('"type":"fleet_not_live"');
     });
 
     it('keeps the rule-based report when the model answers 500, and says so', async () => {

@@ -1,5 +1,7 @@
 import type { AnalysisResult, HealthReport, ReportSummary } from '../../../../common/ai-health.ts';
+import { fleetHeadline } from '../../../../common/fleet-condition.ts';
 import type { Config } from '../../../config.ts';
+import { clockTime } from '../analysis/detectors/detector.ts';
 
 /** Longest summary kept: the prompt asks for a paragraph; a model that rambles is cut here. */
 export const MAX_SUMMARY_CHARS = 2000;
@@ -12,13 +14,23 @@ const SYSTEM_PROMPT =
   'You are the operations assistant of Scanline, a licensing and fleet-monitoring server for about 70 ' +
   'scanner bots. Given a measured health report and the open findings of its anomaly detectors, write ' +
   'a short summary for the administrator: the overall state in one sentence, then the two or three ' +
-  'things most worth acting on and why. Plain text, at most 120 words. Use only the figures given.';
+  'things most worth acting on and why. When the fleet is not live (down, degraded or stopped), say so ' +
+  'first, with its headline. Plain text, at most 120 words. Use only the figures given.';
+
+/** The fleet's state and headline as of the report ('No bot has reported for 2 min — last heard …'), if measured. */
+function fleetOf(report: Omit<HealthReport, 'summary'>) {
+  const c = report.fleetHealth.condition;
+  if (!c) return null;
+  const at = Date.parse(report.generatedAt);
+  return { state: c.state, headline: fleetHeadline(c, at, (iso) => clockTime(Date.parse(iso))) };
+}
 
 /** The user message: the report's measured figures and the open findings, as compact JSON. */
 export function buildPrompt(report: Omit<HealthReport, 'summary'>, findings: AnalysisResult[]): string {
   const figures = {
     healthScore: report.healthScore,
     systemStatus: report.systemStatus,
+    fleet: fleetOf(report),
     generatedAt: report.generatedAt,
     databaseHealth: report.databaseHealth,
     performanceHealth: report.performanceHealth,

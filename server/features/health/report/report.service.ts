@@ -43,7 +43,8 @@ async function orFallback<T>(
 /**
  * Measures the system now and writes a health report. Every figure comes from this instance and the
  * shared database: its request timings, heap and CPU, a timed query, the last hour of the audit log,
- * the live fleet state and the pool. The figures describe the instance that generated the report.
+ * the live fleet state (the fleet's one condition: a fleet that is down makes the report critical)
+ * and the pool. The figures describe the instance that generated the report.
  */
 export class HealthReports {
   private readonly cpu = new CpuSampler();
@@ -67,12 +68,14 @@ export class HealthReports {
     const now = this.ctx.now();
     // First and alone, so nothing else this report does is in the round trip it times.
     const databaseHealth = await probeDatabase(this.ctx.db);
-    const [threats, poolAvailability] = await Promise.all([
+    const [threats, poolAvailability, fleet] = await Promise.all([
       orFallback(async () => {
         await this.deps.pendingWrites.flush();
         return countActiveThreats(this.ctx, now);
       }, 0),
       orFallback(() => measurePoolAvailability(this.ctx), null),
+      // The fleet's one state, by the rule every screen uses (the emergency switch is in the database).
+      orFallback(() => this.ctx.services.fleetCondition(), null),
     ]);
     const timings = this.deps.timings.stats();
     const measurements: Measurements = {
@@ -89,7 +92,11 @@ export class HealthReports {
         cpuUsage: this.cpu.sample(),
       },
       securityHealth: securityHealthOf(findWeaknesses(this.ctx.config, transport), threats.value),
-      fleetHealth: { ...measureBots(this.ctx, now), poolAvailability: poolAvailability.value },
+      fleetHealth: {
+        ...measureBots(this.ctx, now),
+        poolAvailability: poolAvailability.value,
+        condition: fleet.value,
+      },
     };
     const components = scoreComponents(measurements);
     noteProblem(components, 'database', databaseHealth.error);
@@ -99,7 +106,8 @@ export class HealthReports {
       'fleet',
       poolAvailability.problem && `pool not read: ${poolAvailability.problem}`,
     );
-    const healthScore = healthScoreOf(components);
+    noteProblem(components, 'fleet', fleet.problem && `fleet state not read: ${fleet.problem}`);
+    const healthScore = healthScoreOf(components, fleet.value?.state ?? null);
     const measured: Omit<HealthReport, 'summary'> = {
       id: randomUUID(),
       healthScore,

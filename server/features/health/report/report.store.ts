@@ -32,7 +32,13 @@ export async function findLatestHealthReport(db: Db): Promise<HealthReport | nul
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row ? (JSON.parse(row.report) as HealthReport) : null;
+  if (!row) return null;
+  const report = JSON.parse(row.report) as HealthReport;
+  // Reports stored before the fleet's state was measured carry none.
+  return {
+    ...report,
+    fleetHealth: { ...report.fleetHealth, condition: report.fleetHealth.condition ?? null },
+  };
 }
 
 /** Audit events of `eventTypes` that failed (success 0) since `since`. */

@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HealthReport, ScoreComponent } from '../../../../common/ai-health.ts';
+import {
+  type AnalysisResult,
+  type HealthReport,
+  type Recommendation,
+  resolutionNote,
+  type ScoreComponent,
+} from '../../../../common/ai-health.ts';
 import { FREE_SCRIPT_FILE } from '../../../../common/public-defaults.ts';
 import {
   buildTestApp,
@@ -10,6 +16,7 @@ import {
   useTestApp,
 } from '../../../test/helper.ts';
 import { hopEvent } from '../../fleet/fleet.fixtures.ts';
+import { botsReport, ghostIds } from '../bots-heard.fixtures.ts';
 import { databasePing, SLOW_DATABASE_MS } from './database-probe.ts';
 import { REPORTS_KEPT } from './report.store.ts';
 import { WEAKNESS_TEXTS } from './security-posture.ts';
@@ -52,13 +59,20 @@ for (const dialect of DIALECTS) {
 
     it('answers null before the first report; Generate stores one that GET then returns', async () => {
       expect(await latest()).toBeNull();
+      await botsReport(t, ghostIds(3));
       const report = await generate();
       expect(report).toMatchObject({
         id: expect.any(String),
         generatedAt: new Date(t.clock.now()).toISOString(),
         databaseHealth: { connectionStatus: 'connected' },
         securityHealth: { activeThreats: 0, vulnerabilityScore: 0, weaknesses: [] },
-        fleetHealth: { totalBots: 0, errorBots: 0, hopFailureRate: null, poolAvailability: null },
+        fleetHealth: {
+          totalBots: 3,
+          errorBots: 0,
+          hopFailureRate: null,
+          poolAvailability: null,
+          condition: { state: 'live', expectedBots: 3, heardBots: 3, lastHeardFrom: expect.any(String) },
+        },
         summary: { status: 'disabled', text: null, model: null, error: null },
       });
       expect(report.analysisTime).toBeGreaterThanOrEqual(0);
@@ -78,6 +92,117 @@ for (const dialect of DIALECTS) {
       const second = await generate();
       expect(second.id).not.toBe(report.id);
       expect(await latest()).toEqual(second);
+    });
+
+    const admin = async <T>(url: string, field: string): Promise<T[]> => {
+      const res = await t.app.inject({ method: 'GET', url, headers: { cookie: t.cookie } });
+      expect(res.statusCode).toBe(200);
+      return res.json()[field];
+    };
+    /** The fleet's findings; `open` only those still open (the app's first sweep, before any bot, found it down). */
+    const fleetFindings = async (open = true) =>
+      (await admin<AnalysisResult>('/api/admin/ai-analysis', 'analysisResults')).filter(
+        (f) => f.analysisType === 'fleet_not_live' && (!open || f.isResolved === 0),
+      );
+    const recommendations = () => admin<Recommendation>('/api/admin/ai-recommendations', 'recommendations');
+
+    it('calls a fleet that fell silent critical, with a CRITICAL finding naming the last bot heard, and closes it when the bots are back', async () => {
+      const bots = ghostIds(7);
+      await botsReport(t, bots.slice(0, 6));
+      t.clock.advance(1000);
+      await botsReport(t, ['ghost-07']); // the last heard from
+      const heardAt = t.clock.now();
+      t.clock.advance(1000); // past the app's first sweep, so Generate runs the analysis again
+      const live = await generate();
+      expect(live.fleetHealth.condition).toMatchObject({ state: 'live', expectedBots: 7, heardBots: 7 });
+      expect([live.systemStatus, componentScore(live, 'fleet')]).toEqual(['healthy', 100]);
+      expect(await fleetFindings()).toEqual([]);
+
+      // The simulator stops: two minutes later no bot has been heard from for FLEET_INACTIVE_AFTER_MS.
+      t.clock.advance(2 * 60_000);
+      const silent = await generate();
+      expect(silent.fleetHealth).toMatchObject({
+        totalBots: 7,
+        errorBots: 0,
+        condition: {
+          state: 'down',
+          expectedBots: 7,
+          heardBots: 0,
+          lastHeardAt: new Date(heardAt).toISOString(),
+          lastHeardFrom: 'ghost-07',
+        },
+      });
+      expect(componentScore(silent, 'fleet')).toBe(0);
+      expect(silent.systemStatus).toBe('critical');
+      expect(silent.healthScore).toBeLessThan(60);
+      const hhmm = new Date(heardAt).toISOString().slice(11, 16);
+      const [down, ...more] = await fleetFindings();
+      expect(more).toEqual([]);
+      expect(down).toMatchObject({
+        severity: 'CRITICAL',
+        subject: 'down',
+        title: `No bot has reported for 2 min — last heard ${hhmm} UTC from ghost-07`,
+        isResolved: 0,
+        resolution: null,
+      });
+      expect(down?.suggestedAction).toContain("the bots' network");
+      const [advice] = await recommendations();
+      expect(advice).toMatchObject({
+        analysisId: down?.id,
+        priority: 'CRITICAL',
+        title: "Check the bots' host and network: no bot is reporting",
+        resolution: null,
+      });
+
+      // The bots come back.
+      await botsReport(t, bots);
+      t.clock.advance(10_000);
+      const back = await generate();
+      expect([back.systemStatus, back.fleetHealth.condition?.state, componentScore(back, 'fleet')]).toEqual([
+        'healthy',
+        'live',
+        100,
+      ]);
+      const closedAt = new Date(t.clock.now()).toISOString();
+      expect(await fleetFindings()).toEqual([]);
+      expect((await fleetFindings(false)).find((f) => f.id === down?.id)).toMatchObject({
+        isResolved: 1,
+        resolution: 'automatic',
+        resolvedAt: closedAt,
+      });
+      const [closed] = await recommendations();
+      expect(closed).toMatchObject({ id: advice?.id, isImplemented: 0, resolution: 'automatic' });
+      expect(resolutionNote(closed ?? { resolvedAt: null, resolution: null }, (iso) => iso)).toBe(
+        `resolved automatically at ${closedAt}`,
+      );
+    });
+
+    it('names who made an emergency stop in a WARNING finding, and keeps the report degraded rather than critical', async () => {
+      await botsReport(t, ghostIds(3));
+      const stop = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/configurations/emergency-stop',
+        headers: { cookie: t.cookie },
+        payload: { reason: 'ban wave' },
+      });
+      expect(stop.statusCode, stop.body).toBe(200);
+      const stoppedAt = t.clock.now();
+      t.clock.advance(2 * 60_000); // the bots stopped and went quiet: that was asked for
+      const report = await generate();
+      expect(report.fleetHealth.condition).toMatchObject({
+        state: 'stopped',
+        stoppedBy: 'admin (127.0.0.1)',
+        stoppedAt: new Date(stoppedAt).toISOString(),
+      });
+      expect(componentScore(report, 'fleet')).toBe(100);
+      expect(report.systemStatus).toBe('degraded');
+      expect(await fleetFindings()).toMatchObject([
+        {
+          severity: 'WARNING',
+          subject: 'stopped',
+          title: 'Emergency stop by admin (127.0.0.1): ban wave — bots are told to stop scanning',
+        },
+      ]);
     });
 
     it(`keeps the newest ${REPORTS_KEPT} reports`, async () => {
@@ -197,6 +322,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('shows failed hops, bots in error and pool availability in the fleet figures', async () => {
+      await botsReport(t, ['ghost-1', 'ghost-2']);
       const calm = await generate();
       const events = (ghostId: string, list: object[]) =>
         t.injectBare({
@@ -237,6 +363,7 @@ for (const dialect of DIALECTS) {
         errorBots: 1,
         hopFailureRate: 75,
         poolAvailability: 25,
+        condition: expect.objectContaining({ state: 'live', expectedBots: 2, heardBots: 2 }),
       });
       expect(report.components.find((c) => c.name === 'fleet')?.notes).toEqual([
         '1 of 2 bots in error',

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { json } from '@/test/render.tsx';
+import { formatDate } from '../../../../common/format.ts';
 import { finding, recommendation } from './ai-debugging.fixtures.ts';
 import {
   ANALYSIS_URL,
@@ -53,6 +54,25 @@ describe('AiDebuggingPage: Analysis Results', () => {
     expect(await badge('ERROR')).toContain('text-orange-300');
     expect(await badge('WARNING')).toContain('text-amber-300');
     expect(await badge('INFO')).toContain('text-sky-300');
+  });
+
+  it('shows a finding that closed itself as resolved, saying when: "resolved automatically at …"', async () => {
+    const resolvedAt = '2026-11-23T12:10:00.000Z';
+    renderAiDebugging({
+      findings: [
+        finding({
+          title: 'No premium slots left: 5/3 used',
+          isResolved: 1,
+          resolution: 'automatic',
+          resolvedAt,
+        }),
+      ],
+    });
+    const article = await screen.findByRole('article', { name: 'No premium slots left: 5/3 used' });
+    expect(within(article).getByText('Resolved')).toBeTruthy();
+    expect(within(article).queryByRole('button', { name: 'Resolve' })).toBeNull();
+    expect(article.textContent).toContain(`resolved automatically at ${formatDate(resolvedAt)}`);
+    expect(screen.getByText('No critical issues detected')).toBeTruthy();
   });
 
   it("says 'No critical issues detected' when there are no findings", async () => {
@@ -108,6 +128,23 @@ describe('AiDebuggingPage: AI Recommendations', () => {
     expect(article.textContent).toMatch(/Valid untilJan 1, 2099/);
     expect(inCard.getByText('Applies the STEALTH profile to ghost-12, ghost-40')).toBeTruthy();
     expect(screen.queryByText('No active recommendations')).toBeNull();
+  });
+
+  it('shows a recommendation that closed itself with "resolved automatically at …" and no Implement', async () => {
+    const user = userEvent.setup();
+    const resolvedAt = '2026-11-23T12:10:00.000Z';
+    renderAiDebugging({
+      recommendations: [
+        recommendation({ title: 'Raise total slots: 5/3 used', resolution: 'automatic', resolvedAt }),
+      ],
+    });
+    await openRecommendations(user);
+    const article = await screen.findByRole('article', { name: 'Raise total slots: 5/3 used' });
+    expect(within(article).queryByRole('button', { name: 'Implement' })).toBeNull();
+    expect(within(article).getByText('Resolved')).toBeTruthy();
+    expect(article.textContent).toContain(`resolved automatically at ${formatDate(resolvedAt)}`);
+    expect(screen.getByText('No active recommendations')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'AI Recommendations' })).toBeTruthy(); // no open count
   });
 
   it("says 'No active recommendations' when there are none", async () => {

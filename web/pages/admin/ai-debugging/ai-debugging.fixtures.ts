@@ -1,4 +1,21 @@
 import type { AnalysisResult, HealthReport, Recommendation } from '../../../../common/ai-health.ts';
+import type { FleetCondition } from '../../../../common/fleet-condition.ts';
+
+/** The fleet's state as the report carries it: all 70 bots heard from, unless `overrides` say otherwise. */
+export function fleetCondition(overrides: Partial<FleetCondition> = {}): FleetCondition {
+  return {
+    state: 'live',
+    expectedBots: 70,
+    heardBots: 70,
+    heardPercent: 100,
+    lastHeardAt: '2026-11-23T11:54:58.000Z',
+    lastHeardFrom: 'ghost-07',
+    stoppedBy: null,
+    stoppedReason: null,
+    stoppedAt: null,
+    ...overrides,
+  };
+}
 
 /** A healthy report made at `generatedAt`; `overrides` replace whole fields. */
 export function healthReport(overrides: Partial<HealthReport> = {}): HealthReport {
@@ -22,7 +39,13 @@ export function healthReport(overrides: Partial<HealthReport> = {}): HealthRepor
       memoryUsage: 37.25,
       cpuUsage: 8,
     },
-    fleetHealth: { totalBots: 70, errorBots: 2, hopFailureRate: 12.5, poolAvailability: 64 },
+    fleetHealth: {
+      totalBots: 70,
+      errorBots: 2,
+      hopFailureRate: 12.5,
+      poolAvailability: 64,
+      condition: fleetCondition(),
+    },
     components: [
       { name: 'database', score: 100, weight: 0.2, notes: [] },
       { name: 'performance', score: 88, weight: 0.25, notes: ['p95 request time 48 ms'] },
@@ -47,6 +70,8 @@ export function finding(overrides: Partial<AnalysisResult> = {}): AnalysisResult
     createdAt: '2026-11-23T11:40:00.000Z',
     lastSeenAt: '2026-11-23T11:54:00.000Z',
     isResolved: 0,
+    resolvedAt: null,
+    resolution: null,
     ...overrides,
   };
 }
@@ -67,6 +92,8 @@ export function recommendation(overrides: Partial<Recommendation> = {}): Recomme
     analysisId: 'finding-1',
     action: { kind: 'apply_profile', profileId: 'stealth', botIds: ['ghost-12', 'ghost-40'] },
     actionLabel: 'Applies the STEALTH profile to ghost-12, ghost-40',
+    resolvedAt: null,
+    resolution: null,
     ...overrides,
   };
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { json } from '@/test/render.tsx';
 import type { HealthReport } from '../../../../common/ai-health.ts';
-import { healthReport } from './ai-debugging.fixtures.ts';
+import { fleetCondition, healthReport } from './ai-debugging.fixtures.ts';
 import {
   ANALYSIS_URL,
   expectToast,
@@ -50,15 +50,76 @@ describe('AiDebuggingPage: the report', () => {
     expect(card('Performance').textContent).toContain('4.2 ms / 48 ms');
     expect(card('Performance').textContent).toContain('Memory37.3%');
     expect(card('Performance').textContent).toContain('CPU8%');
+    expect(card('Fleet Health').textContent).toContain('Bots heard from70 of 70');
+    expect(within(card('Fleet Health')).getByText('LIVE')).toBeTruthy();
     expect(card('Fleet Health').textContent).toContain('Bots in error2 of 70');
     expect(card('Fleet Health').textContent).toContain('Hop failure rate (last hour)12.5%');
     expect(card('Fleet Health').textContent).toContain('Pool availability64%');
   });
 
+  it('says a silent fleet is down, since when and which bot was heard last, beside the bots in error', async () => {
+    const lastHeardAt = '2026-11-23T11:53:00.000Z';
+    renderAiDebugging({
+      report: healthReport({
+        healthScore: 59,
+        systemStatus: 'critical',
+        generatedAt: '2026-11-23T11:55:00.000Z',
+        fleetHealth: {
+          totalBots: 70,
+          errorBots: 0,
+          hopFailureRate: null,
+          poolAvailability: 64,
+          condition: fleetCondition({ state: 'down', heardBots: 0, heardPercent: 0, lastHeardAt }),
+        },
+      }),
+    });
+    const fleet = await screen.findByRole('group', { name: 'Fleet Health' });
+    expect(within(fleet).getByText('DOWN').className).toContain('text-red');
+    const time = new Date(lastHeardAt).toLocaleTimeString('en-US', {
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    expect(
+      within(fleet).getByText(`No bot has reported for 2 min — last heard ${time} from ghost-07`),
+    ).toBeTruthy();
+    expect(fleet.textContent).toContain('Bots heard from0 of 70');
+    expect(fleet.textContent).toContain('Bots in error0 of 70');
+    expect(within(card('Health Score')).getByText('critical')).toBeTruthy();
+  });
+
+  it('names who stopped the fleet during an emergency stop', async () => {
+    renderAiDebugging({
+      report: healthReport({
+        fleetHealth: {
+          ...healthReport().fleetHealth,
+          condition: fleetCondition({
+            state: 'stopped',
+            stoppedBy: 'admin (203.0.113.9)',
+            stoppedReason: 'ban wave',
+          }),
+        },
+      }),
+    });
+    const fleet = await screen.findByRole('group', { name: 'Fleet Health' });
+    expect(within(fleet).getByText('STOPPED')).toBeTruthy();
+    expect(
+      within(fleet).getByText(
+        'Emergency stop by admin (203.0.113.9): ban wave — bots are told to stop scanning',
+      ),
+    ).toBeTruthy();
+  });
+
   it('says what a fleet without hops or pool servers has instead of a rate', async () => {
     renderAiDebugging({
       report: healthReport({
-        fleetHealth: { totalBots: 0, errorBots: 0, hopFailureRate: null, poolAvailability: null },
+        fleetHealth: {
+          totalBots: 0,
+          errorBots: 0,
+          hopFailureRate: null,
+          poolAvailability: null,
+          condition: null,
+        },
         securityHealth: { vulnerabilityScore: 0, activeThreats: 0, weaknesses: [] },
       }),
     });

@@ -8,7 +8,11 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
-import { formatAnalysisDuration, type HealthReport } from '../../../../common/ai-health.ts';
+import {
+  formatAnalysisDuration,
+  type HealthReport,
+  isRecommendationOpen,
+} from '../../../../common/ai-health.ts';
 import { formatDate } from '../../../../common/format.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
@@ -90,7 +94,7 @@ export default function AiDebuggingPage() {
           <ReportSummaryView summary={report.summary} />
           <section className="grid gap-4 lg:grid-cols-2">
             <ScoreBreakdown components={report.components} />
-            <FleetHealthCard fleet={report.fleetHealth} />
+            <FleetHealthCard fleet={report.fleetHealth} generatedAt={report.generatedAt} />
           </section>
         </>
       )}
@@ -103,7 +107,7 @@ export default function AiDebuggingPage() {
           </TabsTrigger>
           <TabsTrigger value="recommendations">
             AI Recommendations
-            <OpenCount items={recommendations.data} isOpen={(r) => r.isImplemented === 0} />
+            <OpenCount items={recommendations.data} isOpen={isRecommendationOpen} />
           </TabsTrigger>
         </TabsList>
         <TabsContent value="analysis">

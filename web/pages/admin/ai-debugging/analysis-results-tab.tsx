@@ -1,12 +1,11 @@
 import { CheckCircle2, LoaderCircle } from 'lucide-react';
-import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import type { AnalysisResult } from '../../../../common/ai-health.ts';
 import { formatDate } from '../../../../common/format.ts';
 import type { ListState } from '../shared/list-state.tsx';
 import { useResolveFinding } from './ai-debugging-mutations.ts';
-import { SeverityBadge } from './finding-badges.tsx';
+import { ResolutionNote, SettledBadge, SeverityBadge } from './finding-badges.tsx';
 import { OpenItemsList } from './open-items-list.tsx';
 
 /** Spec 2.10: the Analysis Results tab's empty text. */
@@ -50,9 +49,7 @@ function FindingCard({ finding }: { finding: AnalysisResult }) {
             Resolve
           </Button>
         ) : (
-          <Badge variant="outline" className="border-emerald-500/40 bg-emerald-500/15 text-emerald-400">
-            Resolved
-          </Badge>
+          <SettledBadge>Resolved</SettledBadge>
         )}
       </CardHeader>
       <CardContent className="grid gap-2 text-sm">
@@ -64,6 +61,8 @@ function FindingCard({ finding }: { finding: AnalysisResult }) {
         <p className="text-xs text-muted-foreground">
           {seenText(finding.frequency)} · First seen {formatDate(finding.createdAt)} · Last seen{' '}
           {formatDate(finding.lastSeenAt)}
+          {finding.resolvedAt !== null && ' · '}
+          <ResolutionNote item={finding} />
         </p>
       </CardContent>
     </Card>

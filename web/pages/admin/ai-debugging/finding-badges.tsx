@@ -1,6 +1,12 @@
 import { Badge } from '@/components/ui/badge.tsx';
 import { cn } from '@/lib/cn.ts';
-import type { FindingSeverity, RecommendationPriority } from '../../../../common/ai-health.ts';
+import {
+  type FindingSeverity,
+  type RecommendationPriority,
+  type Resolution,
+  resolutionNote,
+} from '../../../../common/ai-health.ts';
+import { formatDate } from '../../../../common/format.ts';
 
 const RED = 'border-red-500/50 bg-red-500/20 text-red-300';
 const ORANGE = 'border-orange-500/40 bg-orange-500/15 text-orange-300';
@@ -37,4 +43,23 @@ export function PriorityBadge({ priority }: { priority: RecommendationPriority }
       {priority}
     </Badge>
   );
+}
+
+/** The settled state of a finding or recommendation: 'Resolved', 'Implemented'. */
+export function SettledBadge({ children }: { children: string }) {
+  return (
+    <Badge variant="outline" className="border-emerald-500/40 bg-emerald-500/15 text-emerald-400">
+      {children}
+    </Badge>
+  );
+}
+
+/** How and when an item was closed ('resolved automatically at Nov 23, 2026, 12:10:00'), if it was. */
+export function ResolutionNote({
+  item,
+}: {
+  item: { resolvedAt: string | null; resolution: Resolution | null };
+}) {
+  const note = resolutionNote(item, (iso) => formatDate(iso));
+  return note === null ? null : <span data-testid="resolution-note">{note}</span>;
 }

@@ -2,9 +2,32 @@ import { Activity, Database, Gauge, ShieldAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { cn } from '@/lib/cn.ts';
-import { type HealthReport, type ScoreComponent, scoreBand } from '../../../../common/ai-health.ts';
+import {
+  type HealthReport,
+  type ScoreBand,
+  type ScoreComponent,
+  scoreBand,
+} from '../../../../common/ai-health.ts';
+import {
+  FLEET_STATE_LABELS,
+  type FleetStateName,
+  fleetHeadline,
+} from '../../../../common/fleet-condition.ts';
 import { StatCard } from '../shared/stat-card.tsx';
 import { BAND_TEXT, BandBadge, CONNECTION_BAND, ScoreValue, STATUS_BAND } from './score-tone.tsx';
+
+/** The fleet's state in the score's colours: a silent fleet is as bad as a dead database. */
+const FLEET_STATE_BAND = {
+  live: 'good',
+  degraded: 'fair',
+  stopped: 'fair',
+  down: 'poor',
+} as const satisfies Record<FleetStateName, ScoreBand>;
+
+/** An instant as the browser's local time of day, '09:12'. */
+function localClock(iso: string): string {
+  return new Date(iso).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+}
 
 /** Milliseconds as the cards show them: one decimal under 10 ms (a local query takes 0.4 ms), else whole. */
 function formatMs(ms: number): string {
@@ -149,16 +172,45 @@ export function ScoreBreakdown({ components }: { components: ScoreComponent[] })
   );
 }
 
-/** The fleet's part of the report: bots in error, failed hops, free pool servers. */
-export function FleetHealthCard({ fleet }: { fleet: HealthReport['fleetHealth'] }) {
+/**
+ * The fleet's part of the report: its state when the report was made (with the headline every screen
+ * gives it), the bots heard from and in error, failed hops, free pool servers.
+ */
+export function FleetHealthCard({
+  fleet,
+  generatedAt,
+}: {
+  fleet: HealthReport['fleetHealth'];
+  generatedAt: string;
+}) {
+  const { condition } = fleet;
   return (
     <Card role="group" aria-label="Fleet Health">
       <CardHeader>
         <CardTitle className="text-lg">Fleet Health</CardTitle>
         <CardDescription>The scanner bots and the server pool</CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-3">
+        {condition && (
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <BandBadge band={FLEET_STATE_BAND[condition.state]}>
+              {FLEET_STATE_LABELS[condition.state]}
+            </BandBadge>
+            <span className={cn(condition.state !== 'live' && BAND_TEXT[FLEET_STATE_BAND[condition.state]])}>
+              {fleetHeadline(condition, Date.parse(generatedAt), localClock)}
+            </span>
+          </div>
+        )}
         <dl className="grid gap-2 text-sm">
+          {condition && (
+            <Detail label="Bots heard from">
+              <span
+                className={cn(condition.state !== 'live' && condition.state !== 'stopped' && 'text-red-400')}
+              >
+                {condition.heardBots} of {condition.expectedBots}
+              </span>
+            </Detail>
+          )}
           <Detail label="Bots in error">
             <span className={cn(fleet.errorBots > 0 && 'text-red-400')}>
               {fleet.errorBots} of {fleet.totalBots}

@@ -11,11 +11,11 @@ import {
   CardHeader,
   CardTitle,
 } from '@/components/ui/card.tsx';
-import type { Recommendation } from '../../../../common/ai-health.ts';
+import { isRecommendationOpen, type Recommendation } from '../../../../common/ai-health.ts';
 import { formatDate } from '../../../../common/format.ts';
 import type { ListState } from '../shared/list-state.tsx';
 import { useImplementRecommendation } from './ai-debugging-mutations.ts';
-import { PriorityBadge } from './finding-badges.tsx';
+import { PriorityBadge, ResolutionNote, SettledBadge } from './finding-badges.tsx';
 import { OpenItemsList } from './open-items-list.tsx';
 
 /** Spec 2.10: the AI Recommendations tab's empty text. */
@@ -29,7 +29,7 @@ export function RecommendationsTab({ recommendations }: { recommendations: ListS
       label="Recommendations"
       loading="Loading recommendations…"
       empty={NO_RECOMMENDATIONS}
-      isOpen={(recommendation) => recommendation.isImplemented === 0}
+      isOpen={isRecommendationOpen}
     >
       {(recommendation) => <RecommendationCard recommendation={recommendation} />}
     </OpenItemsList>
@@ -60,13 +60,17 @@ function RecommendationCard({ recommendation }: { recommendation: Recommendation
         </dl>
       </CardContent>
       <CardFooter className="flex-wrap justify-between gap-3 border-t pt-4">
-        <p className="text-sm text-muted-foreground">{recommendation.actionLabel}</p>
-        {recommendation.isImplemented === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          {recommendation.resolution === null ? (
+            recommendation.actionLabel
+          ) : (
+            <ResolutionNote item={recommendation} />
+          )}
+        </p>
+        {isRecommendationOpen(recommendation) ? (
           <ImplementButton recommendation={recommendation} />
         ) : (
-          <Badge variant="outline" className="border-emerald-500/40 bg-emerald-500/15 text-emerald-400">
-            Implemented
-          </Badge>
+          <SettledBadge>{recommendation.isImplemented === 1 ? 'Implemented' : 'Resolved'}</SettledBadge>
         )}
       </CardFooter>
     </Card>

@@ -38,7 +38,15 @@ export type FindingEvidence =
   | { kind: 'shared_key'; scriptKeyId: number; maskedKey: string; devices: number }
   | { kind: 'client_errors'; name: string; message: string; reports: number }
   | ({ kind: 'slots_nearly_full' } & SlotUsage)
-  | { kind: 'config_not_acknowledged'; botId: string; unacknowledged: number };
+  | { kind: 'config_not_acknowledged'; botId: string; unacknowledged: number }
+  | {
+      kind: 'fleet_not_live';
+      state: 'down' | 'degraded' | 'stopped';
+      expectedBots: number;
+      heardBots: number;
+      lastHeardFrom: string | null;
+      stoppedBy: string | null;
+    };
 
 /** One finding a detector reports for this window; the service opens it or adds to the open one. */
 export interface FindingCandidate {

@@ -42,6 +42,11 @@ export const SPIKE = {
   lookbackMs: 2 * HOUR_MS,
   /** Severity by deviations above (the larger of the fleet's and the minute's sampling noise): ERROR from 2k, CRITICAL from 4k. */
   severity: { error: 8, critical: 16 },
+  /**
+   * A spike's finding closes itself after this long without a spiking minute: a quarter of an hour of
+   * judged minutes back near the baseline (a spike that comes and goes stays one finding).
+   */
+  quietMs: 15 * MINUTE_MS,
 } as const;
 
 /** The bots named in a spike finding (and given a profile by its recommendation) at most. */

@@ -2,8 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RealtimeApi } from '@/lib/realtime.tsx';
 import { json, mockFetch } from '@/test/render.tsx';
-import { systemHealth } from '@/test/server-frames.ts';
-import type { FleetCondition } from '../../../../common/fleet-condition.ts';
+import { fleetDown, systemHealth } from '@/test/server-frames.ts';
 import { clockTime } from '../../../../common/order-texts.ts';
 import { renderAt } from '../shared/test-utils.tsx';
 import DashboardPage from './dashboard.tsx';
@@ -128,19 +127,8 @@ describe('DashboardPage', () => {
     unmount();
 
     const lastHeardAt = new Date(Date.now() - 125_000).toISOString();
-    const down: FleetCondition = {
-      state: 'down',
-      expectedBots: 70,
-      heardBots: 0,
-      heardPercent: 0,
-      lastHeardAt,
-      lastHeardFrom: 'ghost-07',
-      stoppedBy: null,
-      stoppedReason: null,
-      stoppedAt: null,
-    };
     realtime.status = 'connected';
-    realtime.systemHealth = systemHealth({ fleet: down });
+    realtime.systemHealth = systemHealth({ fleet: fleetDown(lastHeardAt) });
     renderAt(<DashboardPage />, '/admin/dashboard');
     expect(fleetCard()).toContain('DOWN');
     expect(fleetCard()).toContain(

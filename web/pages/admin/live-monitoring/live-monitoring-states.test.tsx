@@ -5,9 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/lib/realtime.tsx';
 import { FakeWebSocket, fakeSocketOptions } from '@/test/fake-websocket.ts';
 import { EMPTY_DASHBOARD_STATS, json, mockFetch, renderWithProviders } from '@/test/render.tsx';
-import { systemHealth } from '@/test/server-frames.ts';
+import { fleetCondition, fleetDown, systemHealth } from '@/test/server-frames.ts';
 import type { EmergencyState } from '../../../../common/configuration.ts';
-import type { FleetCondition } from '../../../../common/fleet-condition.ts';
 import { clockTime } from '../../../../common/order-texts.ts';
 import { dashboard } from '../live-configuration/live-configuration.fixtures.ts';
 import { useConfigurationEvents } from '../live-configuration/use-configuration-events.ts';
@@ -185,17 +184,6 @@ describe('Live Monitoring under an emergency stop', () => {
 });
 
 describe('Live Monitoring when the fleet is not live', () => {
-  const down = (lastHeardAt: string): FleetCondition => ({
-    state: 'down',
-    expectedBots: 70,
-    heardBots: 0,
-    heardPercent: 0,
-    lastHeardAt,
-    lastHeardFrom: 'ghost-07',
-    stoppedBy: null,
-    stoppedReason: null,
-    stoppedAt: null,
-  });
   const banner = (name: string) => screen.queryByRole('alert', { name });
   afterEach(() => vi.useRealTimers());
 
@@ -204,7 +192,7 @@ describe('Live Monitoring when the fleet is not live', () => {
     renderPage();
     socket().open();
     const lastHeardAt = new Date(Date.now() - 125_000).toISOString();
-    socket().receive('system_health', systemHealth({ fleet: down(lastHeardAt) }));
+    socket().receive('system_health', systemHealth({ fleet: fleetDown(lastHeardAt) }));
     const said = `last heard ${clockTime(lastHeardAt)} from ghost-07`;
     await waitFor(() =>
       expect(banner('The bot network is down')?.textContent).toContain(
@@ -218,17 +206,14 @@ describe('Live Monitoring when the fleet is not live', () => {
 
     socket().receive(
       'system_health',
-      systemHealth({ fleet: { ...down(lastHeardAt), state: 'degraded', heardBots: 40, heardPercent: 57 } }),
+      systemHealth({ fleet: fleetCondition({ state: 'degraded', heardBots: 40, heardPercent: 57 }) }),
     );
     await waitFor(() =>
       expect(banner('The bot network is degraded')?.textContent).toContain(
         'Only 40 of 70 bots reporting (57%)',
       ),
     );
-    socket().receive(
-      'system_health',
-      systemHealth({ fleet: { ...down(lastHeardAt), state: 'live', heardBots: 70, heardPercent: 100 } }),
-    );
+    socket().receive('system_health', systemHealth({ fleet: fleetCondition() }));
     await waitFor(() => expect(banner('The bot network is degraded')).toBeNull());
     expect(banner('The bot network is down')).toBeNull();
   });

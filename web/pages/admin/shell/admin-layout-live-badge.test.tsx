@@ -4,8 +4,7 @@ import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeWebSocket } from '@/test/fake-websocket.ts';
 import { EMPTY_DASHBOARD_STATS, json, mockFetch } from '@/test/render.tsx';
-import { systemHealth } from '@/test/server-frames.ts';
-import type { FleetCondition } from '../../../../common/fleet-condition.ts';
+import { fleetCondition, fleetDown, systemHealth } from '@/test/server-frames.ts';
 import { dashboard } from '../live-configuration/live-configuration.fixtures.ts';
 import { renderAt } from '../shared/test-utils.tsx';
 import AdminLayout from './admin-layout.tsx';
@@ -43,43 +42,25 @@ const liveMonitoringLink = () =>
   within(screen.getByRole('navigation', { name: 'Admin' })).getByRole('link', { name: /Live Monitoring/ });
 const badgeText = () => within(liveMonitoringLink()).getByTestId('fleet-state-badge').textContent;
 
-function fleet(over: Partial<FleetCondition>): FleetCondition {
-  return {
-    state: 'live',
-    expectedBots: 70,
-    heardBots: 70,
-    heardPercent: 100,
-    lastHeardAt: new Date().toISOString(),
-    lastHeardFrom: 'ghost-07',
-    stoppedBy: null,
-    stoppedReason: null,
-    stoppedAt: null,
-    ...over,
-  };
-}
-
 describe("the sidebar's Live Monitoring badge", () => {
   it("says the fleet's state: LIVE only while live, DOWN once it falls silent, LIVE again when it reports", async () => {
     renderShell();
     expect(await screen.findByText('Home')).toBeTruthy();
     socket().open();
-    socket().receive('system_health', systemHealth({ fleet: fleet({}) }));
+    socket().receive('system_health', systemHealth({ fleet: fleetCondition() }));
     await waitFor(() => expect(badgeText()).toBe('LIVE'));
 
     const lastHeardAt = new Date(Date.now() - 125_000).toISOString();
-    socket().receive(
-      'system_health',
-      systemHealth({ fleet: fleet({ state: 'down', heardBots: 0, heardPercent: 0, lastHeardAt }) }),
-    );
+    socket().receive('system_health', systemHealth({ fleet: fleetDown(lastHeardAt) }));
     await waitFor(() => expect(badgeText()).toBe('DOWN'));
     expect(within(liveMonitoringLink()).queryByText('LIVE')).toBeNull();
 
     socket().receive(
       'system_health',
-      systemHealth({ fleet: fleet({ state: 'degraded', heardBots: 40, heardPercent: 57 }) }),
+      systemHealth({ fleet: fleetCondition({ state: 'degraded', heardBots: 40, heardPercent: 57 }) }),
     );
     await waitFor(() => expect(badgeText()).toBe('DEGRADED'));
-    socket().receive('system_health', systemHealth({ fleet: fleet({}) }));
+    socket().receive('system_health', systemHealth({ fleet: fleetCondition() }));
     await waitFor(() => expect(badgeText()).toBe('LIVE'));
   });
 
@@ -87,7 +68,7 @@ describe("the sidebar's Live Monitoring badge", () => {
     renderShell();
     expect(await screen.findByText('Home')).toBeTruthy();
     socket().open();
-    socket().receive('system_health', systemHealth({ fleet: fleet({}) }));
+    socket().receive('system_health', systemHealth({ fleet: fleetCondition() }));
     await waitFor(() => expect(badgeText()).toBe('LIVE'));
 
     const asked = socket().sent.filter((f) => f.type === 'system_health').length;
@@ -102,7 +83,11 @@ describe("the sidebar's Live Monitoring badge", () => {
     socket().receive(
       'system_health',
       systemHealth({
-        fleet: fleet({ state: 'stopped', stoppedBy: 'admin (10.0.0.7)', stoppedReason: 'Game update' }),
+        fleet: fleetCondition({
+          state: 'stopped',
+          stoppedBy: 'admin (10.0.0.7)',
+          stoppedReason: 'Game update',
+        }),
       }),
     );
     await waitFor(() => expect(badgeText()).toBe('STOPPED'));
@@ -113,7 +98,7 @@ describe("the sidebar's Live Monitoring badge", () => {
     expect(await screen.findByText('Home')).toBeTruthy();
     expect(liveMonitoringLink().querySelector('.animate-pulse')).toBeNull();
     socket().open();
-    socket().receive('system_health', systemHealth({ fleet: fleet({}) }));
+    socket().receive('system_health', systemHealth({ fleet: fleetCondition() }));
     await waitFor(() => expect(liveMonitoringLink().querySelector('.animate-pulse')).toBeTruthy());
     socket().onclose?.({ code: 1006 });
     await waitFor(() => expect(liveMonitoringLink().querySelector('.animate-pulse')).toBeNull());

@@ -292,17 +292,21 @@ export const HopStatsSchema = z.object({
   /** Success percentage over the last 15 and 30 minutes (null with no hops in the window). */
   successRate15m: z.number().nullable(),
   successRate30m: z.number().nullable(),
-  /** successTrend of the two rates. */
-  trend: z.enum(SUCCESS_TRENDS),
+  /** successTrend of the two rates: null with no hops in the last 15 minutes (no trend without data). */
+  trend: z.enum(SUCCESS_TRENDS).nullable(),
   lastHour: z.array(FleetMinuteSchema),
   /** How many days of hops the totals cover (FLEET_RETENTION_DAYS: older hops are deleted). */
   keptDays: z.number(),
 });
 export type HopStats = z.infer<typeof HopStatsSchema>;
 
-/** Spec: Improving when the 15-minute rate is at least the 30-minute rate (no hops counts as 0). */
-export function successTrend(rate15m: number | null, rate30m: number | null): SuccessTrend {
-  return (rate15m ?? 0) >= (rate30m ?? 0) ? 'Improving' : 'Declining';
+/**
+ * Spec: Improving when the 15-minute rate is at least the 30-minute rate. Null while either window
+ * has no hops (a silent fleet has no rate to compare, and must not read as Improving).
+ */
+export function successTrend(rate15m: number | null, rate30m: number | null): SuccessTrend | null {
+  if (rate15m === null || rate30m === null) return null;
+  return rate15m >= rate30m ? 'Improving' : 'Declining';
 }
 
 /**

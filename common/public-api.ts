@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FLEET_STATES } from './fleet-condition.ts';
 import { ScriptsPageConfigSchema } from './scripts-page.ts';
 
 /*
@@ -33,6 +34,11 @@ export const PurchaseInfoSchema = z.object({
    * the first hold runs out. With `available` 0 the page says so instead of Sold Out.
    */
   reserved: z.object({ slots: z.number().int(), freeAgainAt: z.string() }).optional(),
+  /**
+   * The scanner network's state (common/fleet-condition.ts) for the landing page's LIVE badge: the
+   * state word only; which bots and when stay with the operator.
+   */
+  fleet: z.object({ state: z.enum(FLEET_STATES) }),
 });
 export type PurchaseInfo = z.infer<typeof PurchaseInfoSchema>;
 

@@ -70,7 +70,8 @@ describe('Live Monitoring under an emergency stop', () => {
       const badge = page
         .getByRole('navigation', { name: 'Admin' })
         .getByRole('link', { name: /Live Monitoring/ });
-      await badge.getByText('LIVE', { exact: true }).waitFor();
+      // No bot has reported to this server: the fleet is down, not live.
+      await badge.getByText('DOWN', { exact: true }).waitFor();
 
       // Stopped from elsewhere (another tab, another admin): this page learns it from the socket.
       const res = await page.request.post('/api/admin/configurations/emergency-stop', {

@@ -29,6 +29,11 @@ export interface RealtimeState {
   lastHeartbeat: number | null;
   /** The latest system_health payload (connectedClients, status, healthScore...). */
   systemHealth: SystemHealthPayload | null;
+  /**
+   * The server's clock minus this one's, in ms, from the latest system_health frame's timestamp (0
+   * until one arrives): how long the fleet has been silent is the server's measure, not this clock's.
+   */
+  serverTimeOffset: number;
   /** Last connection error text, e.g. 'reconnection failed after 10 attempts'. */
   error: string | null;
 }
@@ -177,6 +182,7 @@ export const INITIAL_STATE: RealtimeState = {
   reconnectAttempts: 0,
   lastHeartbeat: null,
   systemHealth: null,
+  serverTimeOffset: 0,
   error: null,
 };
 
@@ -389,12 +395,17 @@ export class RealtimeClient {
     this.queue = [];
     let lastHeartbeat = this.state.lastHeartbeat;
     let systemHealth = this.state.systemHealth;
+    let serverTimeOffset = this.state.serverTimeOffset;
     for (const message of batch) {
       if (message.type === 'heartbeat') lastHeartbeat = Date.now();
       // Checked against its schema on arrival: a whole payload.
-      else if (message.type === 'system_health') systemHealth = message.payload as SystemHealthPayload;
+      else if (message.type === 'system_health') {
+        systemHealth = message.payload as SystemHealthPayload;
+        const sentAt = message.timestamp === undefined ? Number.NaN : new Date(message.timestamp).getTime();
+        if (Number.isFinite(sentAt)) serverTimeOffset = sentAt - Date.now();
+      }
     }
-    this.setState({ lastHeartbeat, systemHealth });
+    this.setState({ lastHeartbeat, systemHealth, serverTimeOffset });
     for (const message of batch) {
       for (const type of [message.type, ANY_MESSAGE]) {
         const listeners = this.messageListeners.get(type);

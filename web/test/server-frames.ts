@@ -1,4 +1,5 @@
 import type { ServerHopEvent } from '../../common/fleet.ts';
+import type { FleetCondition } from '../../common/fleet-condition.ts';
 import type { SystemHealthPayload } from '../../common/realtime.ts';
 
 /*
@@ -41,3 +42,23 @@ export function systemHealth(over: Partial<SystemHealthPayload> = {}): SystemHea
     ...over,
   };
 }
+
+/** A live fleet of 70, all heard from, ghost-07 last; tests change the state and what goes with it. */
+export function fleetCondition(over: Partial<FleetCondition> = {}): FleetCondition {
+  return {
+    state: 'live',
+    expectedBots: 70,
+    heardBots: 70,
+    heardPercent: 100,
+    lastHeardAt: new Date().toISOString(),
+    lastHeardFrom: 'ghost-07',
+    stoppedBy: null,
+    stoppedReason: null,
+    stoppedAt: null,
+    ...over,
+  };
+}
+
+/** The fleet silent since `lastHeardAt`, ghost-07 the last heard. */
+export const fleetDown = (lastHeardAt: string): FleetCondition =>
+  fleetCondition({ state: 'down', heardBots: 0, heardPercent: 0, lastHeardAt });

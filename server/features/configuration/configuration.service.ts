@@ -134,7 +134,7 @@ export async function getDashboardStats(ctx: AppContext): Promise<ConfigurationD
     findRecentFailures(ctx.db, CONFIGURATION_LIST_SIZES.recentFailures),
     findEmergencyState(ctx.db),
   ]);
-  const { online, total } = onlineBots(ctx);
+  const { heard, total } = onlineBots(ctx);
   const botsByProfile = new Map<string, number>();
   for (const c of configurations) {
     if (c.profileId !== null) botsByProfile.set(c.profileId, (botsByProfile.get(c.profileId) ?? 0) + 1);
@@ -150,7 +150,9 @@ export async function getDashboardStats(ctx: AppContext): Promise<ConfigurationD
         .map((p) => ({ profileName: p.name, usageCount: p.usageCount })),
     },
     configHealth: {
-      onlineBots: online.size,
+      // Bots connected and heard from, whatever they report: under an emergency stop every bot says
+      // 'inactive' yet is online (and takes the resume), so counting statuses would say 0%.
+      onlineBots: heard.size,
       totalBots: total,
       activeProfiles: profiles
         .filter((p) => botsByProfile.has(p.id))

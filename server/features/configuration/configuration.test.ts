@@ -485,9 +485,23 @@ for (const dialect of DIALECTS) {
       expect(late.frames.map((f) => f.type)).toEqual(['hello', 'config', 'emergency_stop']);
       expect((await stats()).emergency.stopped).toBe(true);
       expect((await configurations()).map((c) => c.isActive)).toEqual([false, false, false, false]);
-      // Stopped bots report themselves inactive (the simulator does): they still take the resume.
-      for (const client of [a, b]) client.send({ type: 'scanner_status', payload: { status: 'inactive' } });
-      await eventually(async () => expect((await stats()).configHealth.onlineBots).toBe(2));
+      // Stopped bots report themselves inactive (the simulator does): they still take the resume, and
+      // Bot Health counts them online (connected and heard), not 0 of 4.
+      const everyBotSays = async (status: string) => {
+        for (const client of [a, b, late]) client.send({ type: 'scanner_status', payload: { status } });
+        const res = await t.injectBare({
+          method: 'POST',
+          url: '/api/bot/events',
+          headers: { authorization: `Bearer ${TEST_BOT_TOKEN}` },
+          payload: { ghostId: 'c', events: [{ type: 'scanner_status', payload: { status } }] },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      };
+      await everyBotSays('inactive');
+      await eventually(async () =>
+        expect(t.ctx.services.fleet.state.countByStatus(t.clock.now()).inactive).toBe(4),
+      );
+      expect((await stats()).configHealth).toMatchObject({ onlineBots: 4, totalBots: 4 });
 
       const resume = await admin('POST', '/api/admin/configurations/emergency-resume', {
         reason: 'All clear',
@@ -508,9 +522,11 @@ for (const dialect of DIALECTS) {
       );
       const twice = await admin('POST', '/api/admin/configurations/emergency-resume', { reason: 'again' });
       expect([twice.statusCode, twice.json()]).toEqual([409, { error: 'The network is already running' }]);
-      for (const client of [a, b]) client.send({ type: 'scanner_status', payload: { status: 'scanning' } });
-      await eventually(async () => expect((await stats()).configHealth.onlineBots).toBe(4));
-      expect((await configurations()).map((c) => c.isActive)).toEqual([true, true, true, true]);
+      await everyBotSays('scanning');
+      await eventually(async () =>
+        expect((await configurations()).map((c) => c.isActive)).toEqual([true, true, true, true]),
+      );
+      expect((await stats()).configHealth.onlineBots).toBe(4);
 
       const changes = await history();
       expect(

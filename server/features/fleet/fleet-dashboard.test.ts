@@ -209,10 +209,14 @@ for (const dialect of DIALECTS) {
       await send('a', { type: 'server_hop', payload: hop() }, { type: 'server_hop', payload: hop() });
       const stats = t.ctx.services.fleet.state.hopStats(t.clock.now());
       expect([stats.successRate15m, stats.successRate30m, stats.trend]).toEqual([100, 75, 'Improving']);
-      // 40 minutes on, nothing in either window: no rates, and nothing declined.
-      t.clock.advance(40 * MINUTE);
+      // 20 minutes on, no hop in the last 15: no trend without data (not Improving, not Declining).
+      t.clock.advance(20 * MINUTE);
+      const fading = t.ctx.services.fleet.state.hopStats(t.clock.now());
+      expect([fading.successRate15m, fading.successRate30m, fading.trend]).toEqual([null, 100, null]);
+      // 40 minutes on, nothing in either window: no rates, and no trend.
+      t.clock.advance(20 * MINUTE);
       const quiet = t.ctx.services.fleet.state.hopStats(t.clock.now());
-      expect([quiet.successRate15m, quiet.successRate30m, quiet.trend]).toEqual([null, null, 'Improving']);
+      expect([quiet.successRate15m, quiet.successRate30m, quiet.trend]).toEqual([null, null, null]);
     });
 
     it('gives a dashboard the backfill on connect, then every hop and discovery as it happens', async () => {

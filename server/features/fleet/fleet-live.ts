@@ -151,12 +151,19 @@ export class FleetLive {
     }
   }
 
+  /**
+   * Each bot's status and whether it is heard from: a bot whose last word was 'inactive' (stopped, or
+   * shut down) falls silent without its status changing, yet the fleet's state counts it
+   * (common/fleet-condition.ts), so dashboards are told then too.
+   */
   private statusesNow(): string {
     const now = this.ctx.now();
-    return [...this.state.scanners.values()].map((s) => this.state.effectiveStatus(s, now)).join(',');
+    return [...this.state.scanners.values()]
+      .map((s) => `${this.state.effectiveStatus(s, now)}${this.state.isHeard(s, now) ? '' : '?'}`)
+      .join(',');
   }
 
-  /** A bot that fell silent changes no data: this notices it turning inactive. */
+  /** A bot that fell silent changes no data: this notices it turning inactive (or no longer heard). */
   private checkSilence(): void {
     if (this.statusesNow() !== this.statusSignature) this.stateChanged();
   }

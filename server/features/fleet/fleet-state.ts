@@ -166,10 +166,15 @@ export class FleetState {
     if (scanner) scanner.lastActivity = Math.max(scanner.lastActivity, at);
   }
 
+  /** Whether the bot has sent anything within FLEET_INACTIVE_AFTER_MS (whatever status it reports). */
+  isHeard(scanner: ScannerRecord, now: number): boolean {
+    return now - scanner.lastActivity <= this.inactiveAfterMs;
+  }
+
   /** The status dashboards see: a silent bot is `inactive` (unless the server flagged it `error`). */
   effectiveStatus(scanner: ScannerRecord, now: number): ScannerStatus {
     if (scanner.status === 'error') return 'error';
-    return now - scanner.lastActivity > this.inactiveAfterMs ? 'inactive' : scanner.status;
+    return this.isHeard(scanner, now) ? scanner.status : 'inactive';
   }
 
   scannerList(now: number): Scanner[] {
@@ -198,7 +203,7 @@ export class FleetState {
     let heardBots = 0;
     let last: ScannerRecord | null = null;
     for (const s of this.scanners.values()) {
-      if (now - s.lastActivity <= this.inactiveAfterMs) heardBots++;
+      if (this.isHeard(s, now)) heardBots++;
       if (!last || s.lastActivity > last.lastActivity) last = s;
     }
     return {
@@ -269,7 +274,7 @@ export class FleetState {
       topHoppers,
       successRate15m,
       successRate30m,
-      // Spec: Improving when the 15-minute rate is at least the 30-minute one (no hops counts as 0).
+      // Spec: Improving when the 15-minute rate is at least the 30-minute one; none without hops.
       trend: successTrend(successRate15m, successRate30m),
       lastHour: this.minutes.lastHour(now),
       keptDays: this.keptDays,

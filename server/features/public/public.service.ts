@@ -10,13 +10,15 @@ import { countSlots, getSystemConfiguration, publishableWallets } from '../syste
 /**
  * What a visitor needs to buy: what one purchase gives, free slots out of the total, and where to
  * pay; while pending orders hold slots, how many and when the first frees (the page says so rather
- * than Sold Out). With no free slot there is nowhere to pay: no wallets, and when one may free.
+ * than Sold Out). With no free slot there is nowhere to pay: no wallets, and when one may free. Also
+ * the network's state for the landing page's LIVE badge (the word only: no bot ids, no times).
  */
 export async function getPurchaseInfo(ctx: AppContext): Promise<PurchaseInfo> {
-  const [slots, configuration, payment] = await Promise.all([
+  const [slots, configuration, payment, fleet] = await Promise.all([
     countSlots(ctx),
     getSystemConfiguration(ctx),
     getEffectivePaymentSettings(ctx),
+    ctx.services.fleetCondition(),
   ]);
   const connection = payment.connection;
   const usage = computeSlotUsage(slots.totalSlots, slots.totalSlots - slots.available);
@@ -41,6 +43,7 @@ export async function getPurchaseInfo(ctx: AppContext): Promise<PurchaseInfo> {
     ...(slots.held > 0 && slots.freeAgainAt !== null
       ? { reserved: { slots: slots.held, freeAgainAt: new Date(slots.freeAgainAt).toISOString() } }
       : {}),
+    fleet: { state: fleet.state },
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCRIPTS_PAGE_CONFIG } from '../../../common/public-defaults.ts';
-import { DIALECTS, useTestApp } from '../../test/helper.ts';
+import { DIALECTS, TEST_BOT_TOKEN, useTestApp } from '../../test/helper.ts';
 
 const BTC = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 const USDT = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
@@ -24,6 +24,7 @@ for (const dialect of DIALECTS) {
         offer: DEFAULT_OFFER,
         nextFreeAt: null,
         communityInviteUrl: null,
+        fleet: { state: 'down' },
       });
     });
 
@@ -51,6 +52,7 @@ for (const dialect of DIALECTS) {
         offer: DEFAULT_OFFER,
         nextFreeAt: null,
         communityInviteUrl: null,
+        fleet: { state: 'down' },
       });
     });
 
@@ -141,6 +143,32 @@ for (const dialect of DIALECTS) {
         payload: { totalSlots: 5, paymentWallets: {}, communityInviteUrl: 'https://discord.gg/our-shop' },
       });
       expect((await purchaseInfo()).communityInviteUrl).toBe('https://discord.gg/our-shop');
+    });
+
+    it("tells visitors the network's state, the word only: down, live, stopped", async () => {
+      const report = (ghostId: string) =>
+        t.injectBare({
+          method: 'POST',
+          url: '/api/bot/events',
+          headers: { authorization: `Bearer ${TEST_BOT_TOKEN}` },
+          payload: { ghostId, events: [{ type: 'scanner_status', payload: { status: 'scanning' } }] },
+        });
+      // No bot has reported yet: not LIVE.
+      expect((await purchaseInfo()).fleet).toEqual({ state: 'down' });
+      expect((await report('ghost-07')).statusCode).toBe(200);
+      expect((await purchaseInfo()).fleet).toEqual({ state: 'live' });
+      t.clock.advance(t.ctx.config.FLEET_INACTIVE_AFTER_MS + 1);
+      expect((await purchaseInfo()).fleet).toEqual({ state: 'down' });
+      expect((await report('ghost-07')).statusCode).toBe(200);
+      const stop = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/configurations/emergency-stop',
+        headers: { cookie: await t.adminCookie() },
+        payload: { reason: 'Game update' },
+      });
+      expect(stop.statusCode, stop.body).toBe(200);
+      // Who stopped it and why stay with the operator.
+      expect((await purchaseInfo()).fleet).toEqual({ state: 'stopped' });
     });
 
     it('serves the default scripts page config on a fresh install, without a session', async () => {

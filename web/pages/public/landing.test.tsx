@@ -117,8 +117,6 @@ describe('LandingPage premium card', () => {
     expect(invite.getAttribute('target')).toBe('_blank');
     expect(invite.getAttribute('rel')).toContain('noopener');
     expect(screen.getByRole('link', { name: /Get Scripts/ }).getAttribute('href')).toBe('/scripts');
-    expect(screen.getByText('LIVE')).toBeTruthy();
-    expect(screen.getByText('ACTIVE')).toBeTruthy();
   });
 
   it('says how to reach support instead of a chat link while no invite link is set', async () => {
@@ -130,5 +128,50 @@ describe('LandingPage premium card', () => {
     expect(await screen.findByText(/Contact the seller where you found this page/)).toBeTruthy();
     expect(screen.getByText(/The community chat link is not set up yet/)).toBeTruthy();
     expect(screen.queryByRole('link', { name: /Join Community/ })).toBeNull();
+  });
+});
+
+describe("LandingPage's LIVE badge", () => {
+  const withFleet = (state: string | undefined) =>
+    mockFetch({
+      [PURCHASE_INFO]: () =>
+        json({
+          slots: { available: 5, total: 30 },
+          paymentWallets: {},
+          ...(state ? { fleet: { state } } : {}),
+        }),
+    });
+
+  it('says LIVE and ACTIVE only while the network is live', async () => {
+    withFleet('live');
+    renderWithProviders(<LandingPage />);
+    expect(await screen.findByText('LIVE')).toBeTruthy();
+    expect(screen.getByText('ACTIVE')).toBeTruthy();
+  });
+
+  it.each([
+    ['down', 'OFFLINE'],
+    ['stopped', 'PAUSED'],
+    ['degraded', 'DEGRADED'],
+  ])('says %s as %s, never LIVE or ACTIVE', async (state, word) => {
+    withFleet(state);
+    renderWithProviders(<LandingPage />);
+    expect(await screen.findByText(word)).toBeTruthy();
+    expect(screen.queryByText('LIVE')).toBeNull();
+    expect(screen.queryByText('ACTIVE')).toBeNull();
+  });
+
+  it('claims nothing before the answer (the prerendered page) or when it cannot be had', async () => {
+    withFleet(undefined);
+    renderWithProviders(<LandingPage />);
+    expect(screen.getByText('Checking the network status')).toBeTruthy();
+    expect(screen.queryByText('LIVE')).toBeNull();
+    await screen.findByText('5/30 slots available');
+    expect(screen.queryByText('LIVE')).toBeNull();
+
+    vi.unstubAllGlobals();
+    mockFetch({ [PURCHASE_INFO]: () => json({ error: 'boom' }, 500) });
+    renderWithProviders(<LandingPage />);
+    expect(await screen.findByText('STATUS UNKNOWN', {}, { timeout: 5000 })).toBeTruthy();
   });
 });

@@ -15,6 +15,7 @@ import {
 import { Subheading } from '@/components/ui/heading-level.tsx';
 import { cn } from '@/lib/cn.ts';
 import { communityInviteUrl, NO_INVITE_TEXTS } from '@/lib/links.ts';
+import type { FleetStateName } from '../../../common/fleet-condition.ts';
 import { PREMIUM_PRICE_USD } from '../../../common/public-defaults.ts';
 import { purchaseInfoQuery } from './public-queries.ts';
 import { SlotAvailability, slotsReservedNotice, toSlotView } from './slot-availability.tsx';
@@ -43,22 +44,59 @@ function LandingHeader() {
         <h1 className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-5xl font-extrabold tracking-tight text-transparent sm:text-6xl">
           Scanline
         </h1>
-        <div className="flex gap-2">
-          <Badge className="border-red-400/30 bg-red-500/15 text-red-300">
-            <span className="relative flex h-2 w-2" aria-hidden="true">
-              <span className="absolute inline-flex h-full w-full animate-ping rounded-full bg-red-400 opacity-75" />
-              <span className="relative inline-flex h-2 w-2 rounded-full bg-red-400" />
-            </span>
-            LIVE
-          </Badge>
-          <Badge className="border-emerald-400/30 bg-emerald-500/15 text-emerald-300">ACTIVE</Badge>
-        </div>
+        <NetworkBadges />
       </div>
       <p className="mt-4 max-w-2xl text-lg text-slate-300">
         A real-time scanner network that hops game servers around the clock and reports valuable pets the
         moment they appear.
       </p>
     </header>
+  );
+}
+
+/** What the header says of a network that is not live (the visitor's words for each state). */
+const NOT_LIVE: Record<Exclude<FleetStateName, 'live'>, { word: string; className: string }> = {
+  degraded: { word: 'DEGRADED', className: 'border-amber-400/30 bg-amber-500/15 text-amber-300' },
+  stopped: { word: 'PAUSED', className: 'border-amber-400/30 bg-amber-500/15 text-amber-300' },
+  down: { word: 'OFFLINE', className: 'border-slate-400/30 bg-slate-500/20 text-slate-200' },
+};
+
+/**
+ * LIVE and ACTIVE while the scanner network is live (purchase-info's fleet state); otherwise one
+ * badge saying what it is. The prerendered page, and the moments before the answer, claim nothing.
+ */
+function NetworkBadges() {
+  const { data, isError } = useQuery(purchaseInfoQuery());
+  const state = data?.fleet?.state;
+  if (state === 'live') {
+    return (
+      <div className="flex gap-2">
+        <Badge className="border-red-400/30 bg-red-500/15 text-red-300">
+          <span className="relative flex h-2 w-2" aria-hidden="true">
+            <span className="absolute inline-flex h-full w-full animate-ping rounded-full bg-red-400 opacity-75" />
+            <span className="relative inline-flex h-2 w-2 rounded-full bg-red-400" />
+          </span>
+          LIVE
+        </Badge>
+        <Badge className="border-emerald-400/30 bg-emerald-500/15 text-emerald-300">ACTIVE</Badge>
+      </div>
+    );
+  }
+  if (state) {
+    const { word, className } = NOT_LIVE[state];
+    return <Badge className={className}>{word}</Badge>;
+  }
+  return (
+    <Badge className="border-slate-400/30 bg-slate-500/15 text-slate-300">
+      {isError ? (
+        'STATUS UNKNOWN'
+      ) : (
+        <>
+          <span aria-hidden="true">···</span>
+          <span className="sr-only">Checking the network status</span>
+        </>
+      )}
+    </Badge>
   );
 }
 

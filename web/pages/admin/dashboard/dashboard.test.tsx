@@ -2,12 +2,15 @@ import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RealtimeApi } from '@/lib/realtime.tsx';
 import { json, mockFetch } from '@/test/render.tsx';
+import { fleetDown, systemHealth } from '@/test/server-frames.ts';
+import { clockTime } from '../../../../common/order-texts.ts';
 import { renderAt } from '../shared/test-utils.tsx';
 import DashboardPage from './dashboard.tsx';
 
 const realtime = {
   status: 'disconnected' as RealtimeApi['status'],
   systemHealth: null as RealtimeApi['systemHealth'],
+  serverTimeOffset: 0,
   reconnect: vi.fn(),
   requestSystemHealth: vi.fn(),
 };
@@ -114,6 +117,26 @@ describe('DashboardPage', () => {
     expect(screen.getByText('Real-time data unavailable')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Refresh Status' }));
     expect(realtime.reconnect).toHaveBeenCalled();
+  });
+
+  it("says the scanner fleet's state and why: down since the last bot was heard, unknown offline", () => {
+    mockFetch({ [STATS_URL]: () => json(STATS) });
+    const { unmount } = renderAt(<DashboardPage />, '/admin/dashboard');
+    const fleetCard = () => screen.getByRole('group', { name: 'Scanner Fleet' }).textContent;
+    expect(fleetCard()).toContain('UNKNOWN');
+    unmount();
+
+    const lastHeardAt = new Date(Date.now() - 125_000).toISOString();
+    realtime.status = 'connected';
+    realtime.systemHealth = systemHealth({ fleet: fleetDown(lastHeardAt) });
+    renderAt(<DashboardPage />, '/admin/dashboard');
+    expect(fleetCard()).toContain('DOWN');
+    expect(fleetCard()).toContain(
+      `No bot has reported for 2 min — last heard ${clockTime(lastHeardAt)} from ghost-07`,
+    );
+    expect(screen.getByRole('link', { name: 'Open Live Monitoring' }).getAttribute('href')).toBe(
+      '/admin/live-monitoring',
+    );
   });
 
   it('shows the client count and status when connected, and Refresh Status asks for health', () => {

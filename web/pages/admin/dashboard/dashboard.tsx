@@ -30,6 +30,7 @@ import { ConnectionBadge } from '../shared/realtime-status.tsx';
 import type { GenerateKeyState } from '../shared/router-state.ts';
 import { StatCard } from '../shared/stat-card.tsx';
 import { dashboardStatsQuery } from './dashboard-queries.ts';
+import { FleetConditionCard } from './fleet-condition-card.tsx';
 
 type Stats = DashboardStats['stats'];
 type Sales = DashboardStats['sales'];
@@ -48,6 +49,8 @@ export default function DashboardPage() {
       >
         <LiveDataIndicator />
       </AdminPageHeader>
+
+      <FleetConditionCard />
 
       {error && !data ? (
         <Alert variant="destructive">

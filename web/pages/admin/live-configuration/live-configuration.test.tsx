@@ -156,6 +156,19 @@ describe('LiveConfigurationPage: emergency toggle', () => {
     expect(screen.queryByText('The bot network is stopped')).toBeNull();
   });
 
+  it('says how many bots are still connected while stopped, not a share of bots online', async () => {
+    renderLiveConfiguration({
+      dashboard: dashboard({
+        emergency: stopped,
+        configHealth: { ...dashboard().configHealth, onlineBots: 70, totalBots: 70 },
+      }),
+    });
+    await screen.findByText('The bot network is stopped');
+    expect(card('Bot Health').textContent).toContain('70/70');
+    expect(card('Bot Health').textContent).toContain('70 of 70 connected · scanning stopped');
+    expect(card('Bot Health').textContent).not.toContain('of bots online');
+  });
+
   it("says 'Emergency Stop Failed' with the server's message, or the spec's text when none came", async () => {
     const user = userEvent.setup();
     const { fetchMock } = renderLiveConfiguration(

@@ -10,6 +10,17 @@ export function percent(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((part / whole) * 100) : null;
 }
 
+/**
+ * Bot Health's line: the share online while the network runs; under an emergency stop, how many are
+ * still connected (they report themselves inactive, yet take the resume) and that they do not scan.
+ */
+export function botHealthHint({ configHealth, emergency }: ConfigurationDashboard): string {
+  const { onlineBots, totalBots } = configHealth;
+  if (emergency.stopped) return `${onlineBots} of ${totalBots} connected · scanning stopped`;
+  const online = percent(onlineBots, totalBots);
+  return online === null ? 'No bots yet' : `${online}% of bots online`;
+}
+
 /** The Overview tab: the spec's figures, which profiles the bots run, and the newest failures. */
 export function OverviewTab({ dashboard }: { dashboard: ConfigurationDashboard }) {
   const { dashboardStats, configHealth, deploymentStats } = dashboard;
@@ -28,7 +39,7 @@ export function OverviewTab({ dashboard }: { dashboard: ConfigurationDashboard }
           title="Bot Health"
           value={`${configHealth.onlineBots}/${configHealth.totalBots}`}
           icon={Activity}
-          hint={online === null ? 'No bots yet' : `${online}% of bots online`}
+          hint={botHealthHint(dashboard)}
           tone={online !== null && online < 50 ? 'text-red-400' : undefined}
         />
         <StatCard

@@ -78,11 +78,12 @@ describe('hop stat cards, reasons and trends', () => {
     expect(within(screen.getByRole('listitem', { name: 'Performance' })).getByText('0 (0.0%)')).toBeTruthy();
   });
 
-  it('badges Improving when the 15-minute rate is at least the 30-minute rate, else Declining', () => {
+  it('badges Improving when the 15-minute rate is at least the 30-minute rate, else Declining; none without hops', () => {
     expect(successTrend(80, 80)).toBe('Improving');
     expect(successTrend(81, 80)).toBe('Improving');
     expect(successTrend(79, 80)).toBe('Declining');
-    expect(successTrend(null, 80)).toBe('Declining');
+    expect(successTrend(null, 80)).toBeNull();
+    expect(successTrend(null, null)).toBeNull();
   });
 
   it("shows the two rates and the server's trend badge", () => {
@@ -95,6 +96,11 @@ describe('hop stat cards, reasons and trends', () => {
       <SuccessTrendsCard stats={stats({ successRate15m: 75, successRate30m: 75, trend: 'Improving' })} />,
     );
     expect(screen.getByText('Improving')).toBeTruthy();
+    rerender(
+      <SuccessTrendsCard stats={stats({ successRate15m: null, successRate30m: null, trend: null })} />,
+    );
+    expect(screen.getByText('No data')).toBeTruthy();
+    expect(screen.getAllByText('No hops')).toHaveLength(2);
   });
 });
 

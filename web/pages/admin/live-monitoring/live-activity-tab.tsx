@@ -129,8 +129,9 @@ const formatRate = (rate: number | null) => (rate === null ? 'No hops' : `${rate
 
 /**
  * The two rates and the server's verdict (common successTrend). Before the first figures it shows
- * placeholders, not a verdict; under an emergency stop, Stopped: no hop is made, so neither
- * Improving nor Declining says anything.
+ * placeholders, not a verdict; with no hops in the windows, No data (a silent fleet is not
+ * Improving); under an emergency stop, Stopped: no hop is made, so neither Improving nor Declining
+ * says anything.
  */
 export function SuccessTrendsCard({ stats, stopped = false }: { stats: HopStats | null; stopped?: boolean }) {
   return (
@@ -146,7 +147,7 @@ export function SuccessTrendsCard({ stats, stopped = false }: { stats: HopStats 
           <dd className="text-right tabular-nums">{stats ? formatRate(stats.successRate30m) : NO_FIGURE}</dd>
           <dt className="text-muted-foreground">Network Status</dt>
           <dd className="text-right">
-            <NetworkStatusBadge trend={stopped ? 'Stopped' : (stats?.trend ?? null)} />
+            <NetworkStatusBadge trend={stopped ? 'Stopped' : stats ? (stats.trend ?? NO_TREND) : null} />
           </dd>
         </dl>
       </CardContent>
@@ -154,13 +155,19 @@ export function SuccessTrendsCard({ stats, stopped = false }: { stats: HopStats 
   );
 }
 
-const NETWORK_STATUS_BADGE: Record<SuccessTrend | 'Stopped', string> = {
+/** The badge while the windows hold no hop to compare. */
+export const NO_TREND = 'No data';
+
+type NetworkStatus = SuccessTrend | 'Stopped' | typeof NO_TREND;
+
+const NETWORK_STATUS_BADGE: Record<NetworkStatus, string> = {
   Improving: 'bg-green-700 text-white',
   Declining: 'bg-red-600 text-white',
   Stopped: 'bg-gray-500 text-white',
+  [NO_TREND]: 'bg-zinc-700 text-zinc-100',
 };
 
-function NetworkStatusBadge({ trend }: { trend: SuccessTrend | 'Stopped' | null }) {
+function NetworkStatusBadge({ trend }: { trend: NetworkStatus | null }) {
   if (trend === null) return <span className="tabular-nums">{NO_FIGURE}</span>;
   return <Badge className={`border-transparent ${NETWORK_STATUS_BADGE[trend]}`}>{trend}</Badge>;
 }

@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/lib/realtime.tsx';
 import { FakeWebSocket, fakeSocketOptions } from '@/test/fake-websocket.ts';
 import { EMPTY_DASHBOARD_STATS, json, mockFetch, renderWithProviders } from '@/test/render.tsx';
+import { fleetCondition, fleetDown, systemHealth } from '@/test/server-frames.ts';
 import type { EmergencyState } from '../../../../common/configuration.ts';
+import { clockTime } from '../../../../common/order-texts.ts';
 import { dashboard } from '../live-configuration/live-configuration.fixtures.ts';
 import { useConfigurationEvents } from '../live-configuration/use-configuration-events.ts';
 import { useAdminSession } from '../shared/admin-session.ts';
@@ -178,6 +180,54 @@ describe('Live Monitoring under an emergency stop', () => {
     socket().receive('emergency_control', { action: 'EMERGENCY_STOP', reason: 'Ban wave', affectedBots: 70 });
     expect(await screen.findByText('The bot network is stopped')).toBeTruthy();
     expect(networkStatus()).toBe('Stopped');
+  });
+});
+
+describe('Live Monitoring when the fleet is not live', () => {
+  const banner = (name: string) => screen.queryByRole('alert', { name });
+  afterEach(() => vi.useRealTimers());
+
+  it('says how long no bot has reported and which was last, as the silence grows, until bots report', async () => {
+    serverUp();
+    renderPage();
+    socket().open();
+    const lastHeardAt = new Date(Date.now() - 125_000).toISOString();
+    socket().receive('system_health', systemHealth({ fleet: fleetDown(lastHeardAt) }));
+    const said = `last heard ${clockTime(lastHeardAt)} from ghost-07`;
+    await waitFor(() =>
+      expect(banner('The bot network is down')?.textContent).toContain(
+        `No bot has reported for 2 min — ${said}`,
+      ),
+    );
+    // A minute on, nothing new from the server: the banner counts on.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000 });
+    await waitFor(() => expect(banner('The bot network is down')?.textContent).toContain('for 3 min'));
+    vi.useRealTimers();
+
+    socket().receive(
+      'system_health',
+      systemHealth({ fleet: fleetCondition({ state: 'degraded', heardBots: 40, heardPercent: 57 }) }),
+    );
+    await waitFor(() =>
+      expect(banner('The bot network is degraded')?.textContent).toContain(
+        'Only 40 of 70 bots reporting (57%)',
+      ),
+    );
+    socket().receive('system_health', systemHealth({ fleet: fleetCondition() }));
+    await waitFor(() => expect(banner('The bot network is degraded')).toBeNull());
+    expect(banner('The bot network is down')).toBeNull();
+  });
+
+  it('shows No data, not Improving, when no hop falls in the windows', async () => {
+    serverUp();
+    renderPage();
+    socket().open();
+    socket().receive(
+      'fleet_backfill',
+      backfill({ hopStats: { ...HOP_STATS, successRate15m: null, successRate30m: null, trend: null } }),
+    );
+    await waitFor(() => expect(networkStatus()).toBe('No data'));
+    expect(screen.queryByText('Improving')).toBeNull();
   });
 });
 

@@ -10,6 +10,7 @@ import { useRealtime } from '@/lib/realtime.tsx';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { adminSessionQuery } from '../shared/admin-session.ts';
 import { EmergencyBanner } from '../shared/emergency-banner.tsx';
+import { FleetConditionBanner, useFleetCondition } from '../shared/fleet-condition.tsx';
 import { StatCard } from '../shared/stat-card.tsx';
 import { useEmergencyState } from '../shared/use-emergency-state.ts';
 import { type FleetFeed, NO_FIGURE } from './fleet-feed.ts';
@@ -32,6 +33,7 @@ export default function LiveMonitoringPage() {
   const feed = useFleetFeed(autoRefresh);
   const emergency = useEmergencyState({ poll: true });
   const stopped = emergency?.stopped ?? false;
+  const fleet = useFleetCondition();
   const serverUnreachable = useServerUnreachable();
   // The lists re-render in the background, interruptible: under 1,400 events/s the header, tabs and
   // controls answer at once while the Live Activity lists catch up a frame or so later.
@@ -85,6 +87,7 @@ export default function LiveMonitoringPage() {
         </Alert>
       )}
       {emergency && <EmergencyBanner emergency={emergency} />}
+      <FleetConditionBanner view={fleet} />
 
       <FleetStatCards feed={feed} stopped={stopped} />
 

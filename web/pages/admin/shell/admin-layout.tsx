@@ -10,12 +10,13 @@ import { cn } from '@/lib/cn.ts';
 import { RealtimeProvider, useRealtime } from '@/lib/realtime.tsx';
 import { useConfigurationEvents } from '../live-configuration/use-configuration-events.ts';
 import { useAdminLogout, useAdminSession, useSessionCheckOnFailure } from '../shared/admin-session.ts';
+import { useFleetCondition, useFleetConditionFollowsEmergency } from '../shared/fleet-condition.tsx';
 import { ConnectionBadge, RealtimeStatus } from '../shared/realtime-status.tsx';
 import { UnsavedWorkProvider, useConfirmLeavingUnsavedWork } from '../shared/use-unsaved-changes-guard.tsx';
 import { ADMIN_NAV, type AdminNavItem, isNavItemActive } from './admin-nav.ts';
 import { CheckingAuthentication } from './checking-authentication.tsx';
+import { FleetStateBadge } from './fleet-state-badge.tsx';
 import { AdminLoginScreen } from './login-form.tsx';
-import { NetworkStoppedBadge, useNetworkStopped } from './network-stopped-badge.tsx';
 import { ServerUnreachableBanner, useRefetchFailedAfterOutage } from './server-unreachable-banner.tsx';
 import { useRealtimeInvalidation } from './use-realtime-invalidation.ts';
 
@@ -54,6 +55,7 @@ function AdminShell({ offline }: { offline: boolean }) {
   useRealtimeInvalidation();
   // An emergency stop or a push made elsewhere is news on every screen, not only Live Configuration.
   useConfigurationEvents();
+  useFleetConditionFollowsEmergency();
   useSessionCheckOnFailure();
   useRefetchFailedAfterOutage(offline);
 
@@ -255,20 +257,7 @@ function SidebarLink({
 }
 
 function NavBadge({ badge }: { badge: 'LIVE' | 'NEW' }) {
-  // Under an emergency stop the network is not live: the badge says so.
-  const stopped = useNetworkStopped();
-  if (badge === 'LIVE' && stopped) return <NetworkStoppedBadge />;
-  if (badge === 'LIVE') {
-    return (
-      <Badge
-        variant="outline"
-        className="border-red-500/40 bg-red-500/15 px-1.5 py-0 text-[10px] text-red-400"
-      >
-        <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-red-500" />
-        LIVE
-      </Badge>
-    );
-  }
+  if (badge === 'LIVE') return <FleetLiveBadge />;
   return (
     // blue-300, not the primary blue: 10 px text needs 4.5:1 on the active entry's tinted background too.
     <Badge
@@ -278,6 +267,11 @@ function NavBadge({ badge }: { badge: 'LIVE' | 'NEW' }) {
       NEW
     </Badge>
   );
+}
+
+/** Live Monitoring's LIVE badge says the fleet's state: LIVE only while it is live. */
+function FleetLiveBadge() {
+  return <FleetStateBadge view={useFleetCondition()} />;
 }
 
 function SidebarFooter() {

@@ -1,20 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { PREMIUM_SCRIPT_FILE } from '../../common/public-defaults.ts';
+import type { DialectName } from '../db/index.ts';
 import { insertTestScriptKey } from '../test/fixtures.ts';
 import { buildTestApp, DIALECTS } from '../test/helper.ts';
 
 const DEBUG = 20;
 
+/** An app logging at debug, the level with a line per request, into `lines`. */
+async function appLoggingEveryRequest(dialect: DialectName) {
+  const lines: string[] = [];
+  const t = await buildTestApp(
+    dialect,
+    {},
+    { app: { logger: { level: 'debug', stream: { write: (line: string) => lines.push(line) } } } },
+  );
+  return { t, lines };
+}
+
 for (const dialect of DIALECTS) {
   describe(`${dialect}: the request log`, () => {
     it('keeps script keys, hardware ids, nonces and signatures out of the log lines', async () => {
-      const lines: string[] = [];
-      // debug: the level that has a line per request.
-      const t = await buildTestApp(
-        dialect,
-        {},
-        { app: { logger: { level: 'debug', stream: { write: (line: string) => lines.push(line) } } } },
-      );
+      const { t, lines } = await appLoggingEveryRequest(dialect);
       try {
         const { scriptKey } = await insertTestScriptKey(t);
         const hwidInQuery = 'HWID-IN-QUERY-5d1c';
@@ -50,12 +56,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('writes one line per request at debug, with what was asked, the answer and its time', async () => {
-      const lines: string[] = [];
-      const t = await buildTestApp(
-        dialect,
-        {},
-        { app: { logger: { level: 'debug', stream: { write: (line: string) => lines.push(line) } } } },
-      );
+      const { t, lines } = await appLoggingEveryRequest(dialect);
       try {
         await t.app.inject({ method: 'GET', url: '/api/public/purchase-info' });
         await t.app.inject({ method: 'GET', url: '/no/such/page' });

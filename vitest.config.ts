@@ -29,6 +29,7 @@ const isolatedApiTests = [
   'server/features/notifications/notifications.test.ts',
   'server/features/security/audit-retention.test.ts',
   'server/features/payments/payments-admin.test.ts',
+  'server/operations/activity-summary.test.ts',
 ];
 
 const apiProject = {

@@ -33,6 +33,7 @@ import {
 } from './features/security/security.feature.ts';
 import { serverPoolFeature } from './features/server-pool/server-pool.feature.ts';
 import { systemFeature } from './features/system/system.feature.ts';
+import { registerActivitySummary } from './operations/activity-summary.ts';
 import { documentedFeature } from './operations/feature-tags.ts';
 import { registerHttpMetrics } from './operations/http-metrics.ts';
 import { metricsRoutes } from './operations/metrics.routes.ts';
@@ -43,7 +44,7 @@ import { responseSerializerCompiler, strictResponses } from './operations/respon
 import { registerErrorHandling } from './plugins/errors.ts';
 import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.ts';
 import { registerOriginCheck } from './plugins/origin-check.ts';
-import { redactingDestination, serializeRequest } from './plugins/request-log.ts';
+import { RequestLog, redactingDestination, serializeRequest } from './plugins/request-log.ts';
 import { registerRequestTimings } from './plugins/request-timings.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerTextCheck } from './plugins/text-check.ts';
@@ -120,6 +121,8 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
           serializers: { req: serializeRequest },
         }
       : false,
+    // One line per request at debug (an admin's change at info): the minute's summary says the rest.
+    logController: new RequestLog(),
     trustProxy: ctx.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     // What Fastify and Node refuse before any route or hook (a malformed URL, an unreadable request)
@@ -141,6 +144,7 @@ export async function buildApp(base: AppBase, options: BuildAppOptions = {}): Pr
   registerRequestTimings(app, ctx.now);
   const metrics = createMetrics(ctx.config.METRICS_ENABLED);
   registerHttpMetrics(app, metrics);
+  registerActivitySummary(app, ctx, metrics);
   await app.register(cookie);
   // Per-route limits for the socket upgrade and error reports (`config.rateLimit`), counted where the
   // licensing calls' own two-scope limits count (features/security/rate-limit-hooks.ts): in Redis with REDIS_URL.

@@ -60,7 +60,16 @@ const ConfigFields = z.object({
   SCRIPTS_DIR: z.string().default('./scripts'),
   /** Directory with the built web app; served when present. */
   WEB_DIST: z.string().default('./dist/web'),
+  /** `info` logs what a person reads (docs/operations.md, "Logs"); `debug` adds a line per request. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * `pretty` (readable lines, through pino-pretty) or `json` (one JSON object a line). Unset: pretty
+   * when stdout is a terminal, json otherwise (a file, a pipe, journald, docker logs).
+   */
+  LOG_FORMAT: z
+    .enum(['pretty', 'json', ''])
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
   /**
    * Which proxies may set X-Forwarded-For: 'false' (default: the socket address is the client),
    * 'true' (any: only when nothing else can reach the server), or addresses/CIDRs separated by commas. Per-IP limits trust whatever this allows, so keep it as narrow as possible.

@@ -2,7 +2,7 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 import type { FeedResponse } from '../../common/fleet.ts';
 import { readPetValue } from '../../common/pet-value.ts';
 import { RATE_LIMITED_CALLS, SECURITY_EVENT_TYPES } from '../../common/security.ts';
-import { RouteDurations } from './route-durations.ts';
+import { RouteDurations, type RouteTotal } from './route-durations.ts';
 import { registerScrapeGauges, type ScrapeSources } from './scrape-gauges.ts';
 
 /*
@@ -39,6 +39,16 @@ const FEED_TRANSPORTS = ['poll', 'socket'] as const;
 export type FeedTransport = (typeof FEED_TRANSPORTS)[number];
 const FEED_TIERS: readonly FeedResponse['tier'][] = ['FREE', 'PREMIUM'];
 
+/** What was counted since the app started: the log's minute summary takes differences (activity-summary.ts). */
+export interface MetricTotals {
+  requests: RouteTotal[];
+  hops: { success: number; failure: number };
+  finds: number;
+  claims: Record<ClaimOutcome, number>;
+  feedDeliveries: number;
+  rateLimitRefusals: number;
+}
+
 /** What features record, through one method each. With METRICS_ENABLED=false every method does nothing. */
 export interface Metrics {
   readonly enabled: boolean;
@@ -52,6 +62,8 @@ export interface Metrics {
   auditRowsWritten(eventType: string, rows: number): void;
   /** One transaction of the batched writer committed (or failed) after `seconds`. */
   writerFlushed(seconds: number): void;
+  /** The counts so far; null with METRICS_ENABLED=false (nothing is counted). */
+  totals(): Promise<MetricTotals | null>;
   /** Where scrape-time gauges read from (set once the app's services exist). */
   readFrom(sources: ScrapeSources): void;
   /** The Prometheus text exposition of everything. */
@@ -205,6 +217,33 @@ class PrometheusMetrics implements Metrics {
     this.sources = sources;
   }
 
+  async totals(): Promise<MetricTotals> {
+    const [hops, finds, claims, refusals] = await Promise.all(
+      [this.hops, this.finds, this.claims, this.rateLimitRefusals].map(async (counter) => {
+        const byLabel = new Map<string, number>();
+        for (const { labels, value } of (await counter.get()).values) {
+          const label = String(Object.values(labels)[0]);
+          byLabel.set(label, (byLabel.get(label) ?? 0) + value);
+        }
+        return byLabel;
+      }),
+    );
+    const sum = (counts: Map<string, number> | undefined) =>
+      [...(counts?.values() ?? [])].reduce((a, b) => a + b, 0);
+    const feed = Object.values(this.feedCounts).flatMap((byTier) => Object.values(byTier));
+    return {
+      requests: this.httpDurations.totals(),
+      hops: { success: hops?.get('success') ?? 0, failure: hops?.get('failure') ?? 0 },
+      finds: sum(finds),
+      claims: Object.fromEntries(CLAIM_OUTCOMES.map((o) => [o, claims?.get(o) ?? 0])) as Record<
+        ClaimOutcome,
+        number
+      >,
+      feedDeliveries: feed.reduce((a, b) => a + b, 0),
+      rateLimitRefusals: sum(refusals),
+    };
+  }
+
   async text(): Promise<string> {
     const registered = await Registry.merge([processMetrics(), this.registry]).metrics();
     return `${registered}\n${this.httpDurations.exposition()}`;
@@ -225,6 +264,7 @@ const DISABLED: Metrics = {
   auditRowsWritten: nothing,
   writerFlushed: nothing,
   readFrom: nothing,
+  totals: async () => null,
   text: async () => '',
 };
 

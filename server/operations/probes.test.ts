@@ -77,13 +77,13 @@ for (const dialect of DIALECTS) {
   });
 }
 
-describe('sqlite: the request log at info', () => {
+describe('sqlite: the request log at debug (a line per request)', () => {
   it('has no line for a probe, and its lines for other calls', async () => {
     const lines: string[] = [];
     const t = await buildTestApp(
       'sqlite',
       {},
-      { app: { logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } } } },
+      { app: { logger: { level: 'debug', stream: { write: (line: string) => lines.push(line) } } } },
     );
     try {
       await t.injectBare({ method: 'GET', url: '/healthz' });

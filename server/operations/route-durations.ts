@@ -20,6 +20,15 @@ function labelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
+/** One series' figures since start. */
+export interface RouteTotal {
+  method: string;
+  route: string;
+  status: number;
+  count: number;
+  seconds: number;
+}
+
 export class RouteDurations {
   /** route -> method -> status -> its series. */
   private readonly series = new Map<string, Map<string, Map<number, Series>>>();
@@ -60,6 +69,22 @@ export class RouteDurations {
     series.counts[bucket] = (series.counts[bucket] ?? 0) + 1;
     series.sum += seconds;
     series.count += 1;
+  }
+
+  /** Each series' count and sum of seconds so far (the log's minute summary takes differences). */
+  totals(): RouteTotal[] {
+    const totals: RouteTotal[] = [];
+    for (const byMethod of this.series.values())
+      for (const byStatus of byMethod.values())
+        for (const s of byStatus.values())
+          totals.push({
+            method: s.method,
+            route: s.route,
+            status: Number(s.status),
+            count: s.count,
+            seconds: s.sum,
+          });
+    return totals;
   }
 
   /** The histogram in the Prometheus text format (HELP, TYPE, then each series' buckets, sum and count). */

@@ -26,7 +26,7 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
   reply: FastifyReply,
 ) => {
   const status = error.statusCode ?? 500;
-  if (status >= 500) request.log.error({ err: error }, 'request failed before routing');
+  if (status >= 500) request.log.error({ err: error, req: request }, 'request failed before routing');
   void reply
     .status(status)
     .headers(SECURITY_HEADERS)

@@ -68,7 +68,8 @@ export function registerOriginCheck(app: FastifyInstance, ctx: AppContext): void
     }
     const own = originOf(`${request.protocol}://${request.host}`);
     if (claimed.origin !== null && (claimed.origin === own || allowed.has(claimed.origin))) return undefined;
-    request.log.warn({ origin: claimed.shown, own }, 'refused a request from another origin');
+    // At debug: anyone can send these by the thousand; the minute's summary counts them as 4xx.
+    request.log.debug({ origin: claimed.shown, own }, 'refused a request from another origin');
     return {
       statusCode: 403,
       error: `Origin not allowed: ${claimed.shown} (${what} accepted only from this app's own pages)`,

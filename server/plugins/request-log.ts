@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 
 /**
@@ -71,4 +71,57 @@ export function serializeRequest(request: FastifyRequest) {
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };
+}
+
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A change the administrator made: a state-changing call to `/api/admin/*` (sign-in and sign-out
+ * included) that was carried out. A refused one (4xx) is anybody's, so it is only counted.
+ */
+export function isAdminAction(method: string, route: string | undefined, statusCode: number): boolean {
+  return statusCode < 400 && !READ_ONLY_METHODS.has(method) && route?.startsWith('/api/admin/') === true;
+}
+
+/** Whether `log` writes lines of `level` (its level may be a route's `logLevel`). */
+export function logsAt(log: FastifyBaseLogger, level: 'debug' | 'info'): boolean {
+  return (pino.levels.values[log.level] ?? Number.POSITIVE_INFINITY) <= pino.levels.values[level]!;
+}
+
+/**
+ * Fastify's request lines, made readable (docs/operations.md, "Logs"): one line per request, when
+ * it is answered, instead of two, and at `debug`, except an admin's change (`info`) and a failure
+ * (`error`). Bots' claims, releases and events, the loader, the feed, the dashboards' reads and
+ * every refusal are counted in the minute's summary instead (operations/activity-summary.ts), so a
+ * fleet or a hostile client cannot fill the disk at `info`. A client hanging up mid-download goes
+ * to `debug` too. (Fastify's lines for an unknown route and its default error handler's never come:
+ * the app has its own, plugins/web-app.ts and plugins/errors.ts.)
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const status = reply.statusCode;
+    const responseTime = Math.round(reply.elapsedTime * 10) / 10;
+    if (error) {
+      reply.log.error({ req: request, res: reply, err: error, responseTime }, 'request errored');
+      return;
+    }
+    const admin = isAdminAction(request.method, request.routeOptions.url, status);
+    if (!logsAt(reply.log, admin ? 'info' : 'debug')) return;
+    const line = `${request.method} ${redactUrl(request.url)} ${status} (${responseTime} ms)`;
+    const fields = { req: request, res: reply, responseTime };
+    if (admin) reply.log.info(fields, `admin: ${line}`);
+    else reply.log.debug(fields, line);
+  }
+
+  override streamError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE')
+      reply.log.debug({ res: reply }, 'stream closed prematurely');
+    else super.streamError(error, request, reply);
+  }
 }

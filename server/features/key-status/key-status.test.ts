@@ -263,7 +263,7 @@ for (const dialect of DIALECTS) {
         dialect,
         {},
         {
-          app: { logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } } },
+          app: { logger: { level: 'debug', stream: { write: (line: string) => lines.push(line) } } },
         },
       );
       try {

@@ -2,7 +2,13 @@ import type { InjectOptions } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hopEvent } from '../features/fleet/fleet.fixtures.ts';
 import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp } from '../test/helper.ts';
-import { ACTIVITY_SUMMARY_EVERY_MS } from './activity-summary.ts';
+import {
+  ACTIVITY_SUMMARY_EVERY_MS,
+  activityBetween,
+  anythingHappened,
+  describeActivity,
+} from './activity-summary.ts';
+import type { MetricTotals } from './metrics.ts';
 
 const BOT = { authorization: `Bearer ${TEST_BOT_TOKEN}` };
 const INFO = 30;
@@ -206,3 +212,32 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('the summary of notification deliveries', () => {
+  const totals = (sent: number, failed: number, retried: number): MetricTotals => ({
+    requests: [],
+    hops: { success: 0, failure: 0 },
+    finds: 0,
+    claims: { claimed: 0, none_available: 0, refused: 0, failed: 0 },
+    feedDeliveries: 0,
+    notifications: { sent, failed, retried },
+    rateLimitRefusals: 0,
+  });
+
+  it('says how many finds and alerts were sent, failed or wait for a retry in the minute', () => {
+    const counts = activityBetween(totals(2, 0, 1), totals(9, 1, 3));
+    expect(counts.notifications).toEqual({ sent: 7, failed: 1, retried: 2 });
+    expect(anythingHappened(counts)).toBe(true);
+    const line = describeActivity({
+      ...counts,
+      bots: { active: 0, scanning: 0, hopping: 0, inactive: 0, error: 0 },
+      sockets: {},
+    });
+    expect(line).toContain('7 notifications sent (failed 1, to retry 2)');
+  });
+
+  it('counts a minute with only deliveries as one in which something happened', () => {
+    expect(anythingHappened(activityBetween(totals(0, 0, 0), totals(0, 0, 0)))).toBe(false);
+    expect(anythingHappened(activityBetween(totals(0, 0, 0), totals(1, 0, 0)))).toBe(true);
+  });
+});

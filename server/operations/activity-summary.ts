@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ScannerStatus } from '../../common/fleet.ts';
 import type { AppContext } from '../context.ts';
 import { logsAt } from '../plugins/request-log.ts';
-import type { ClaimOutcome, Metrics, MetricTotals } from './metrics.ts';
+import type { ClaimOutcome, Metrics, MetricTotals, NotificationOutcome } from './metrics.ts';
 import { scrapeSources } from './metrics-sources.ts';
 
 /*
@@ -23,6 +23,8 @@ export interface ActivityCounts {
   finds: number;
   claims: Record<ClaimOutcome, number>;
   feedDeliveries: number;
+  /** Notification deliveries (finds and alerts to Discord or JSON endpoints) settled, by outcome. */
+  notifications: Record<NotificationOutcome, number>;
   rateLimited: number;
 }
 
@@ -84,6 +86,11 @@ export function activityBetween(
     finds: after.finds - before.finds,
     claims,
     feedDeliveries: after.feedDeliveries - before.feedDeliveries,
+    notifications: {
+      sent: after.notifications.sent - before.notifications.sent,
+      failed: after.notifications.failed - before.notifications.failed,
+      retried: after.notifications.retried - before.notifications.retried,
+    },
     rateLimited: after.rateLimitRefusals - before.rateLimitRefusals,
   };
 }
@@ -91,7 +98,16 @@ export function activityBetween(
 /** Whether anything happened: a quiet minute writes no line. */
 export function anythingHappened(counts: ActivityCounts): boolean {
   const claims = Object.values(counts.claims).reduce((a, b) => a + b, 0);
-  return counts.requests.total + counts.hops.total + counts.finds + claims + counts.feedDeliveries > 0;
+  const notifications = Object.values(counts.notifications).reduce((a, b) => a + b, 0);
+  return (
+    counts.requests.total +
+      counts.hops.total +
+      counts.finds +
+      claims +
+      counts.feedDeliveries +
+      notifications >
+    0
+  );
 }
 
 /** `label` followed by the non-zero parts in brackets: `4 hops (1 failed)`. */
@@ -118,6 +134,14 @@ export function describeActivity(summary: ActivitySummary): string {
       ]),
     );
   if (summary.feedDeliveries > 0) parts.push(`${summary.feedDeliveries} finds to feed clients`);
+  const { sent, failed, retried } = summary.notifications;
+  if (sent + failed + retried > 0)
+    parts.push(
+      withParts(`${sent} notifications sent`, [
+        ['failed', failed],
+        ['to retry', retried],
+      ]),
+    );
   if (summary.rateLimited > 0) parts.push(`${summary.rateLimited} rate-limited`);
   const bots = Object.values(summary.bots).reduce((a, b) => a + b, 0);
   const byStatus = Object.entries(summary.bots) as [string, number][];

@@ -34,6 +34,9 @@ export function findValueBand(valueText: string): FindValueBand {
 /** How a server-pool claim ended: a server handed out, none left, refused (not in the fleet, holds too many), or failed. */
 const CLAIM_OUTCOMES = ['claimed', 'none_available', 'refused', 'failed'] as const;
 export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];
+/** What became of notification deliveries (finds and alerts) a post settled: sent, failed for good, to be retried. */
+export const NOTIFICATION_OUTCOMES = ['sent', 'failed', 'retried'] as const;
+export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
 /** How a feed client received its finds. */
 const FEED_TRANSPORTS = ['poll', 'socket'] as const;
 export type FeedTransport = (typeof FEED_TRANSPORTS)[number];
@@ -46,6 +49,7 @@ export interface MetricTotals {
   finds: number;
   claims: Record<ClaimOutcome, number>;
   feedDeliveries: number;
+  notifications: Record<NotificationOutcome, number>;
   rateLimitRefusals: number;
 }
 
@@ -58,6 +62,8 @@ export interface Metrics {
   find(valueText: string): void;
   claim(outcome: ClaimOutcome): void;
   feedDelivered(transport: FeedTransport, tier: FeedResponse['tier'], finds: number): void;
+  /** Notification deliveries (rows) one post settled, by outcome. */
+  notificationsDelivered(outcome: NotificationOutcome, rows: number): void;
   rateLimitRefused(limit: string): void;
   auditRowsWritten(eventType: string, rows: number): void;
   /** One transaction of the batched writer committed (or failed) after `seconds`. */
@@ -111,6 +117,7 @@ class PrometheusMetrics implements Metrics {
   private readonly hops: Counter<'outcome'>;
   private readonly finds: Counter<'band'>;
   private readonly claims: Counter<'outcome'>;
+  private readonly notifications: Counter<'outcome'>;
   private readonly feedCounts: Record<FeedTransport, Record<FeedResponse['tier'], number>> = {
     poll: { FREE: 0, PREMIUM: 0 },
     socket: { FREE: 0, PREMIUM: 0 },
@@ -153,6 +160,12 @@ class PrometheusMetrics implements Metrics {
           for (const tier of FEED_TIERS) this.labels(transport, tier).inc(feedCounts[transport][tier]);
       },
     });
+    this.notifications = new Counter({
+      name: 'scanline_notification_deliveries_total',
+      help: 'Notification deliveries (finds and operator alerts) settled by this instance, by outcome: sent, failed (given up), retried.',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.rateLimitRefusals = new Counter({
       name: 'scanline_rate_limit_refusals_total',
       help: 'Calls refused with 429 by a rate limit, by limit (login, redeem, challenge, loader, feed).',
@@ -175,6 +188,7 @@ class PrometheusMetrics implements Metrics {
     for (const outcome of ['success', 'failure']) this.hops.labels(outcome).inc(0);
     for (const band of FIND_VALUE_BANDS) this.finds.labels(band).inc(0);
     for (const outcome of CLAIM_OUTCOMES) this.claims.labels(outcome).inc(0);
+    for (const outcome of NOTIFICATION_OUTCOMES) this.notifications.labels(outcome).inc(0);
     for (const limit of RATE_LIMITED_CALLS) this.rateLimitRefusals.labels(limit).inc(0);
     for (const eventType of SECURITY_EVENT_TYPES) this.auditRows.labels(eventType).inc(0);
 
@@ -201,6 +215,10 @@ class PrometheusMetrics implements Metrics {
     this.feedCounts[transport][tier] += finds;
   }
 
+  notificationsDelivered(outcome: NotificationOutcome, rows: number): void {
+    if (rows > 0) this.notifications.inc({ outcome }, rows);
+  }
+
   rateLimitRefused(limit: string): void {
     this.rateLimitRefusals.inc({ limit });
   }
@@ -218,15 +236,17 @@ class PrometheusMetrics implements Metrics {
   }
 
   async totals(): Promise<MetricTotals> {
-    const [hops, finds, claims, refusals] = await Promise.all(
-      [this.hops, this.finds, this.claims, this.rateLimitRefusals].map(async (counter) => {
-        const byLabel = new Map<string, number>();
-        for (const { labels, value } of (await counter.get()).values) {
-          const label = String(Object.values(labels)[0]);
-          byLabel.set(label, (byLabel.get(label) ?? 0) + value);
-        }
-        return byLabel;
-      }),
+    const [hops, finds, claims, refusals, notifications] = await Promise.all(
+      [this.hops, this.finds, this.claims, this.rateLimitRefusals, this.notifications].map(
+        async (counter) => {
+          const byLabel = new Map<string, number>();
+          for (const { labels, value } of (await counter.get()).values) {
+            const label = String(Object.values(labels)[0]);
+            byLabel.set(label, (byLabel.get(label) ?? 0) + value);
+          }
+          return byLabel;
+        },
+      ),
     );
     const sum = (counts: Map<string, number> | undefined) =>
       [...(counts?.values() ?? [])].reduce((a, b) => a + b, 0);
@@ -240,6 +260,9 @@ class PrometheusMetrics implements Metrics {
         number
       >,
       feedDeliveries: feed.reduce((a, b) => a + b, 0),
+      notifications: Object.fromEntries(
+        NOTIFICATION_OUTCOMES.map((o) => [o, notifications?.get(o) ?? 0]),
+      ) as Record<NotificationOutcome, number>,
       rateLimitRefusals: sum(refusals),
     };
   }
@@ -260,6 +283,7 @@ const DISABLED: Metrics = {
   find: nothing,
   claim: nothing,
   feedDelivered: nothing,
+  notificationsDelivered: nothing,
   rateLimitRefused: nothing,
   auditRowsWritten: nothing,
   writerFlushed: nothing,

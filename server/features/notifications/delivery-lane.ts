@@ -61,6 +61,8 @@ export interface LaneContext {
   mayPost: () => boolean;
   /** The lane's destination was turned off (404, 401, 403, a URL the rules now refuse). */
   onDisabled: (destinationId: number) => void;
+  /** Counts the rows a post settled (the log's minute summary, /metrics). */
+  onSettled: (outcome: 'sent' | 'failed' | 'retried', rows: number) => void;
 }
 
 /** Exponential backoff with equal jitter: in [½, 1) of min(cap, base·2^n), never next to nothing. */
@@ -221,6 +223,7 @@ export class DeliveryLane {
     switch (outcome.kind) {
       case 'sent':
         await markDeliveriesSent(ctx.db, ids, now, result.remoteId);
+        ctx.onSettled('sent', ids.length);
         this.failures = 0;
         this.rateLimited = 0;
         this.probing = false;
@@ -251,6 +254,7 @@ export class DeliveryLane {
           maxAttempts: MAX_ATTEMPTS,
           giveUpAfterMs: GIVE_UP_AFTER_MS,
         });
+        ctx.onSettled('retried', ids.length);
         return false;
       }
       case 'disable':
@@ -259,12 +263,14 @@ export class DeliveryLane {
           'notifications: destination disabled',
         );
         await disableDestination(ctx.db, dest.id, outcome.reason, now, ids, outcome.error);
+        ctx.onSettled('failed', ids.length);
         ctx.limits.forget(dest.url);
         this.running = false;
         ctx.onDisabled(dest.id);
         return false;
       case 'fail':
         await markDeliveriesFailed(ctx.db, ids, outcome.error);
+        ctx.onSettled('failed', ids.length);
         return true;
     }
   }

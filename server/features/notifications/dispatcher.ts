@@ -40,6 +40,8 @@ export interface DispatcherOptions {
   instanceId: string;
   /** The process's limiter, shared with Send test (a fresh one when not given). */
   limits?: RateLimiter;
+  /** Told of the rows each post settled (the metrics' count); nothing by default. */
+  onSettled?: LaneContext['onSettled'];
   /** For tests: the idle poll (default POLL_MS). */
   pollMs?: number;
   /** For tests: how long a post waits for its answer in time, and at most for a late one. */
@@ -80,6 +82,7 @@ export function startNotificationDispatcher(options: DispatcherOptions): Notific
     pollMs,
     mayPost: () => running && leaseUntil - clock() > postBudgetMs,
     onDisabled: (id) => lanes.delete(id),
+    onSettled: options.onSettled ?? (() => {}),
   };
 
   /** Holds the lease (renewing it every RENEW_EVERY_MS), or says we do not. */

@@ -43,6 +43,7 @@ export function registerNotifications(app: FastifyInstance, ctx: AppContext): vo
       policy: outboundPolicyOf(ctx),
       joinUrlTemplate: ctx.config.NOTIFY_JOIN_URL_TEMPLATE ?? null,
       limits: ctx.services.notificationRateLimits,
+      onSettled: (outcome, rows) => ctx.services.metrics.notificationsDelivered(outcome, rows),
       // Two instances on one host (or two test apps in one process) hold the lease apart.
       instanceId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     });

@@ -9,6 +9,7 @@ import {
   parameterConflict,
   type RollbackRequestSchema,
 } from '../../../common/configuration.ts';
+import type { AuditEventType } from '../../../common/audit-events.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../http-error.ts';
 import { botTopic } from '../fleet/bot-topic.ts';
@@ -57,7 +58,7 @@ interface Push {
   profileFor(botId: string): string | null;
   profile?: ProfileRow;
   rollbackOf?: number;
-  audit: { eventType: string; details: Record<string, unknown> };
+  audit: { eventType: AuditEventType; details: Record<string, unknown> };
 }
 
 const touchesProfile = (updates: Partial<BotParameters>) => PROFILE_PARAMETERS.some((p) => p in updates);

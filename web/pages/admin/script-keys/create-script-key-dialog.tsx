@@ -9,6 +9,7 @@ import { CreateDialog } from '../shared/create-dialog.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { FormField, SelectFormField, WholeNumberField } from '../shared/form-field.tsx';
 import { parseWholeNumber } from '../shared/form-rules.ts';
+import { showServerFieldError } from '../shared/server-field-error.ts';
 import { licenseKeysQuery, redemptionKeysQuery } from '../shared/queries.ts';
 import { type SearchableOption, SearchableSelect } from '../shared/searchable-select.tsx';
 import {
@@ -40,7 +41,10 @@ export function CreateScriptKeyDialog() {
   };
 
   const submit = form.handleSubmit((values) => {
-    create.mutate(toCreateScriptKeyRequest(values), { onSuccess: () => onOpenChange(false) });
+    create.mutate(toCreateScriptKeyRequest(values), {
+      onSuccess: () => onOpenChange(false),
+      onError: (error) => showServerFieldError(form, error),
+    });
   });
 
   return (

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkUrlShape, OUTBOUND_URL_TEXTS } from './outbound-url.ts';
+import { checkUrlShape, OUTBOUND_URL_TEXTS, type OutboundPolicy } from './outbound-url.ts';
 
-const STRICT = { allowHosts: [], allowPrivate: false };
-const problem = (raw: string, kind: 'discord' | 'json', policy = STRICT) => {
+const STRICT: OutboundPolicy = { allowHosts: [], allowPrivate: false };
+const problem = (raw: string, kind: 'discord' | 'json', policy: OutboundPolicy = STRICT) => {
   const shape = checkUrlShape(raw, kind, policy);
   return 'problem' in shape ? shape.problem : null;
 };

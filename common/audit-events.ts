@@ -77,7 +77,10 @@ export const AUDIT_EVENTS = {
   payment_settings_updated: { label: 'Payment settings changed', area: 'Orders and payments' },
   webhook_rejected: { label: 'Payment webhook refused', area: 'Orders and payments' },
 
-  notification_destination_created: { label: 'Notification destination added', area: 'Notifications and Discord' },
+  notification_destination_created: {
+    label: 'Notification destination added',
+    area: 'Notifications and Discord',
+  },
   notification_destination_updated: {
     label: 'Notification destination changed',
     area: 'Notifications and Discord',
@@ -86,7 +89,10 @@ export const AUDIT_EVENTS = {
     label: 'Notification destination deleted',
     area: 'Notifications and Discord',
   },
-  notification_delivery_retried: { label: 'Notification delivery retried', area: 'Notifications and Discord' },
+  notification_delivery_retried: {
+    label: 'Notification delivery retried',
+    area: 'Notifications and Discord',
+  },
   discord_settings_changed: { label: 'Discord settings changed', area: 'Notifications and Discord' },
 } as const satisfies Record<string, AuditEventName>;
 

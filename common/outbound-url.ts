@@ -23,7 +23,8 @@ export const OUTBOUND_URL_TEXTS = {
   https:
     'The URL must use https (plain http only to a private address, with NOTIFY_ALLOW_PRIVATE=true on the server)',
   credentials: 'The URL must not carry a user name or password',
-  discordHost: "A Discord webhook URL must be on Discord's hosts (discord.com, discordapp.com, ptb. or canary.)",
+  discordHost:
+    "A Discord webhook URL must be on Discord's hosts (discord.com, discordapp.com, ptb. or canary.)",
   discordPath: 'A Discord webhook URL has the path /api/webhooks/{id}/{token}',
   unresolved: (host: string) => `The URL's host ${host} does not resolve`,
   privateAddress:
@@ -65,7 +66,8 @@ export function checkUrlShape(
   if (kind === 'discord') {
     const host = hostOf(url);
     const allowedHost = policy.allowHosts.some((h) => h.toLowerCase() === host);
-    if (!allowedHost && !DISCORD_WEBHOOK_HOSTS.includes(host)) return { problem: OUTBOUND_URL_TEXTS.discordHost };
+    if (!allowedHost && !DISCORD_WEBHOOK_HOSTS.includes(host))
+      return { problem: OUTBOUND_URL_TEXTS.discordHost };
     if (!WEBHOOK_PATH.test(url.pathname)) return { problem: OUTBOUND_URL_TEXTS.discordPath };
   }
   return { url };

@@ -10,7 +10,11 @@ import {
 
 describe('page titles', () => {
   it('give every public page, the login page and every admin screen a title of its own, naming the site', () => {
-    const titles = [...Object.values(PUBLIC_PAGE_TITLES), ADMIN_LOGIN_TITLE, ...Object.values(ADMIN_SCREEN_TITLES)];
+    const titles = [
+      ...Object.values(PUBLIC_PAGE_TITLES),
+      ADMIN_LOGIN_TITLE,
+      ...Object.values(ADMIN_SCREEN_TITLES),
+    ];
     expect(new Set(titles).size).toBe(titles.length);
     for (const title of titles) {
       expect(title).toContain(SITE_TITLE);

@@ -82,7 +82,9 @@ describe('appRoutes', () => {
 
   it('gives every page of the table a title of its own (the screens, the login page, not found)', () => {
     const pages = pageRoutes(appRoutes, '/');
-    const titles = pages.map(({ path, route }) => [path, (route.handle as PageHandle | undefined)?.title] as const);
+    const titles = pages.map(
+      ({ path, route }) => [path, (route.handle as PageHandle | undefined)?.title] as const,
+    );
     for (const [path, title] of titles) expect(title, path).toMatch(/ · Scanline$/);
     // The index shows the dashboard, under the dashboard's title; the two not-found pages share theirs.
     const byScreen = new Map(titles.filter(([path]) => path !== '/admin' && !path?.endsWith('*')));

@@ -108,11 +108,7 @@ function TitledOutlet() {
  */
 export const appRoutes = createRoutesFromElements(
   <Route element={<TitledOutlet />} errorElement={<RethrowRouteError />}>
-    <Route
-      path={ADMIN_LOGIN_PATH}
-      element={page(<adminLogin.Screen />)}
-      handle={titled(ADMIN_LOGIN_TITLE)}
-    />
+    <Route path={ADMIN_LOGIN_PATH} element={page(<adminLogin.Screen />)} handle={titled(ADMIN_LOGIN_TITLE)} />
     <Route path={ADMIN_ROOT_PATH} element={page(<AdminConsole />)}>
       <Route
         index

@@ -151,7 +151,10 @@ describe('Live Monitoring at 390 px', () => {
     await page.goto('/admin/live-monitoring');
     const message = `Bot ghost-06 failed to hop: ${ERROR}`;
     for (const list of ['Live Events Feed', 'Live Event Feed']) {
-      const failure = page.getByRole('list', { name: list }).getByRole('listitem').filter({ hasText: message });
+      const failure = page
+        .getByRole('list', { name: list })
+        .getByRole('listitem')
+        .filter({ hasText: message });
       await failure.waitFor({ timeout: 15_000 });
       await failure.scrollIntoViewIfNeeded();
       expect(await cutEventParts(page, list, message), list).toEqual([]);

@@ -21,7 +21,10 @@ function recordCalls(page: Page, method: string, path: string): string[] {
 
 /** The message under a labelled field of `dialog` (its alert), once there is one. */
 async function fieldMessage(dialog: Locator, label: string): Promise<string> {
-  const field = dialog.locator('div.grid').filter({ has: dialog.page().getByLabel(label, { exact: true }) }).last();
+  const field = dialog
+    .locator('div.grid')
+    .filter({ has: dialog.page().getByLabel(label, { exact: true }) })
+    .last();
   const alert = field.getByRole('alert');
   await alert.waitFor();
   return (await alert.textContent()) ?? '';

@@ -124,7 +124,9 @@ describe('the details of every page', () => {
     await openScreen(page, '/admin/file-manager');
     for (const name of [LONG_FILENAME, 'scanline-premium.lua']) {
       const url = page.locator(`tr[data-filename="${name}"]`).getByTestId('file-url');
-      expect(await url.textContent(), name).toMatch(new RegExp(`^https?://.+/${name.replaceAll('.', '\\.')}$`));
+      expect(await url.textContent(), name).toMatch(
+        new RegExp(`^https?://.+/${name.replaceAll('.', '\\.')}$`),
+      );
       expect(await textShownWhole(url, name), name).toBe(true);
     }
   });
@@ -141,12 +143,22 @@ describe('the details of every page', () => {
     );
     // What the free script sends where the executor has no gethwid(): Roblox's client id, no device details.
     const clientId = '6F9619FF-8B86-D011-B42D-00CF4FC964FF';
-    await adminPost(page, server.url, '/api/script/redeem', { code: redemptionKey.redemptionCode, hwid: clientId }, 200);
+    await adminPost(
+      page,
+      server.url,
+      '/api/script/redeem',
+      { code: redemptionKey.redemptionCode, hwid: clientId },
+      200,
+    );
     await openScreen(page, '/admin/hardware-bindings');
     const row = page.getByRole('row').filter({ has: page.getByTitle(clientId) });
     const device = row.locator('td').first();
-    expect(await device.getByText('Unknown Device').getAttribute('title')).toBe('The executor sent no device name');
-    expect(await device.getByText('Roblox client id').getAttribute('title')).toMatch(/no hardware id of its own/);
+    expect(await device.getByText('Unknown Device').getAttribute('title')).toBe(
+      'The executor sent no device name',
+    );
+    expect(await device.getByText('Roblox client id').getAttribute('title')).toMatch(
+      /no hardware id of its own/,
+    );
 
     const id = row.getByTitle(clientId);
     expect(await id.textContent()).toBe(clientId);
@@ -163,27 +175,30 @@ describe('the details of every page', () => {
     const wrapped: Record<string, string[]> = {};
     for (const segment of Object.values(ADMIN_SCREEN_SEGMENTS)) {
       await openScreen(page, `/admin/${segment}`);
-      const problems = await page.locator('main header').first().evaluate((header) => {
-        const found: string[] = [];
-        const controls = Array.from(header.querySelectorAll<HTMLElement>('button, a, [role="status"]')).filter(
-          (control) => control.getBoundingClientRect().width > 0,
-        );
-        for (const control of controls) {
-          const box = control.getBoundingClientRect();
-          const lineHeight = Number.parseFloat(getComputedStyle(control).lineHeight) || 20;
-          // A button's own text on one line.
-          if (control.tagName === 'BUTTON' && box.height > Math.max(44, lineHeight * 2))
-            found.push(`"${control.innerText}" wraps its text`);
-        }
-        const tops = controls.map((control) => Math.round(control.getBoundingClientRect().top));
-        const centres = controls.map((control) => {
-          const box = control.getBoundingClientRect();
-          return box.top + box.height / 2;
+      const problems = await page
+        .locator('main header')
+        .first()
+        .evaluate((header) => {
+          const found: string[] = [];
+          const controls = Array.from(
+            header.querySelectorAll<HTMLElement>('button, a, [role="status"]'),
+          ).filter((control) => control.getBoundingClientRect().width > 0);
+          for (const control of controls) {
+            const box = control.getBoundingClientRect();
+            const lineHeight = Number.parseFloat(getComputedStyle(control).lineHeight) || 20;
+            // A button's own text on one line.
+            if (control.tagName === 'BUTTON' && box.height > Math.max(44, lineHeight * 2))
+              found.push(`"${control.innerText}" wraps its text`);
+          }
+          const tops = controls.map((control) => Math.round(control.getBoundingClientRect().top));
+          const centres = controls.map((control) => {
+            const box = control.getBoundingClientRect();
+            return box.top + box.height / 2;
+          });
+          if (centres.length > 1 && Math.max(...centres) - Math.min(...centres) > 12)
+            found.push(`buttons on more than one line (tops ${tops.join(', ')})`);
+          return found;
         });
-        if (centres.length > 1 && Math.max(...centres) - Math.min(...centres) > 12)
-          found.push(`buttons on more than one line (tops ${tops.join(', ')})`);
-        return found;
-      });
       if (problems.length > 0) wrapped[segment] = problems;
     }
     expect(wrapped).toEqual({});

@@ -97,7 +97,12 @@ for (const dialect of DIALECTS) {
       it('keeps the fields of a stored description that are fine when another one is not', async () => {
         const key = await insertTestScriptKey(t, { maxHardwareBindings: 1 });
         await insertScriptKeyBinding(t, key.id, 'hw-odd', {
-          deviceInfo: JSON.stringify({ deviceName: 42, os: 'Windows 11', architecture: ' ', deviceType: 'x'.repeat(31) }),
+          deviceInfo: JSON.stringify({
+            deviceName: 42,
+            os: 'Windows 11',
+            architecture: ' ',
+            deviceType: 'x'.repeat(31),
+          }),
         });
         const [binding] = await listBindings();
         expect(binding?.deviceInfo).toEqual({ os: 'Windows 11' });

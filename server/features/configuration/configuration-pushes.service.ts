@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AuditEventType } from '../../../common/audit-events.ts';
 import {
   type ApplyProfileRequestSchema,
   type BotParameters,
@@ -9,7 +10,6 @@ import {
   parameterConflict,
   type RollbackRequestSchema,
 } from '../../../common/configuration.ts';
-import type { AuditEventType } from '../../../common/audit-events.ts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../http-error.ts';
 import { botTopic } from '../fleet/bot-topic.ts';

@@ -40,7 +40,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async 
     '/api/admin/notifications/destinations',
     {
       schema: {
-        summary: "List the destinations (URLs masked) with their delivery figures, and the server's URL settings",
+        summary:
+          "List the destinations (URLs masked) with their delivery figures, and the server's URL settings",
         response: responses({ 200: DestinationListSchema }),
       },
     },

@@ -6,9 +6,9 @@ import {
   checkUrlShape,
   DISCORD_WEBHOOK_HOSTS,
   hostOf,
+  OUTBOUND_URL_TEXTS,
   type OutboundKind,
   type OutboundPolicy,
-  OUTBOUND_URL_TEXTS,
 } from '../../../common/outbound-url.ts';
 import { isPublicAddress } from './outbound-address.ts';
 

@@ -137,7 +137,7 @@ describe('HardwareBindingsPage', () => {
     expect(within(rowOfDevice('HWID-DESKTOP-0004')).getByText('N/A')).toBeTruthy();
   });
 
-  it("says why a device has no name, what bound it, and shows its whole hardware ID, which it copies", async () => {
+  it('says why a device has no name, what bound it, and shows its whole hardware ID, which it copies', async () => {
     const user = userEvent.setup();
     const writeText = mockClipboard();
     const clientId = '6F9619FF-8B86-D011-B42D-00CF4FC964FF';
@@ -150,7 +150,9 @@ describe('HardwareBindingsPage', () => {
     const byClientId = within(await screen.findByTitle(clientId).then((cell) => cell.closest('tr')!));
     const unknown = byClientId.getByText('Unknown Device');
     expect(unknown.getAttribute('title')).toBe('The executor sent no device name');
-    expect(byClientId.getByText('Roblox client id').getAttribute('title')).toMatch(/no hardware id of its own/);
+    expect(byClientId.getByText('Roblox client id').getAttribute('title')).toMatch(
+      /no hardware id of its own/,
+    );
 
     const byLongId = within(rowOfDevice(longId));
     expect(byLongId.getByText('Windows 11')).toBeTruthy();

@@ -16,8 +16,7 @@ export const DELIVERIES_LIMIT = 100;
 export function destinationsQuery() {
   return queryOptions({
     queryKey: [DESTINATIONS_URL],
-    queryFn: () =>
-      getJson<DestinationList>(DESTINATIONS_URL, { failure: 'Failed to load destinations' }),
+    queryFn: () => getJson<DestinationList>(DESTINATIONS_URL, { failure: 'Failed to load destinations' }),
     refetchInterval: NOTIFICATIONS_REFETCH_MS,
   });
 }

@@ -162,7 +162,6 @@ function fakeServer(
 
 const rowOf = (name: string) => screen.getAllByText(name)[0]!.closest('tr') as HTMLElement;
 
-
 async function renderPage() {
   const user = userEvent.setup();
   renderAt(<NotificationsPage />, '/admin/notifications');
@@ -281,7 +280,8 @@ describe('NotificationsPage', () => {
 
   it("refuses a value that does not read and a maximum under the minimum, and shows the server's reason for a bad URL beside it", async () => {
     const { handlers } = fakeServer();
-    const refusal = 'The URL resolves to a private, loopback or link-local address, which the server reaches only with NOTIFY_ALLOW_PRIVATE=true';
+    const refusal =
+      'The URL resolves to a private, loopback or link-local address, which the server reaches only with NOTIFY_ALLOW_PRIVATE=true';
     handlers[`POST ${DESTINATIONS_URL}`] = () => json({ error: `url: ${refusal}` }, 400);
     const user = await renderPage();
     await user.click(screen.getByRole('button', { name: 'Add Destination' }));

@@ -327,7 +327,7 @@ describe('RedemptionKeysPage', () => {
     expect(posts()).toEqual([]);
   });
 
-  it('refuses an expiry in the past beside its field, in the form\'s words, and sends nothing', async () => {
+  it("refuses an expiry in the past beside its field, in the form's words, and sends nothing", async () => {
     const user = userEvent.setup();
     const { posts } = fakeServer([]);
     renderAt(<RedemptionKeysPage />, '/admin/redemption-keys');

@@ -9,9 +9,9 @@ import { CreateDialog } from '../shared/create-dialog.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { FormField, SelectFormField, WholeNumberField } from '../shared/form-field.tsx';
 import { parseWholeNumber } from '../shared/form-rules.ts';
-import { showServerFieldError } from '../shared/server-field-error.ts';
 import { licenseKeysQuery, redemptionKeysQuery } from '../shared/queries.ts';
 import { type SearchableOption, SearchableSelect } from '../shared/searchable-select.tsx';
+import { showServerFieldError } from '../shared/server-field-error.ts';
 import {
   CREATE_SCRIPT_KEY_DEFAULTS,
   type CreateScriptKeyForm,

@@ -16,8 +16,7 @@ export function serverFieldError<F extends string>(
 ): { field: F; message: string } | null {
   if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return null;
   const text = error.serverMessage;
-  const named = (candidate: string | undefined): F | undefined =>
-    fields.find((field) => field === candidate);
+  const named = (candidate: string | undefined): F | undefined => fields.find((field) => field === candidate);
   let field: F | undefined;
   try {
     const body = JSON.parse(error.body) as { issues?: { path?: unknown }[] };

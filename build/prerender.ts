@@ -4,7 +4,12 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { OutputBundle } from 'rolldown';
 import { build, type InlineConfig, type Plugin } from 'vite';
-import { type PrerenderedPageName, PUBLIC_NOT_FOUND_PAGE, PUBLIC_PAGES } from '../common/web-routes.ts';
+import {
+  type PrerenderedPageName,
+  PUBLIC_NOT_FOUND_PAGE,
+  PUBLIC_PAGE_TITLES,
+  PUBLIC_PAGES,
+} from '../common/web-routes.ts';
 import { compressionSummary, precompressFiles } from './precompress.ts';
 
 /** Where the server finds each prerendered page, inside the web build. */
@@ -39,6 +44,12 @@ function pageChunks(bundle: OutputBundle, page: string): string[] {
 
 /** The template's empty root, which each page's HTML fills. */
 const ROOT_PLACEHOLDER = '<div id="root"><!--page--></div>';
+
+/** The template's title, which each page replaces with its own (common/web-routes.ts). */
+const TITLE_ELEMENT = /<title>[^<]*<\/title>/;
+
+/** A title as HTML text: `&` and `<` escaped (a page's title has no other markup). */
+const htmlText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
 
 interface Options {
   /** The built HTML template (in the output directory), removed once the pages are written. */
@@ -88,6 +99,7 @@ export function prerender({ template, entry, ssrConfig }: Options): Plugin {
         };
         const html = await readFile(join(outDir, template), 'utf8');
         if (!html.includes(ROOT_PLACEHOLDER)) throw new Error(`${template} has no ${ROOT_PLACEHOLDER}`);
+        if (!TITLE_ELEMENT.test(html)) throw new Error(`${template} has no <title>`);
         await mkdir(join(outDir, PRERENDERED_DIR), { recursive: true });
         const pages = await Promise.all(
           PAGE_NAMES.map(async (page) => {
@@ -99,6 +111,7 @@ export function prerender({ template, entry, ssrConfig }: Options): Plugin {
             await writeFile(
               join(outDir, file),
               html
+                .replace(TITLE_ELEMENT, () => `<title>${htmlText(PUBLIC_PAGE_TITLES[page])}</title>`)
                 .replace(ROOT_PLACEHOLDER, root)
                 .replace('</head>', `  ${preloads.join('\n    ')}\n  </head>`),
             );

@@ -82,3 +82,28 @@ export const BINDING_TEXTS = {
   notFound: 'Hardware binding not found',
   alreadyRevoked: 'Hardware binding is already revoked',
 } as const;
+
+/** Roblox's client id (RbxAnalyticsService:GetClientId()): a GUID. */
+const ROBLOX_CLIENT_ID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/i;
+
+/**
+ * What a device was bound by, read from the shape of its id: the loader's bootstrap sends the
+ * executor's own hardware id (gethwid()) where the executor has one, else Roblox's client id, which
+ * follows the Roblox install rather than the machine (server/features/loader/lua-bootstrap.ts).
+ */
+export function hardwareIdKind(hardwareId: string): { label: string; explanation: string } {
+  if (ROBLOX_CLIENT_ID.test(hardwareId)) {
+    return {
+      label: 'Roblox client id',
+      explanation:
+        "The executor has no hardware id of its own, so the device is bound by Roblox's client id (a new Roblox install gets a new one)",
+    };
+  }
+  return {
+    label: 'Executor hardware id',
+    explanation: "The device is bound by the executor's own hardware id (gethwid)",
+  };
+}
+
+/** Why a binding shows no device name: nothing in it says one. */
+export const NO_DEVICE_NAME = 'The executor sent no device name';

@@ -120,7 +120,15 @@ export const DestinationSchema = z.object({
 });
 export type Destination = z.infer<typeof DestinationSchema>;
 
-export const DestinationListSchema = z.object({ destinations: z.array(DestinationSchema) });
+/**
+ * GET …/destinations: the destinations, and the server's own URL settings (NOTIFY_ALLOW_HOSTS,
+ * NOTIFY_ALLOW_PRIVATE), by which the admin's form judges a URL before sending it (common/outbound-url.ts).
+ */
+export const DestinationListSchema = z.object({
+  destinations: z.array(DestinationSchema),
+  urlPolicy: z.object({ allowHosts: z.array(z.string()), allowPrivate: z.boolean() }),
+});
+export type DestinationList = z.infer<typeof DestinationListSchema>;
 
 /** One post of a find (or an operator alert) to a destination. */
 export const DeliverySchema = z.object({

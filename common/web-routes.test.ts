@@ -1,5 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { isWebPagePath, WEB_PAGE_PATHS } from './web-routes.ts';
+import {
+  ADMIN_LOGIN_TITLE,
+  ADMIN_SCREEN_TITLES,
+  isWebPagePath,
+  PUBLIC_PAGE_TITLES,
+  SITE_TITLE,
+  WEB_PAGE_PATHS,
+} from './web-routes.ts';
+
+describe('page titles', () => {
+  it('give every public page, the login page and every admin screen a title of its own, naming the site', () => {
+    const titles = [
+      ...Object.values(PUBLIC_PAGE_TITLES),
+      ADMIN_LOGIN_TITLE,
+      ...Object.values(ADMIN_SCREEN_TITLES),
+    ];
+    expect(new Set(titles).size).toBe(titles.length);
+    for (const title of titles) {
+      expect(title).toContain(SITE_TITLE);
+      expect(title).not.toBe(SITE_TITLE);
+    }
+    expect(ADMIN_SCREEN_TITLES.liveMonitoring).toBe('Live Monitoring · Scanline');
+  });
+});
 
 describe('isWebPagePath', () => {
   it('knows every public page and admin screen', () => {

@@ -60,6 +60,47 @@ export const ADMIN_SCREEN_SEGMENTS = {
 
 export type AdminScreenName = keyof typeof ADMIN_SCREEN_SEGMENTS;
 
+/** What every page's title ends with, so a tab or a history entry reads "Live Monitoring · Scanline". */
+export const SITE_TITLE = 'Scanline';
+
+/** A page's document title: its own name, then the site's. */
+export const pageTitle = (name: string): string => `${name} · ${SITE_TITLE}`;
+
+/** The not-found page's title, the public site's and the console's alike. */
+export const NOT_FOUND_TITLE = pageTitle('Page Not Found');
+
+/** Each public page's title, written into its prerendered HTML (build/prerender.ts). */
+export const PUBLIC_PAGE_TITLES: Record<PrerenderedPageName, string> = {
+  landing: `${SITE_TITLE} · Live pet finds`,
+  buyer: pageTitle('Buy Premium'),
+  scripts: pageTitle('Scripts'),
+  key: pageTitle('My Key'),
+  order: pageTitle('Your Order'),
+  [PUBLIC_NOT_FOUND_PAGE]: NOT_FOUND_TITLE,
+};
+
+export const ADMIN_LOGIN_TITLE = pageTitle('Admin Login');
+
+/** Each admin screen's title (the console's route table sets it, web/routes.tsx), named as the sidebar names it. */
+export const ADMIN_SCREEN_TITLES: Record<AdminScreenName, string> = {
+  dashboard: pageTitle('Dashboard'),
+  licenseKeys: pageTitle('License Keys'),
+  systemConfiguration: pageTitle('System Configuration'),
+  scriptManagement: pageTitle('Script Management'),
+  fileManager: pageTitle('File Manager'),
+  scriptsPageEditor: pageTitle('Scripts Page Editor'),
+  redemptionKeys: pageTitle('Redemption Codes'),
+  scriptKeys: pageTitle('Script Keys'),
+  hardwareBindings: pageTitle('Hardware Bindings'),
+  security: pageTitle('Security & Analytics'),
+  serverPool: pageTitle('Server Pool'),
+  liveMonitoring: pageTitle('Live Monitoring'),
+  liveConfiguration: pageTitle('Live Configuration'),
+  notifications: pageTitle('Notifications'),
+  orders: pageTitle('Orders'),
+  aiDebugging: pageTitle('AI Debugging'),
+};
+
 /** Every path the client router shows a page of its own at. */
 export const WEB_PAGE_PATHS: readonly string[] = [
   ...PUBLIC_PAGE_PATHS,

@@ -1,12 +1,19 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/api.ts';
 import { EMPTY_DASHBOARD_STATS, json, mockFetch } from '@/test/render.tsx';
-import { PUBLIC_PAGE_PATHS, WEB_PAGE_PATHS } from '../common/web-routes.ts';
-import { appRoutes } from './routes.tsx';
+import {
+  ADMIN_LOGIN_PATH,
+  ADMIN_SCREEN_SEGMENTS,
+  ADMIN_SCREEN_TITLES,
+  type AdminScreenName,
+  PUBLIC_PAGE_PATHS,
+  WEB_PAGE_PATHS,
+} from '../common/web-routes.ts';
+import { appRoutes, type PageHandle } from './routes.tsx';
 
 // The shell's socket is another suite's business.
 vi.mock('@/lib/realtime.tsx', async (importOriginal) => ({
@@ -30,7 +37,24 @@ function renderApp(path: string) {
 afterEach(() => {
   vi.unstubAllGlobals();
   document.documentElement.classList.remove('dark');
+  document.title = '';
 });
+
+/** Every route of the table with a page of its own (no layout-only route), with its path. */
+function pageRoutes(routes: RouteObject[], parent: string): { path: string; route: RouteObject }[] {
+  return routes.flatMap((route) => {
+    const path = route.index
+      ? parent
+      : route.path === undefined
+        ? parent
+        : route.path.startsWith('/') || route.path === '*'
+          ? route.path
+          : `${parent === '/' ? '' : parent}/${route.path}`;
+    // A layout (the console's shell) is no page of its own: its index route is.
+    const page = route.index || (route.path !== undefined && route.element && !route.children?.length);
+    return [...(page ? [{ path, route }] : []), ...pageRoutes(route.children ?? [], path)];
+  });
+}
 
 describe('appRoutes', () => {
   it('shows an unknown admin path as not found inside the console, with a way back to the dashboard', async () => {
@@ -54,6 +78,30 @@ describe('appRoutes', () => {
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to Home' }).getAttribute('href')).toBe('/');
     expect(screen.queryByRole('navigation', { name: 'Admin' })).toBeNull();
+  });
+
+  it('gives every page of the table a title of its own (the screens, the login page, not found)', () => {
+    const pages = pageRoutes(appRoutes, '/');
+    const titles = pages.map(
+      ({ path, route }) => [path, (route.handle as PageHandle | undefined)?.title] as const,
+    );
+    for (const [path, title] of titles) expect(title, path).toMatch(/ · Scanline$/);
+    // The index shows the dashboard, under the dashboard's title; the two not-found pages share theirs.
+    const byScreen = new Map(titles.filter(([path]) => path !== '/admin' && !path?.endsWith('*')));
+    expect(new Set(byScreen.values()).size).toBe(byScreen.size);
+    expect(Object.fromEntries(titles)['/admin']).toBe(ADMIN_SCREEN_TITLES.dashboard);
+    for (const [name, segment] of Object.entries(ADMIN_SCREEN_SEGMENTS))
+      expect(byScreen.get(`/admin/${segment}`), segment).toBe(ADMIN_SCREEN_TITLES[name as AdminScreenName]);
+  });
+
+  it('titles the document as soon as a route matches, before its screen has loaded', async () => {
+    mockFetch({ '/api/admin/dashboard/stats': () => json(STATS) });
+    const router = renderApp(ADMIN_LOGIN_PATH);
+    await waitFor(() => expect(document.title).toBe('Admin Login · Scanline'));
+    await router.navigate('/admin/security');
+    await waitFor(() => expect(document.title).toBe('Security & Analytics · Scanline'));
+    await router.navigate('/no-such-page');
+    await waitFor(() => expect(document.title).toBe('Page Not Found · Scanline'));
   });
 
   it("has a page at exactly the console's paths the server serves it on (the public pages are prerendered)", () => {

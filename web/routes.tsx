@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { createRoutesFromElements, Outlet, Route, useRouteError } from 'react-router';
+import { createRoutesFromElements, Outlet, Route, useMatches, useRouteError } from 'react-router';
 import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { type LazyScreen, lazyScreen } from '@/components/lazy-screen.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
@@ -7,9 +7,13 @@ import { preloadToaster } from '@/components/toaster.tsx';
 import { NotFoundPage } from '@/pages/public/not-found.tsx';
 import {
   ADMIN_LOGIN_PATH,
+  ADMIN_LOGIN_TITLE,
   ADMIN_ROOT_PATH,
   ADMIN_SCREEN_SEGMENTS,
+  ADMIN_SCREEN_TITLES,
   type AdminScreenName,
+  NOT_FOUND_TITLE,
+  SITE_TITLE,
 } from '../common/web-routes.ts';
 
 // The console's routes (web/index.html). The public pages are an entry of their own (web/public-main.tsx),
@@ -72,22 +76,58 @@ function RethrowRouteError(): never {
   throw useRouteError();
 }
 
+/** What a page's route carries in its `handle`: the document title while the page is shown. */
+export interface PageHandle {
+  title: string;
+}
+
+const titled = (title: string): PageHandle => ({ title });
+
+/**
+ * The root of the route table: sets the document title from the deepest route that names one, as
+ * soon as the route matches (before the screen's code has loaded), so each tab and history entry
+ * says which screen it is.
+ */
+function TitledOutlet() {
+  const matches = useMatches();
+  const title =
+    matches
+      .map((match) => (match.handle as Partial<PageHandle> | undefined)?.title)
+      .filter((found) => found !== undefined)
+      .at(-1) ?? SITE_TITLE;
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  return <Outlet />;
+}
+
 /**
  * The console's route table, for a data router (createBrowserRouter in main.tsx): screens block
  * navigation away from unsaved edits with useBlocker, which needs one. Any other path shows the
  * not-found page; under /admin that page stays in the console.
  */
 export const appRoutes = createRoutesFromElements(
-  <Route element={<Outlet />} errorElement={<RethrowRouteError />}>
-    <Route path={ADMIN_LOGIN_PATH} element={page(<adminLogin.Screen />)} />
+  <Route element={<TitledOutlet />} errorElement={<RethrowRouteError />}>
+    <Route path={ADMIN_LOGIN_PATH} element={page(<adminLogin.Screen />)} handle={titled(ADMIN_LOGIN_TITLE)} />
     <Route path={ADMIN_ROOT_PATH} element={page(<AdminConsole />)}>
-      <Route index element={page(<adminScreens.dashboard.Screen />)} />
+      <Route
+        index
+        element={page(<adminScreens.dashboard.Screen />)}
+        handle={titled(ADMIN_SCREEN_TITLES.dashboard)}
+      />
       {Object.entries(ADMIN_SCREEN_SEGMENTS).map(([name, segment]) => {
         const screen = adminScreens[name as AdminScreenName];
-        return <Route key={segment} path={segment} element={page(<screen.Screen />)} />;
+        return (
+          <Route
+            key={segment}
+            path={segment}
+            element={page(<screen.Screen />)}
+            handle={titled(ADMIN_SCREEN_TITLES[name as AdminScreenName])}
+          />
+        );
       })}
-      <Route path="*" element={page(<adminNotFound.Screen />)} />
+      <Route path="*" element={page(<adminNotFound.Screen />)} handle={titled(NOT_FOUND_TITLE)} />
     </Route>
-    <Route path="*" element={<NotFoundPage />} />
+    <Route path="*" element={<NotFoundPage />} handle={titled(NOT_FOUND_TITLE)} />
   </Route>,
 );

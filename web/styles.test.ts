@@ -94,3 +94,10 @@ describe('the contrast maths', () => {
     expect(contrastRatio(fromSrgb8(0x71, 0x71, 0x7b), white)).toBeCloseTo(4.83, 2);
   });
 });
+
+describe('the dark theme', () => {
+  it("asks the browser for dark native parts (the date picker's icon, scrollbars)", () => {
+    const block = css.slice(css.indexOf('.dark {'), css.indexOf('}', css.indexOf('.dark {')));
+    expect(block).toMatch(/color-scheme:\s*dark;/);
+  });
+});

@@ -74,7 +74,7 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 20; i++)
         t.app.pendingWrites.audit({ eventType: 'binding_attempt', success: true }, 1000 + i);
       for (let i = 0; i < 40; i++) t.app.pendingWrites.keyUse(key.id, key.scriptKey, 999_999, t.clock.now());
-      t.app.pendingWrites.audit({ eventType: null as unknown as string, success: false }, 2000);
+      t.app.pendingWrites.audit({ eventType: null as never, success: false }, 2000);
       const hops = postEvents(
         t,
         'ghost-02',

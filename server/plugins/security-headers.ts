@@ -5,14 +5,14 @@ import helmet from 'helmet';
 /**
  * Browser features the app never uses, denied to its pages and to anything they might embed or have
  * injected. Copying a key is the one capability it needs (clipboard-write). Reading the clipboard is
- * left at the browser's default, which asks the user first. Only features browsers ship are named:
- * an unknown one costs a console warning (bluetooth and web-share get one in Linux Chromium, which
- * leaves those APIs off; phones and other systems have them).
+ * left at the browser's default, which asks the user first. Only features Chromium recognises on
+ * every system are named: it logs "Unrecognized feature" on every page for any other. So bluetooth
+ * and web-share are left out (desktop Linux Chromium knows neither); both APIs act only on a user's
+ * gesture and ask first, so the browser's defaults cover them.
  */
 const DENIED_FEATURES = [
   'accelerometer',
   'autoplay',
-  'bluetooth',
   'browsing-topics',
   'camera',
   'compute-pressure',
@@ -37,7 +37,6 @@ const DENIED_FEATURES = [
   'screen-wake-lock',
   'serial',
   'usb',
-  'web-share',
   'window-management',
   'xr-spatial-tracking',
 ];

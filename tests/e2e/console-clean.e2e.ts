@@ -5,23 +5,24 @@ import { ORDER_PAGE_EXAMPLE, useBrowserSuite } from './harness.ts';
 import { signIn } from './realistic-data.ts';
 
 /*
- * A normal visit to any page leaves DevTools quiet: no console error, no uncaught exception and no
- * Content-Security-Policy violation (zod's `new Function` probe was one on every page).
+ * A normal visit to any page leaves DevTools quiet: no console error or warning, no uncaught exception
+ * and no Content-Security-Policy violation (zod's `new Function` probe was one on every page, and the
+ * Permissions-Policy's "Unrecognized feature: 'bluetooth'" and 'web-share' warnings were two).
  */
 
 const isAdminScreen = (path: string) =>
   path !== ADMIN_LOGIN_PATH && (path === ADMIN_ROOT_PATH || path.startsWith(`${ADMIN_ROOT_PATH}/`));
 
 /**
- * Starts recording what a visitor's DevTools would show as a problem on `page`: console errors,
- * uncaught exceptions and CSP violations (reported from inside each page by an init script).
+ * Starts recording what a visitor's DevTools would show as a problem on `page`: console errors and
+ * warnings, uncaught exceptions and CSP violations (reported from inside each page by an init script).
  * Returns the list, which fills in as the page runs.
  */
 async function recordProblems(page: Page): Promise<string[]> {
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error')
-      problems.push(`console error: ${message.text()} (${message.location().url})`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`console ${message.type()}: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   await page.exposeFunction('reportCspViolation', (text: string) => problems.push(`CSP violation: ${text}`));

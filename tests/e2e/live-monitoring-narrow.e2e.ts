@@ -91,6 +91,30 @@ function hiddenParts(page: Page) {
   });
 }
 
+/**
+ * What of the feed row holding `text` a user cannot see: text cut short (an ellipsis, a line clamp)
+ * or drawn outside its row, or the row running into the next one.
+ */
+function cutEventParts(page: Page, list: string, text: string) {
+  return page.getByRole('list', { name: list }).evaluate((element, wanted) => {
+    const row = Array.from(element.querySelectorAll('li')).find((li) => li.textContent?.includes(wanted));
+    if (!row) return [`no row with "${wanted}"`];
+    const problems: string[] = [];
+    const edge = row.getBoundingClientRect();
+    for (const part of [row, ...Array.from(row.querySelectorAll<HTMLElement>('*'))]) {
+      const r = part.getBoundingClientRect();
+      const said = (part.textContent ?? '').slice(0, 40);
+      if (r.bottom > edge.bottom + 1 || r.right > edge.right + 1) problems.push(`outside the row: "${said}"`);
+      const clips = getComputedStyle(part).overflow !== 'visible';
+      if (clips && part.scrollWidth > part.clientWidth + 1) problems.push(`cut short: "${said}"`);
+      if (clips && part.scrollHeight > part.clientHeight + 1) problems.push(`lines hidden: "${said}"`);
+    }
+    const next = row.nextElementSibling?.getBoundingClientRect();
+    if (next && next.top < edge.bottom - 1 && next.top > edge.top) problems.push('rows overlap');
+    return problems;
+  }, text);
+}
+
 describe('Live Monitoring at 390 px', () => {
   const suite = useBrowserSuite({ BOT_TOKEN });
 
@@ -116,6 +140,25 @@ describe('Live Monitoring at 390 px', () => {
     await rows.filter({ hasText: 'Success' }).getByText('Attempt 4 of 5 servers').waitFor();
 
     expect(await hiddenParts(page)).toEqual([]);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  it("shows each event's message whole in the Live Events Feed and the Live Event Feed", async () => {
+    const { page } = suite;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginThroughApi(page);
+    await reportHops(page, 'ghost-06');
+    await page.goto('/admin/live-monitoring');
+    const message = `Bot ghost-06 failed to hop: ${ERROR}`;
+    for (const list of ['Live Events Feed', 'Live Event Feed']) {
+      const failure = page
+        .getByRole('list', { name: list })
+        .getByRole('listitem')
+        .filter({ hasText: message });
+      await failure.waitFor({ timeout: 15_000 });
+      await failure.scrollIntoViewIfNeeded();
+      expect(await cutEventParts(page, list, message), list).toEqual([]);
+    }
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
   });
 

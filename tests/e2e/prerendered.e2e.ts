@@ -66,7 +66,7 @@ describe('public pages arrive as HTML and hydrate', () => {
       const { page } = suite;
       const problems: string[] = [];
       page.on('console', (message) => {
-        // Errors only: Linux Chromium warns about Permissions-Policy features it lacks (bluetooth, web-share).
+        // Errors only: warnings are console-clean.e2e.ts's (the Permissions-Policy's among them).
         if (message.type() === 'error') problems.push(message.text());
       });
       page.on('pageerror', (error) => problems.push(error.message));

@@ -54,7 +54,7 @@ const SCREENS: TableScreen[] = [
     path: '/admin/security',
     heading: 'Security & Analytics',
     columns: ['Event', 'Result', 'License Key', 'IP Address', 'Hardware ID', 'Timestamp', 'Details'],
-    row: (page) => page.locator('tr[data-log-id]', { hasText: 'code_redeemed' }).first(),
+    row: (page) => page.locator('tr[data-log-id]', { hasText: 'Redemption code redeemed' }).first(),
     status: 'Success',
     actions: [],
   },

@@ -22,9 +22,12 @@ async function redeemNewCode(page: Page, hwid: string, device: RedeemRequest['de
 }
 
 /** The event type of every audit row on screen, once the table shows the current filter's rows. */
+/** The event ids of the audit rows on screen (each row names its event in words, its id in the tooltip). */
 async function shownEventTypes(page: Page): Promise<string[]> {
   await page.locator('[aria-busy="false"] tr[data-log-id]').first().waitFor();
-  return page.locator('tr[data-log-id] td:first-child').allInnerTexts();
+  return page
+    .locator('tr[data-log-id] td:first-child [title]')
+    .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('title') ?? ''));
 }
 
 describe('hardware bindings and security in the browser', () => {
@@ -70,9 +73,22 @@ describe('hardware bindings and security in the browser', () => {
     expect(everything).toContain('code_redeemed');
     expect(everything).toContain('admin_login');
 
+    expect(await page.locator('tr[data-log-id] td:first-child').allInnerTexts()).toContain(
+      'Redemption code redeemed',
+    );
+
     await page.getByRole('combobox', { name: 'Event Type' }).click();
-    await page.getByRole('option', { name: 'code_redeemed' }).click();
-    await page.getByRole('combobox', { name: 'Event Type' }).filter({ hasText: 'code_redeemed' }).waitFor();
+    // Every event in plain words, its id in the tooltip: no raw snake_case id in the list.
+    const options = page.getByRole('option');
+    expect((await options.allInnerTexts()).filter((text) => text.includes('_'))).toEqual([]);
+    expect(await page.getByRole('option', { name: 'Emergency stop' }).getAttribute('title')).toBe(
+      'configuration_emergency_stop',
+    );
+    await page.getByRole('option', { name: 'Redemption code redeemed' }).click();
+    await page
+      .getByRole('combobox', { name: 'Event Type' })
+      .filter({ hasText: 'Redemption code redeemed' })
+      .waitFor();
     const filtered = await shownEventTypes(page);
     // Exactly the code_redeemed rows the unfiltered log showed (both fit in one page of 100).
     expect(filtered).toEqual(everything.filter((type) => type === 'code_redeemed'));

@@ -18,15 +18,26 @@ export type BindingRow = Selectable<HardwareBindingsTable> & {
   script_key_type: ScriptKeyType | null;
 };
 
-/** The stored device description, or null when there is none or it is not the JSON object it should be. */
+/**
+ * The stored device description, field by field: a field that is not the short text it should be
+ * (or is blank) is left out and the others kept, so one odd value does not hide the rest; null when
+ * there is none or it is not a JSON object.
+ */
 function parseDeviceInfo(text: string | null): DeviceInfo | null {
   if (text === null) return null;
+  let stored: unknown;
   try {
-    const parsed = DeviceInfoSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    stored = JSON.parse(text);
   } catch {
     return null;
   }
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return null;
+  const info: DeviceInfo = {};
+  for (const field of Object.keys(DeviceInfoSchema.shape) as (keyof DeviceInfo)[]) {
+    const value = DeviceInfoSchema.shape[field].safeParse((stored as Record<string, unknown>)[field]);
+    if (value.success && value.data?.trim()) info[field] = value.data.trim();
+  }
+  return info;
 }
 
 export function bindingRowToBinding(row: BindingRow): HardwareBinding {

@@ -94,6 +94,20 @@ for (const dialect of DIALECTS) {
         expect(byDevice).toEqual({ 'hw-text': null, 'hw-array': null, 'hw-partial': { os: 'Windows 11' } });
       });
 
+      it('keeps the fields of a stored description that are fine when another one is not', async () => {
+        const key = await insertTestScriptKey(t, { maxHardwareBindings: 1 });
+        await insertScriptKeyBinding(t, key.id, 'hw-odd', {
+          deviceInfo: JSON.stringify({
+            deviceName: 42,
+            os: 'Windows 11',
+            architecture: ' ',
+            deviceType: 'x'.repeat(31),
+          }),
+        });
+        const [binding] = await listBindings();
+        expect(binding?.deviceInfo).toEqual({ os: 'Windows 11' });
+      });
+
       it('answers null for the key of a binding that names none', async () => {
         await t.ctx.db
           .insertInto('hardware_bindings')

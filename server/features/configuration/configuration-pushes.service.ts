@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AuditEventType } from '../../../common/audit-events.ts';
 import {
   type ApplyProfileRequestSchema,
   type BotParameters,
@@ -57,7 +58,7 @@ interface Push {
   profileFor(botId: string): string | null;
   profile?: ProfileRow;
   rollbackOf?: number;
-  audit: { eventType: string; details: Record<string, unknown> };
+  audit: { eventType: AuditEventType; details: Record<string, unknown> };
 }
 
 const touchesProfile = (updates: Partial<BotParameters>) => PROFILE_PARAMETERS.some((p) => p in updates);

@@ -17,6 +17,7 @@ import {
   deleteDestination,
   listDeliveries,
   listDestinations,
+  outboundPolicyOf,
   retryDelivery,
   sendTestNotification,
   updateDestination,
@@ -39,11 +40,12 @@ export const notificationsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async 
     '/api/admin/notifications/destinations',
     {
       schema: {
-        summary: 'List the destinations (URLs masked) with their delivery figures',
+        summary:
+          "List the destinations (URLs masked) with their delivery figures, and the server's URL settings",
         response: responses({ 200: DestinationListSchema }),
       },
     },
-    async () => ({ destinations: await listDestinations(ctx) }),
+    async () => ({ destinations: await listDestinations(ctx), urlPolicy: outboundPolicyOf(ctx) }),
   );
 
   app.post(

@@ -115,6 +115,8 @@ for (const dialect of DIALECTS) {
       expect(list.statusCode).toBe(200);
       expect(list.body).not.toContain(TOKEN);
       expect(list.json().destinations.map((d: { id: number }) => d.id)).toEqual([made.id]);
+      // The server's URL settings, by which the admin's form judges a URL before sending it.
+      expect(list.json().urlPolicy).toEqual({ allowHosts: [], allowPrivate: false });
 
       const changed = await call('PATCH', `/api/admin/notifications/destinations/${made.id}`, {
         name: 'Buyers 5M+',

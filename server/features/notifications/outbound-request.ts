@@ -2,6 +2,14 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import {
+  checkUrlShape,
+  DISCORD_WEBHOOK_HOSTS,
+  hostOf,
+  OUTBOUND_URL_TEXTS,
+  type OutboundKind,
+  type OutboundPolicy,
+} from '../../../common/outbound-url.ts';
 import { isPublicAddress } from './outbound-address.ts';
 
 /*
@@ -11,14 +19,7 @@ import { isPublicAddress } from './outbound-address.ts';
  * public is outbound-address.ts's.
  */
 
-export type OutboundKind = 'discord' | 'json';
-
-export interface OutboundPolicy {
-  /** Hosts allowed beyond Discord's for 'discord' destinations (NOTIFY_ALLOW_HOSTS). */
-  allowHosts: string[];
-  /** Private, loopback… addresses allowed, and plain http to them (NOTIFY_ALLOW_PRIVATE). */
-  allowPrivate: boolean;
-}
+export type { OutboundKind, OutboundPolicy } from '../../../common/outbound-url.ts';
 
 export interface ResolvedAddress {
   address: string;
@@ -49,24 +50,8 @@ export class OutboundUrlError extends Error {
   }
 }
 
-export const DISCORD_WEBHOOK_HOSTS = [
-  'discord.com',
-  'ptb.discord.com',
-  'canary.discord.com',
-  'discordapp.com',
-  'ptb.discordapp.com',
-  'canary.discordapp.com',
-];
-
-const WEBHOOK_PATH = /^\/api(?:\/v\d+)?\/webhooks\/\d+\/[A-Za-z0-9_-]+\/?$/;
-
 export const REQUEST_TIMEOUT_MS = 5_000;
 export const MAX_ANSWER_BYTES = 64 * 1024;
-
-function hostOf(url: URL): string {
-  // URL keeps IPv6 literals in brackets.
-  return url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-}
 
 async function resolve(host: string): Promise<ResolvedAddress[]> {
   const family = isIP(host);
@@ -75,7 +60,7 @@ async function resolve(host: string): Promise<ResolvedAddress[]> {
     const found = await lookup(host, { all: true, verbatim: true });
     return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
   } catch {
-    throw new OutboundUrlError(`The URL's host ${host} does not resolve`, true);
+    throw new OutboundUrlError(OUTBOUND_URL_TEXTS.unresolved(host), true);
   }
 }
 
@@ -88,43 +73,18 @@ export async function checkOutboundUrl(
   kind: OutboundKind,
   policy: OutboundPolicy,
 ): Promise<CheckedUrl> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new OutboundUrlError('The URL is not a valid URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new OutboundUrlError('The URL must use https');
-  }
-  if (url.protocol === 'http:' && !policy.allowPrivate) {
-    throw new OutboundUrlError('The URL must use https');
-  }
-  if (url.username || url.password) {
-    throw new OutboundUrlError('The URL must not carry a user name or password');
-  }
+  const shape = checkUrlShape(raw, kind, policy);
+  if ('problem' in shape) throw new OutboundUrlError(shape.problem);
+  const { url } = shape;
   const host = hostOf(url);
-  const allowedHost = policy.allowHosts.some((h) => h.toLowerCase() === host);
-  if (kind === 'discord' && !allowedHost) {
-    if (!DISCORD_WEBHOOK_HOSTS.includes(host)) {
-      throw new OutboundUrlError(
-        "A Discord webhook URL must be on Discord's hosts (discord.com, discordapp.com, ptb. or canary.)",
-      );
-    }
-  }
-  if (kind === 'discord' && !WEBHOOK_PATH.test(url.pathname)) {
-    throw new OutboundUrlError('A Discord webhook URL has the path /api/webhooks/{id}/{token}');
-  }
   const addresses = await resolve(host);
-  if (addresses.length === 0) throw new OutboundUrlError(`The URL's host ${host} does not resolve`);
+  if (addresses.length === 0) throw new OutboundUrlError(OUTBOUND_URL_TEXTS.unresolved(host));
   const anyPrivate = addresses.some((a) => !isPublicAddress(a.address));
   if (anyPrivate && !policy.allowPrivate) {
-    throw new OutboundUrlError(
-      'The URL resolves to a private, loopback or link-local address, which the server may not reach',
-    );
+    throw new OutboundUrlError(OUTBOUND_URL_TEXTS.privateAddress);
   }
   if (url.protocol === 'http:' && addresses.some((a) => isPublicAddress(a.address))) {
-    throw new OutboundUrlError('The URL must use https (plain http only to a private address)');
+    throw new OutboundUrlError(OUTBOUND_URL_TEXTS.https);
   }
   return { url, addresses };
 }

@@ -170,7 +170,7 @@ async function auditRejection(ctx: AppContext, ip: string, reason: string): Prom
     const { count, auditLogId } = await countWebhookRejection(trx, ip, minute);
     const details = { reason, ip, count, minute: new Date(minute).toISOString() };
     if (auditLogId === null) {
-      const entry = { eventType: 'webhook_rejected', success: false, ipAddress: ip, details };
+      const entry = { eventType: 'webhook_rejected' as const, success: false, ipAddress: ip, details };
       await insertRejectionAuditRow(trx, { ip, minute }, entry, now);
     } else {
       await updateRejectionAuditRow(trx, auditLogId, details);

@@ -68,7 +68,7 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 3; i++) hit('10.0.0.1');
       // A row the database refuses shares the window's first transaction, which rolls back; the
       // window is written again on its own and must not be inserted twice afterwards.
-      t.app.pendingWrites.audit({ eventType: null as unknown as string, success: false }, t.clock.now());
+      t.app.pendingWrites.audit({ eventType: null as never, success: false }, t.clock.now());
       await t.app.pendingWrites.flush();
       hit('10.0.0.1');
       hit('10.0.0.2');
@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
 
     it('sets aside a row that can never be written; the rows queued with it and after it land', async () => {
       t.app.pendingWrites.audit({ eventType: 'binding_attempt', success: true }, t.clock.now());
-      t.app.pendingWrites.audit({ eventType: null as unknown as string, success: false }, t.clock.now());
+      t.app.pendingWrites.audit({ eventType: null as never, success: false }, t.clock.now());
       t.app.pendingWrites.audit({ eventType: 'binding_attempt', success: true }, t.clock.now());
       await t.app.pendingWrites.flush();
       t.app.pendingWrites.audit({ eventType: 'binding_attempt', success: true }, t.clock.now());

@@ -1,11 +1,13 @@
 import type { Selectable } from 'kysely';
+import type { AuditEventType } from '../../../common/audit-events.ts';
 import type { AuditLog } from '../../../common/security.ts';
 import { countWhere } from '../../db/aggregates.ts';
 import type { Db } from '../../db/index.ts';
 import type { AuditLogsTable } from './security.table.ts';
 
 export interface AuditEntry {
-  eventType: string;
+  /** One of the events common/audit-events.ts names, so the audit log can show each in plain words. */
+  eventType: AuditEventType;
   success: boolean;
   licenseKey?: string | null;
   ipAddress?: string | null;

@@ -72,3 +72,15 @@ export function SelectItem({
     </SelectPrimitive.Item>
   );
 }
+
+/** Options under a heading (SelectLabel) within one list. */
+export const SelectGroup = SelectPrimitive.Group;
+
+export function SelectLabel({ className, ...props }: React.ComponentProps<typeof SelectPrimitive.Label>) {
+  return (
+    <SelectPrimitive.Label
+      className={cn('px-2 pb-1 pt-2 text-xs font-semibold text-muted-foreground', className)}
+      {...props}
+    />
+  );
+}

@@ -27,6 +27,9 @@ vi.mock('@/lib/upload.ts', async (importOriginal) => ({
   uploadWithProgress: vi.fn(),
 }));
 
+/** A file's name in the Filename column (the URL column ends with it too). */
+const IN_FILENAME = { selector: '[data-label="Filename"] span' };
+
 const LIST_URL = '/api/admin/all-scripts/list';
 const DELETE_WARNING =
   'Are you sure you want to delete the file? This action cannot be undone and will break any scripts using this URL.';
@@ -124,7 +127,7 @@ describe('FileManagerPage', () => {
     fakeServer([shippedFile, fileRecord({ isPublic: false })]);
     renderAt(<FileManagerPage />, '/admin/file-manager');
 
-    const hosted = (await screen.findByText('farm.lua')).closest('tr')!;
+    const hosted = (await screen.findByText('farm.lua', IN_FILENAME)).closest('tr')!;
     expect(within(hosted).getByText('Hosted')).toBeTruthy();
     expect(within(hosted).getByText('Private')).toBeTruthy();
     expect(within(hosted).getByText('1.5 KB')).toBeTruthy();
@@ -132,8 +135,12 @@ describe('FileManagerPage', () => {
     expect(hosted.querySelector('td[data-label="Modified"]')?.textContent).toBe('Nov 22, 2026 2:05 PM');
     const url = `${window.location.origin}/api/hosted-scripts/farm.lua`;
     expect(within(hosted).getByTestId('file-url').textContent).toBe(url);
+    // The file name is the part that stays in view when the column cuts the URL.
+    expect(within(hosted).getByTestId('file-url').querySelector('[data-part="tail"]')?.textContent).toBe(
+      'farm.lua',
+    );
 
-    const shipped = screen.getByText('scanline-free.lua').closest('tr')!;
+    const shipped = screen.getByText('scanline-free.lua', IN_FILENAME).closest('tr')!;
     expect(within(shipped).getByText('Project')).toBeTruthy();
     expect(within(shipped).queryByText('Private')).toBeNull();
     expect(within(shipped).getByText('300 B')).toBeTruthy();
@@ -199,7 +206,7 @@ describe('FileManagerPage', () => {
     const user = userEvent.setup();
     const server = fakeServer([shippedFile]);
     renderAt(<FileManagerPage />, '/admin/file-manager');
-    await screen.findByText('scanline-free.lua');
+    await screen.findByText('scanline-free.lua', IN_FILENAME);
     const upload = screen.getByRole('button', { name: 'Upload' });
     expect(upload).toHaveProperty('disabled', true);
 
@@ -238,7 +245,7 @@ describe('FileManagerPage', () => {
       title: 'File Uploaded',
       description: 'farm.lua is live as version 1.',
     });
-    expect(await screen.findByText('farm.lua')).toBeTruthy();
+    expect(await screen.findByText('farm.lua', IN_FILENAME)).toBeTruthy();
     expect(screen.getByText('No file selected.')).toBeTruthy();
     expect(fileInput().value).toBe('');
     expect(screen.queryByRole('progressbar')).toBeNull();
@@ -273,7 +280,7 @@ describe('FileManagerPage', () => {
     const user = userEvent.setup();
     const server = fakeServer([shippedFile]);
     renderAt(<FileManagerPage />, '/admin/file-manager');
-    const row = (await screen.findByText('scanline-free.lua')).closest('tr')!;
+    const row = (await screen.findByText('scanline-free.lua', IN_FILENAME)).closest('tr')!;
     const button = within(row).getByRole('button', { name: /Delete/ });
     expect(button.getAttribute('aria-disabled')).toBe('true');
 
@@ -291,7 +298,7 @@ describe('FileManagerPage', () => {
     const user = userEvent.setup();
     const server = fakeServer([shippedFile, fileRecord()]);
     renderAt(<FileManagerPage />, '/admin/file-manager');
-    const row = (await screen.findByText('farm.lua')).closest('tr')!;
+    const row = (await screen.findByText('farm.lua', IN_FILENAME)).closest('tr')!;
 
     await user.click(within(row).getByRole('button', { name: 'Delete farm.lua' }));
     const dialog = await screen.findByRole('alertdialog');
@@ -299,10 +306,10 @@ describe('FileManagerPage', () => {
     expect(server.calls.filter((c) => c.startsWith('DELETE'))).toEqual([]);
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete File' }));
-    await waitFor(() => expect(screen.queryByText('farm.lua')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('farm.lua', IN_FILENAME)).toBeNull());
     expect(server.calls).toContain('DELETE /api/admin/hosted-scripts/5');
     expect(toast).toHaveBeenCalledWith(expect.objectContaining({ title: 'File Deleted' }));
-    expect(screen.getByText('scanline-free.lua')).toBeTruthy();
+    expect(screen.getByText('scanline-free.lua', IN_FILENAME)).toBeTruthy();
   });
 
   it("shows 'Delete Failed' with the server's message", async () => {

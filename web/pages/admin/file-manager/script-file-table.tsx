@@ -8,7 +8,7 @@ import { copyToClipboard } from '@/lib/clipboard.ts';
 import { specToast, toast } from '@/lib/toast.ts';
 import { formatFileSize } from '../../../../common/format.ts';
 import { SCRIPT_TEXTS, type ScriptFileRecord, type ScriptLocation } from '../../../../common/scripts.ts';
-import { MessageRow } from '../shared/admin-table-cells.tsx';
+import { MessageRow, MiddleCutText } from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { useDeleteScriptFile } from './file-mutations.ts';
 
@@ -101,13 +101,17 @@ function ScriptFileRow({ file }: { file: ScriptFileRecord }) {
       </AdminCell>
       <AdminCell label="URL" wide className="md:w-60">
         <div className="flex min-w-24 items-center gap-1">
-          {/* Cut to its column's width (up to 15rem, less in a narrow window), never widening it; whole in the tooltip. */}
+          {/* Cut in its middle to its column's width (up to 15rem, less in a narrow window), never
+              widening it: the origin and path give way, the file name stays; whole in the tooltip. */}
           <code
-            className="block w-0 min-w-0 flex-1 truncate rounded bg-muted px-2 py-1 font-mono text-xs"
-            title={downloadUrl}
+            className="flex w-0 min-w-0 flex-1 rounded bg-muted px-2 py-1 font-mono text-xs"
             data-testid="file-url"
           >
-            {downloadUrl}
+            <MiddleCutText
+              value={downloadUrl}
+              tail={downloadUrl.slice(downloadUrl.lastIndexOf('/') + 1)}
+              className="flex-1"
+            />
           </code>
           <Button
             variant="ghost"

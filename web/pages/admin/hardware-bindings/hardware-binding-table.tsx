@@ -2,9 +2,22 @@ import { HardDrive, Laptop, type LucideIcon, Monitor, Smartphone, Tablet, Unlink
 import { memo } from 'react';
 import { ConfirmActionButton } from '@/components/confirm-action-button.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import type { BindingStatus, DeviceInfo, HardwareBinding } from '../../../../common/hardware-bindings.ts';
+import {
+  type BindingStatus,
+  type DeviceInfo,
+  type HardwareBinding,
+  hardwareIdKind,
+  NO_DEVICE_NAME,
+} from '../../../../common/hardware-bindings.ts';
 import { shortLicenseKey } from '../../../../common/mask.ts';
-import { CutText, DateCell, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
+import {
+  CopyValueButton,
+  CutText,
+  DateCell,
+  LoadingRow,
+  MessageRow,
+  MiddleCutText,
+} from '../shared/admin-table-cells.tsx';
 import { ActionsCell, AdminCell, AdminRow, AdminTable } from '../shared/admin-table-layout.tsx';
 import { useRevokeBinding } from './binding-mutations.ts';
 
@@ -17,6 +30,9 @@ const COLUMNS = [
   'Last Used',
   'Actions',
 ];
+
+/** The characters of a hardware ID that stay in view however narrow its column. */
+const HARDWARE_ID_TAIL = 8;
 
 const STATUS_CLASSES: Record<BindingStatus, string> = {
   ACTIVE: 'border-emerald-500/40 bg-emerald-500/15 text-emerald-400',
@@ -75,16 +91,25 @@ const BindingRow = memo(function BindingRow({ binding }: { binding: HardwareBind
     <AdminRow data-binding-id={binding.id}>
       {/* Up to 16rem where the window allows: the name and platform before the other columns' spare room. */}
       <AdminCell label="Device Info" wide className="md:w-64">
-        <DeviceCell device={binding.deviceInfo} />
+        <DeviceCell device={binding.deviceInfo} hardwareId={binding.hardwareId} />
       </AdminCell>
-      {/* Cut to its column's width (up to 9rem, less in a narrow window), whole in the tooltip. */}
-      <AdminCell label="Hardware ID" className="md:w-36">
-        <code
-          className="block w-0 min-w-full truncate rounded bg-muted px-2 py-1 font-mono text-xs"
-          title={binding.hardwareId}
-        >
-          {binding.hardwareId}
-        </code>
+      {/* Cut in its middle to the column's width (its last characters stay in view), whole in the
+          tooltip and on the clipboard. */}
+      <AdminCell label="Hardware ID" className="md:w-44">
+        <div className="flex w-0 min-w-full items-center gap-1">
+          <code className="flex min-w-0 flex-1 rounded bg-muted px-2 py-1 font-mono text-xs">
+            <MiddleCutText
+              value={binding.hardwareId}
+              tail={binding.hardwareId.slice(-HARDWARE_ID_TAIL)}
+              className="flex-1"
+            />
+          </code>
+          <CopyValueButton
+            value={binding.hardwareId}
+            label="Copy hardware ID"
+            what="The whole hardware ID is on your clipboard."
+          />
+        </div>
       </AdminCell>
       <AdminCell label="License Key">
         {binding.licenseKey ? (
@@ -112,9 +137,14 @@ const BindingRow = memo(function BindingRow({ binding }: { binding: HardwareBind
   );
 });
 
-function DeviceCell({ device }: { device: DeviceInfo | null }) {
+/**
+ * What the binding says of its device: the name the executor sent, or 'Unknown Device' with the
+ * reason in its tooltip; under it the OS and architecture, or else what kind of id bound it.
+ */
+function DeviceCell({ device, hardwareId }: { device: DeviceInfo | null; hardwareId: string }) {
   const Icon = deviceIcon(device?.deviceType);
   const platform = [device?.os, device?.architecture].filter(Boolean).join(' · ');
+  const idKind = hardwareIdKind(hardwareId);
   return (
     // A long name or platform is cut (whole in its tooltip): the column keeps at least 8rem.
     <div className="flex min-w-32 items-center gap-2">
@@ -124,8 +154,20 @@ function DeviceCell({ device }: { device: DeviceInfo | null }) {
         aria-label={device?.deviceType || 'Unknown device type'}
       />
       <div className="min-w-0 flex-1">
-        <CutText text={device?.deviceName || 'Unknown Device'} className="font-medium" />
-        {platform && <CutText text={platform} className="text-xs text-muted-foreground" />}
+        {device?.deviceName ? (
+          <CutText text={device.deviceName} className="font-medium" />
+        ) : (
+          <p className="w-0 min-w-full truncate font-medium text-muted-foreground" title={NO_DEVICE_NAME}>
+            Unknown Device
+          </p>
+        )}
+        {platform ? (
+          <CutText text={platform} className="text-xs text-muted-foreground" />
+        ) : (
+          <p className="w-0 min-w-full truncate text-xs text-muted-foreground" title={idKind.explanation}>
+            {idKind.label}
+          </p>
+        )}
       </div>
     </div>
   );

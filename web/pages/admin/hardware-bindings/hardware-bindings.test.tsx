@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
-import { json, mockFetch } from '@/test/render.tsx';
+import { json, mockClipboard, mockFetch } from '@/test/render.tsx';
 import { formatDate } from '../../../../common/format.ts';
 import type { HardwareBinding } from '../../../../common/hardware-bindings.ts';
 import { renderAt } from '../shared/test-utils.tsx';
@@ -76,6 +76,11 @@ function rowOf(text: string): HTMLElement {
   return screen.getByText(text).closest('tr')!;
 }
 
+/** The row of the binding whose hardware ID is `id` (shown cut in its middle, whole in its tooltip). */
+function rowOfDevice(id: string): HTMLElement {
+  return screen.getByTitle(id).closest('tr')!;
+}
+
 /** The device names of the binding rows on screen, top to bottom (the first table; resets follow it). */
 function shownRows(): string[] {
   return within(screen.getAllByRole('table')[0] as HTMLElement)
@@ -115,7 +120,7 @@ describe('HardwareBindingsPage', () => {
     const row = within((await screen.findByText("Alice's Pixel")).closest('tr')!);
     expect(row.getByRole('img', { name: 'phone' })).toBeTruthy();
     expect(row.getByText('Android 15 · arm64')).toBeTruthy();
-    expect(row.getByText('HWID-PHONE-0001')).toBeTruthy();
+    expect(row.getByTitle('HWID-PHONE-0001').textContent).toBe('HWID-PHONE-0001');
     expect(row.getByText('SCAN-ABC...MNOP')).toBeTruthy();
     expect(row.getByText('PREMIUM')).toBeTruthy();
     expect(row.getByText('ACTIVE')).toBeTruthy();
@@ -129,7 +134,33 @@ describe('HardwareBindingsPage', () => {
     // Revoke is offered on active bindings only.
     expect(revoked.queryByRole('button', { name: 'Revoke binding' })).toBeNull();
 
-    expect(within(rowOf('HWID-DESKTOP-0004')).getByText('N/A')).toBeTruthy();
+    expect(within(rowOfDevice('HWID-DESKTOP-0004')).getByText('N/A')).toBeTruthy();
+  });
+
+  it('says why a device has no name, what bound it, and shows its whole hardware ID, which it copies', async () => {
+    const user = userEvent.setup();
+    const writeText = mockClipboard();
+    const clientId = '6F9619FF-8B86-D011-B42D-00CF4FC964FF';
+    const longId = `EXECUTOR-HWID-${'7F3A9C21'.repeat(8)}`;
+    fakeServer([
+      binding({ id: 6, hardwareId: clientId, deviceInfo: null }),
+      binding({ id: 7, hardwareId: longId, deviceInfo: { os: 'Windows 11' } }),
+    ]);
+    renderPage();
+    const byClientId = within(await screen.findByTitle(clientId).then((cell) => cell.closest('tr')!));
+    const unknown = byClientId.getByText('Unknown Device');
+    expect(unknown.getAttribute('title')).toBe('The executor sent no device name');
+    expect(byClientId.getByText('Roblox client id').getAttribute('title')).toMatch(
+      /no hardware id of its own/,
+    );
+
+    const byLongId = within(rowOfDevice(longId));
+    expect(byLongId.getByText('Windows 11')).toBeTruthy();
+    // Whole in the DOM (cut in its middle only by the column's width), its end always shown.
+    expect(byLongId.getByTitle(longId).textContent).toBe(longId);
+    expect(byLongId.getByText('7F3A9C21', { exact: true })).toBeTruthy();
+    await user.click(byLongId.getByRole('button', { name: 'Copy hardware ID' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(longId));
   });
 
   it('searches device ID, name, OS and license key, ignoring case', async () => {

@@ -11,7 +11,9 @@ import {
 } from '../../../../common/licensing.ts';
 import { CreateDialog } from '../shared/create-dialog.tsx';
 import { FormField, SelectFormField } from '../shared/form-field.tsx';
+import { FORM_MESSAGES, isPastDateTime } from '../shared/form-rules.ts';
 import type { GenerateKeyState } from '../shared/router-state.ts';
+import { showServerFieldError } from '../shared/server-field-error.ts';
 import { useCreateLicenseKey } from './license-key-mutations.ts';
 
 const KEY_TYPE_HINTS: Record<LicenseKeyType, string> = {
@@ -33,7 +35,7 @@ export const CreateLicenseKeyFormSchema = z.object({
   expiresAt: z
     .string()
     .refine((v) => v === '' || !Number.isNaN(new Date(v).getTime()), 'Enter a valid date and time')
-    .refine((v) => v === '' || new Date(v).getTime() > Date.now(), 'The expiry must be in the future'),
+    .refine((v) => !isPastDateTime(v), FORM_MESSAGES.expiryInPast),
   notes: z.string().max(1000, 'Notes must be at most 1000 characters'),
 });
 export type CreateLicenseKeyForm = z.infer<typeof CreateLicenseKeyFormSchema>;
@@ -78,7 +80,10 @@ export function CreateLicenseKeyDialog() {
   };
 
   const submit = form.handleSubmit((values) => {
-    create.mutate(toCreateRequest(values), { onSuccess: () => onOpenChange(false) });
+    create.mutate(toCreateRequest(values), {
+      onSuccess: () => onOpenChange(false),
+      onError: (error) => showServerFieldError(form, error),
+    });
   });
 
   return (

@@ -1,11 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { copyToClipboard } from '@/lib/clipboard.ts';
 import { toast } from '@/lib/toast.ts';
 import { json, mockFetch } from '@/test/render.tsx';
 import type { LicenseKey } from '../../../../common/licensing.ts';
-import { renderAt } from '../shared/test-utils.tsx';
+import { fieldMessage, renderAt } from '../shared/test-utils.tsx';
 import LicenseKeysPage from './license-keys.tsx';
 
 vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
@@ -61,7 +61,7 @@ function fakeServer(initial: LicenseKey[]) {
     return json({ error: 'not found' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { calls };
+  return { calls, fetchMock };
 }
 
 beforeEach(() => {
@@ -130,6 +130,38 @@ describe('LicenseKeysPage', () => {
     await user.click(screen.getByRole('button', { name: 'Create Key' }));
     expect(await screen.findByText('Max bindings must be a whole number from 1 to 10')).toBeTruthy();
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it("refuses an expiry in the past beside its field before sending, and shows the server's refusal there too", async () => {
+    const user = userEvent.setup();
+    const { calls, fetchMock } = fakeServer([]);
+    renderAt(<LicenseKeysPage />, '/admin/license-keys');
+    await user.click(await screen.findByRole('button', { name: 'Generate Key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Generate License Key' });
+    fireEvent.change(within(dialog).getByLabelText('Expires At (optional)'), {
+      target: { value: '2020-01-02T03:04' },
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Key' }));
+    await waitFor(() =>
+      expect(fieldMessage(dialog, 'Expires At (optional)')).toBe('The expiry must be in the future'),
+    );
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    // Ahead when sent, past by the time the server read it: its text, beside the field it names.
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      init?.method === 'POST' ? json({ error: 'expiresAt must be in the future' }, 400) : answer(input, init),
+    );
+    fireEvent.change(within(dialog).getByLabelText('Expires At (optional)'), {
+      target: { value: '2099-01-02T03:04' },
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Key' }));
+    await waitFor(() =>
+      expect(fieldMessage(dialog, 'Expires At (optional)')).toBe('expiresAt must be in the future'),
+    );
+    expect(toast).toHaveBeenCalledWith(
+      expect.objectContaining({ description: 'expiresAt must be in the future', variant: 'destructive' }),
+    );
   });
 
   it('revokes after confirmation, then deletes after confirmation', async () => {

@@ -172,7 +172,7 @@ function NetworkStatusBadge({ trend }: { trend: NetworkStatus | null }) {
   return <Badge className={`border-transparent ${NETWORK_STATUS_BADGE[trend]}`}>{trend}</Badge>;
 }
 
-/** The Live Events Feed card's scroll area and its one-line rows. */
+/** The Live Events Feed card's scroll area, and the height of a one-line row (a longer one grows). */
 const EVENTS_CARD_HEIGHT = 400;
 const EVENT_LINE_HEIGHT = 28;
 
@@ -198,6 +198,7 @@ export function LiveEventsCard({ events }: { events: LiveEvent[] }) {
             renderRow={renderEventLine}
             label="Live Events Feed"
             testId="live-events-card"
+            measureRows
           />
         )}
       </CardContent>
@@ -208,12 +209,15 @@ export function LiveEventsCard({ events }: { events: LiveEvent[] }) {
 const eventKey = (event: LiveEvent) => event.id;
 const renderEventLine = (event: LiveEvent) => <LiveEventLine event={event} />;
 
-/** Memoized: events never change once received, so a new batch renders only the new rows. */
+/**
+ * Memoized: events never change once received, so a new batch renders only the new rows. The message
+ * is never cut: a long one (a failed hop's error, on a phone) wraps and its row grows to fit.
+ */
 const LiveEventLine = memo(function LiveEventLine({ event }: { event: LiveEvent }) {
   return (
-    <p className="flex h-full items-center gap-2 text-sm" title={event.message}>
+    <p className="flex min-h-7 items-baseline gap-2 py-1 text-sm" data-testid="live-event-line">
       <span className="shrink-0 text-xs text-muted-foreground">{formatTime(event.timestamp)}</span>
-      <span className="truncate">{event.message}</span>
+      <span className="min-w-0 wrap-anywhere">{event.message}</span>
     </p>
   );
 });

@@ -147,6 +147,7 @@ export function LiveEventFeed({
               label="Live Event Feed"
               testId="live-event-feed"
               pinNewest={autoScroll}
+              measureRows
             />
           )}
           <div className="flex flex-wrap justify-between gap-2 text-xs text-muted-foreground">
@@ -175,17 +176,18 @@ const renderEvent = (event: LiveEvent) => <EventRow event={event} />;
 /** Memoized: events never change once received, so a new batch renders only the new rows. */
 const EventRow = memo(function EventRow({ event }: { event: LiveEvent }) {
   return (
-    <div className="h-full p-1">
-      <div className="h-full overflow-hidden rounded-md border p-3 text-sm">
-        <div className="flex items-center gap-2">
+    // At least the spec's 120 px; a longer message (a phone's narrow row) makes the row taller.
+    <div className="p-1" style={{ minHeight: FEED_ROW_HEIGHT }}>
+      <div className="rounded-md border p-3 text-sm" style={{ minHeight: FEED_ROW_HEIGHT - 8 }}>
+        <div className="flex flex-wrap items-center gap-2">
           <Badge className={`border-transparent ${SEVERITY_BADGE[event.severity]}`}>
             {SEVERITY_LABELS[event.severity]}
           </Badge>
           <Badge variant="outline">{TYPE_LABELS[event.type]}</Badge>
           <span className="ml-auto text-xs text-muted-foreground">{formatTime(event.timestamp)}</span>
         </div>
-        <p className="mt-2 line-clamp-2">{event.message}</p>
-        <p className="text-xs text-muted-foreground">
+        <p className="mt-2 wrap-anywhere">{event.message}</p>
+        <p className="text-xs text-muted-foreground wrap-anywhere">
           Bot {event.botId} · {event.scannerId}
         </p>
       </div>

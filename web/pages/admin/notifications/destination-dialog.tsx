@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, Pencil, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { type Control, useController, useForm } from 'react-hook-form';
@@ -26,6 +27,7 @@ import {
 } from '../../../../common/notifications.ts';
 import { errorText } from '../shared/error-text.ts';
 import { FormField, SelectFormField } from '../shared/form-field.tsx';
+import { serverFieldError, showServerFieldError } from '../shared/server-field-error.ts';
 import {
   type DestinationForm,
   destinationFormSchema,
@@ -34,6 +36,7 @@ import {
   NEW_DESTINATION_FORM,
 } from './destination-form.ts';
 import { useSaveDestination } from './notifications-mutations.ts';
+import { destinationsQuery } from './notifications-queries.ts';
 
 export const KIND_LABELS: Record<DestinationKind, string> = {
   discord: 'Discord webhook',
@@ -88,8 +91,10 @@ export function DestinationDialog({ destination }: { destination?: Destination }
 function DestinationFormBody({ destination, onDone }: { destination?: Destination; onDone: () => void }) {
   const editing = destination !== undefined;
   const save = useSaveDestination(destination?.id);
+  // The server's URL settings come with the list the screen already holds.
+  const urlPolicy = useQuery(destinationsQuery()).data?.urlPolicy;
   const form = useForm<DestinationForm>({
-    resolver: zodResolver(destinationFormSchema(editing)),
+    resolver: zodResolver(destinationFormSchema(editing, urlPolicy)),
     defaultValues: destination ? destinationToForm(destination) : NEW_DESTINATION_FORM,
   });
   const { errors } = form.formState;
@@ -99,8 +104,13 @@ function DestinationFormBody({ destination, onDone }: { destination?: Destinatio
   const automaticMaxAge = defaultMaxAgeSeconds(Number.isInteger(delay) && delay >= 0 ? delay : 0);
 
   const submit = form.handleSubmit((values) => {
-    save.mutate(formToRequest(values), { onSuccess: onDone });
+    save.mutate(formToRequest(values), {
+      onSuccess: onDone,
+      onError: (error) => showServerFieldError(form, error),
+    });
   });
+  // A refusal that names a field shows beside it; any other at the form's foot.
+  const footError = save.isError && !serverFieldError(save.error, Object.keys(NEW_DESTINATION_FORM));
 
   return (
     <form onSubmit={submit} noValidate className="grid gap-4">
@@ -235,7 +245,7 @@ function DestinationFormBody({ destination, onDone }: { destination?: Destinatio
         Fleet down and back, emergency stop, payments, failing notifications, low disk: posted here instead of
         finds (the find settings above do not apply).
       </SwitchField>
-      {save.isError && (
+      {footError && (
         <Alert variant="destructive">
           <AlertDescription>{errorText(save.error)}</AlertDescription>
         </Alert>

@@ -6,6 +6,7 @@ import {
   DestinationInputSchema,
   LATE_MODES,
 } from '../../../../common/notifications.ts';
+import { checkUrlShape, type OutboundPolicy } from '../../../../common/outbound-url.ts';
 import { readPetValue } from '../../../../common/pet-value.ts';
 
 /*
@@ -110,10 +111,12 @@ export function formToRequest(form: DestinationForm): Partial<DestinationInput> 
 }
 
 /**
- * The form's rules: the API's schema over the body the form would send. On edit (`keepsUrl`) an empty
- * URL is allowed, since it keeps the stored one.
+ * The form's rules: the API's schema over the body the form would send, and the server's URL rules
+ * (https, Discord's hosts and path…) under its own settings, `urlPolicy`, once the list has told them
+ * (before that the server alone judges the URL). On edit (`keepsUrl`) an empty URL is allowed, since
+ * it keeps the stored one.
  */
-export function destinationFormSchema(keepsUrl: boolean) {
+export function destinationFormSchema(keepsUrl: boolean, urlPolicy?: OutboundPolicy) {
   return DestinationFormSchema.superRefine((form, ctx) => {
     // With the URL even when empty, so an empty one on create reads 'URL is required'.
     const body: Record<string, unknown> = { ...formToRequest(form), url: form.url.trim() };
@@ -125,11 +128,16 @@ export function destinationFormSchema(keepsUrl: boolean) {
       body[field] = field === 'minValue' ? 0 : null;
     }
     const result = DestinationInputSchema.safeParse(body);
-    if (result.success) return;
-    for (const issue of result.error.issues) {
+    const issues = result.success ? [] : result.error.issues;
+    for (const issue of issues) {
       const field = String(issue.path[0] ?? 'name');
       if (field === 'url' && keepsUrl && form.url.trim() === '') continue;
       ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
+    }
+    const url = form.url.trim();
+    if (urlPolicy && url !== '' && !issues.some((issue) => issue.path[0] === 'url')) {
+      const shape = checkUrlShape(url, form.kind, urlPolicy);
+      if ('problem' in shape) ctx.addIssue({ code: 'custom', path: ['url'], message: shape.problem });
     }
   });
 }

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '@/lib/api.ts';
-import type { Delivery, DeliveryState, Destination } from '../../../../common/notifications.ts';
+import type { Delivery, DeliveryState, DestinationList } from '../../../../common/notifications.ts';
 import { errorText } from '../shared/error-text.ts';
 
 export const DESTINATIONS_URL = '/api/admin/notifications/destinations';
@@ -12,12 +12,11 @@ export const NOTIFICATIONS_REFETCH_MS = 15_000;
 /** How many deliveries the panel shows (newest first, as the server orders them). */
 export const DELIVERIES_LIMIT = 100;
 
-/** Every destination with its masked URL and delivery figures. */
+/** Every destination with its masked URL and delivery figures, and the server's URL settings. */
 export function destinationsQuery() {
   return queryOptions({
     queryKey: [DESTINATIONS_URL],
-    queryFn: () =>
-      getJson<{ destinations: Destination[] }>(DESTINATIONS_URL, { failure: 'Failed to load destinations' }),
+    queryFn: () => getJson<DestinationList>(DESTINATIONS_URL, { failure: 'Failed to load destinations' }),
     refetchInterval: NOTIFICATIONS_REFETCH_MS,
   });
 }

@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
 import { json, mockFetch } from '@/test/render.tsx';
 import type { Delivery, Destination } from '../../../../common/notifications.ts';
-import { expectToast, renderAt, resetBetweenTests } from '../shared/test-utils.tsx';
+import type { OutboundPolicy } from '../../../../common/outbound-url.ts';
+import { expectToast, fieldMessage, renderAt, resetBetweenTests } from '../shared/test-utils.tsx';
 import NotificationsPage from './notifications.tsx';
 
 vi.mock('@/lib/toast.ts', async (importOriginal) => ({
@@ -112,8 +113,11 @@ interface Call {
 }
 
 /** A server holding destinations and deliveries, recording every call. */
-function fakeServer(options: { destinations?: Destination[]; deliveries?: Delivery[] } = {}) {
+function fakeServer(
+  options: { destinations?: Destination[]; deliveries?: Delivery[]; urlPolicy?: OutboundPolicy } = {},
+) {
   const destinations = options.destinations ?? [destination(), gone];
+  const urlPolicy = options.urlPolicy ?? { allowHosts: [], allowPrivate: false };
   const deliveries = options.deliveries ?? [delivery(), failedDelivery];
   const calls: Call[] = [];
   const record = (method: string, url: URL, init?: RequestInit) =>
@@ -124,7 +128,7 @@ function fakeServer(options: { destinations?: Destination[]; deliveries?: Delive
       body: init?.body ? JSON.parse(String(init.body)) : undefined,
     });
   const handlers: Parameters<typeof mockFetch>[0] = {
-    [DESTINATIONS_URL]: () => json({ destinations }),
+    [DESTINATIONS_URL]: () => json({ destinations, urlPolicy }),
     [DELIVERIES_URL]: (init, url) => {
       record('GET', url, init);
       const id = url.searchParams.get('destinationId');
@@ -306,15 +310,16 @@ describe('NotificationsPage', () => {
     ).toBe('true');
   });
 
-  it("refuses a value that does not read and a maximum under the minimum, and shows the server's reason for a bad URL", async () => {
+  it("refuses a value that does not read and a maximum under the minimum, and shows the server's reason for a bad URL beside it", async () => {
     const { handlers } = fakeServer();
-    handlers[`POST ${DESTINATIONS_URL}`] = () =>
-      json({ error: 'A discord destination takes only Discord webhook hosts' }, 400);
+    const refusal =
+      'The URL resolves to a private, loopback or link-local address, which the server reaches only with NOTIFY_ALLOW_PRIVATE=true';
+    handlers[`POST ${DESTINATIONS_URL}`] = () => json({ error: `url: ${refusal}` }, 400);
     const user = await renderPage();
     await user.click(screen.getByRole('button', { name: 'Add Destination' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Destination' });
     await user.type(within(dialog).getByLabelText('Name'), 'Bridge');
-    await user.type(within(dialog).getByLabelText('URL'), 'https://example.com/hook');
+    await user.type(within(dialog).getByLabelText('URL'), 'https://discord.com/api/webhooks/1/secret');
     await user.clear(within(dialog).getByLabelText('Minimum value'));
     await user.type(within(dialog).getByLabelText('Minimum value'), '5M');
     await user.type(within(dialog).getByLabelText('Maximum value (optional)'), '1M');
@@ -326,10 +331,49 @@ describe('NotificationsPage', () => {
 
     await user.clear(within(dialog).getByLabelText('Maximum value (optional)'));
     await user.click(within(dialog).getByRole('button', { name: 'Add Destination' }));
-    expect(
-      await within(dialog).findByText('A discord destination takes only Discord webhook hosts'),
-    ).toBeTruthy();
+    // The server's text, beside the URL it names (once: not again at the form's foot).
+    await waitFor(() => expect(fieldMessage(dialog, 'URL')).toBe(refusal));
+    expect(within(dialog).getAllByText(refusal)).toHaveLength(1);
+    expect(within(dialog).getByLabelText('URL').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('dialog', { name: 'Add Destination' })).toBeTruthy();
+  });
+
+  it('says before sending that the URL must use https, and that a private http address needs NOTIFY_ALLOW_PRIVATE', async () => {
+    const { calls } = fakeServer();
+    const user = await renderPage();
+    await user.click(screen.getByRole('button', { name: 'Add Destination' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Destination' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Bridge');
+    await user.type(within(dialog).getByLabelText('URL'), 'http://discord.com/api/webhooks/1/secret');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Destination' }));
+    await waitFor(() =>
+      expect(fieldMessage(dialog, 'URL')).toBe(
+        'The URL must use https (plain http only to a private address, with NOTIFY_ALLOW_PRIVATE=true on the server)',
+      ),
+    );
+    // A Discord destination's host rule, in the server's words too.
+    await user.clear(within(dialog).getByLabelText('URL'));
+    await user.type(within(dialog).getByLabelText('URL'), 'https://example.com/hook');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Destination' }));
+    await waitFor(() =>
+      expect(fieldMessage(dialog, 'URL')).toBe(
+        "A Discord webhook URL must be on Discord's hosts (discord.com, discordapp.com, ptb. or canary.)",
+      ),
+    );
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('lets plain http through to the server when the server allows private addresses', async () => {
+    const { calls } = fakeServer({ urlPolicy: { allowHosts: [], allowPrivate: true } });
+    const user = await renderPage();
+    await user.click(screen.getByRole('button', { name: 'Add Destination' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Destination' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Bridge');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Kind' }));
+    await user.click(await screen.findByRole('option', { name: 'JSON webhook' }));
+    await user.type(within(dialog).getByLabelText('URL'), 'http://10.0.0.5:8080/hook');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Destination' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
   });
 
   it('edits a destination without sending its URL when the field is left empty', async () => {

@@ -11,6 +11,7 @@ import {
 import { CreateDialog } from '../shared/create-dialog.tsx';
 import { FormField, SelectFormField, WholeNumberField } from '../shared/form-field.tsx';
 import { parseWholeNumber } from '../shared/form-rules.ts';
+import { showServerFieldError } from '../shared/server-field-error.ts';
 import {
   CREATE_REDEMPTION_CODE_DEFAULTS,
   type CreateRedemptionCodeForm,
@@ -42,7 +43,10 @@ export function CreateRedemptionCodeDialog() {
   };
 
   const submit = form.handleSubmit((values) => {
-    create.mutate(toCreateRedemptionKeyRequest(values), { onSuccess: () => onOpenChange(false) });
+    create.mutate(toCreateRedemptionKeyRequest(values), {
+      onSuccess: () => onOpenChange(false),
+      onError: (error) => showServerFieldError(form, error),
+    });
   });
 
   return (

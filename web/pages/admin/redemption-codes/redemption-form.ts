@@ -10,7 +10,7 @@ import {
   FORM_MESSAGES,
   NOTES_MAX,
   numberInRange,
-  optionalDateTime,
+  optionalExpiry,
 } from '../shared/form-rules.ts';
 
 /** The Create Redemption Code form as typed (the expiry a local date-time, '' for none). */
@@ -18,7 +18,7 @@ export const CreateRedemptionCodeFormSchema = z.object({
   keyType: z.enum(REDEMPTION_KEY_TYPES, { error: FORM_MESSAGES.required }),
   maxHardwareBindings: numberInRange(MAX_BINDINGS_RANGE),
   validityDuration: numberInRange(VALIDITY_HOURS_RANGE),
-  expiresAt: optionalDateTime,
+  expiresAt: optionalExpiry,
   notes: z.string().max(NOTES_MAX, FORM_MESSAGES.maxLength(NOTES_MAX)),
 });
 export type CreateRedemptionCodeForm = z.infer<typeof CreateRedemptionCodeFormSchema>;

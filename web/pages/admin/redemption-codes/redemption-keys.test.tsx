@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
 import { json, mockClipboard, mockFetch } from '@/test/render.tsx';
 import type { RedemptionKey } from '../../../../common/redemption.ts';
-import { renderAt } from '../shared/test-utils.tsx';
+import { fieldMessage, renderAt } from '../shared/test-utils.tsx';
 import RedemptionKeysPage from './redemption-keys.tsx';
 
 vi.mock('@/lib/toast.ts', async (importOriginal) => ({
@@ -327,6 +327,21 @@ describe('RedemptionKeysPage', () => {
     expect(posts()).toEqual([]);
   });
 
+  it("refuses an expiry in the past beside its field, in the form's words, and sends nothing", async () => {
+    const user = userEvent.setup();
+    const { posts } = fakeServer([]);
+    renderAt(<RedemptionKeysPage />, '/admin/redemption-keys');
+    const dialog = await openCreateDialog(user);
+    fireEvent.change(within(dialog).getByLabelText('Code Expires At (optional)'), {
+      target: { value: '2020-01-02T03:04' },
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Code' }));
+    await waitFor(() =>
+      expect(fieldMessage(dialog, 'Code Expires At (optional)')).toBe('The expiry must be in the future'),
+    );
+    expect(posts()).toEqual([]);
+  });
+
   it("shows the server's message when creating fails, and the spec's default when it gave none", async () => {
     const user = userEvent.setup();
     mockFetch({
@@ -344,6 +359,8 @@ describe('RedemptionKeysPage', () => {
       }),
     );
     expect(screen.getByRole('dialog', { name: 'Create Redemption Code' })).toBeTruthy();
+    // Beside the field it names too, not only in the toast.
+    expect(fieldMessage(dialog, 'Code Expires At (optional)')).toBe('expiresAt must be in the future');
 
     vi.mocked(fetch).mockRejectedValueOnce(new TypeError('Failed to fetch'));
     await user.click(within(dialog).getByRole('button', { name: 'Create Code' }));

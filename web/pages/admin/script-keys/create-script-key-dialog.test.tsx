@@ -1,10 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '@/test/render.tsx';
 import type { LicenseKey } from '../../../../common/licensing.ts';
 import type { RedemptionKey } from '../../../../common/redemption.ts';
-import { renderAt } from '../shared/test-utils.tsx';
+import { fieldMessage, renderAt } from '../shared/test-utils.tsx';
 import { CreateScriptKeyDialog } from './create-script-key-dialog.tsx';
 
 vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
@@ -172,5 +172,38 @@ describe('CreateScriptKeyDialog pickers', () => {
     await waitFor(() =>
       expect(posts).toEqual([expect.objectContaining({ licenseKeyId: null, redemptionKeyId: null })]),
     );
+  });
+});
+
+describe('CreateScriptKeyDialog refusals', () => {
+  it('refuses an expiry in the past beside its field before sending anything', async () => {
+    const posts = fakeServer();
+    const { user, dialog } = await openDialog();
+    fireEvent.change(within(dialog).getByLabelText('Expires At (optional)'), {
+      target: { value: '2020-01-02T03:04' },
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Key' }));
+    await waitFor(() =>
+      expect(fieldMessage(dialog, 'Expires At (optional)')).toBe('The expiry must be in the future'),
+    );
+    expect(posts).toEqual([]);
+  });
+
+  it("shows the server's refusal beside the field it names", async () => {
+    fakeServer();
+    const answer = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (input, init) =>
+      init?.method === 'POST'
+        ? json({ error: 'redemptionKeyId: that code already has a script key' }, 409)
+        : answer(input, init),
+    );
+    const { user, dialog } = await openDialog();
+    await user.click(within(dialog).getByRole('combobox', { name: 'Redemption Code (optional)' }));
+    await user.click(await screen.findByRole('option', { name: /SCAN\*+DDDD/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create Key' }));
+    await waitFor(() =>
+      expect(fieldMessage(dialog, 'Redemption Code (optional)')).toBe('that code already has a script key'),
+    );
+    expect(fieldMessage(dialog, 'Expires At (optional)')).toBeNull();
   });
 });

@@ -11,6 +11,7 @@ import { FormField, SelectFormField, WholeNumberField } from '../shared/form-fie
 import { parseWholeNumber } from '../shared/form-rules.ts';
 import { licenseKeysQuery, redemptionKeysQuery } from '../shared/queries.ts';
 import { type SearchableOption, SearchableSelect } from '../shared/searchable-select.tsx';
+import { showServerFieldError } from '../shared/server-field-error.ts';
 import {
   CREATE_SCRIPT_KEY_DEFAULTS,
   type CreateScriptKeyForm,
@@ -40,7 +41,10 @@ export function CreateScriptKeyDialog() {
   };
 
   const submit = form.handleSubmit((values) => {
-    create.mutate(toCreateScriptKeyRequest(values), { onSuccess: () => onOpenChange(false) });
+    create.mutate(toCreateScriptKeyRequest(values), {
+      onSuccess: () => onOpenChange(false),
+      onError: (error) => showServerFieldError(form, error),
+    });
   });
 
   return (

@@ -13,7 +13,7 @@ import {
   FORM_MESSAGES,
   NOTES_MAX,
   numberInRange,
-  optionalDateTime,
+  optionalExpiry,
 } from '../shared/form-rules.ts';
 import type { SearchableOption } from '../shared/searchable-select.tsx';
 
@@ -29,7 +29,7 @@ export const CreateScriptKeyFormSchema = z.object({
   licenseKeyId: optionalId,
   redemptionKeyId: optionalId,
   maxHardwareBindings: numberInRange(MAX_BINDINGS_RANGE),
-  expiresAt: optionalDateTime,
+  expiresAt: optionalExpiry,
   notes: z.string().max(NOTES_MAX, FORM_MESSAGES.maxLength(NOTES_MAX)),
 });
 export type CreateScriptKeyForm = z.infer<typeof CreateScriptKeyFormSchema>;

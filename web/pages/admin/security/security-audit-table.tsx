@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { cn } from '@/lib/cn.ts';
+import { auditEventLabel } from '../../../../common/audit-events.ts';
 import { shortLicenseKey } from '../../../../common/mask.ts';
 import type { AuditLog } from '../../../../common/security.ts';
 import { BreakableText, DateText, LoadingRow, MessageRow } from '../shared/admin-table-cells.tsx';
@@ -44,10 +45,11 @@ const AuditLogRow = memo(function AuditLogRow({ log }: { log: AuditLog }) {
       data-result={failed ? 'failed' : 'success'}
       className={cn(failed && 'text-red-400')}
     >
-      {/* Whole names: up to 'rate_limit_hit' in any window, up to 'license_key_created' from 1280 px;
-          longer ones wrap only after an underscore. */}
-      <AdminCell label="Event" className="font-mono text-xs md:min-w-[15ch] xl:min-w-[21ch]">
-        <BreakableText text={log.eventType} separator="_" />
+      {/* The event in plain words (wrapping between words), its id as the API names it in the tooltip. */}
+      <AdminCell label="Event" className="text-sm md:min-w-[14ch] xl:min-w-[20ch]">
+        <span title={log.eventType} data-event-type={log.eventType}>
+          {auditEventLabel(log.eventType)}
+        </span>
       </AdminCell>
       <AdminCell label="Result">
         <Badge

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '@/test/render.tsx';
+import { AUDIT_EVENT_AREAS, AUDIT_EVENT_TYPES } from '../../../../common/audit-events.ts';
 import { formatDate } from '../../../../common/format.ts';
 import type { AuditLog, AuditLogListResponse, RateLimitStatus } from '../../../../common/security.ts';
 import { renderAt } from '../shared/test-utils.tsx';
@@ -88,10 +89,17 @@ function expectStat(title: string, value: string): void {
   expect(within(screen.getByRole('group', { name: title })).getByText(value, { exact: true })).toBeTruthy();
 }
 
-/** The event type of every audit row on screen, top to bottom. */
+/** The event of every audit row on screen, top to bottom, as the Event column names it. */
 function shownEvents(): string[] {
   return [...document.querySelectorAll('tr[data-log-id]')].map(
     (row) => row.querySelector('td')?.textContent ?? '',
+  );
+}
+
+/** The event id (the tooltip) of every audit row on screen. */
+function shownEventIds(): (string | null)[] {
+  return [...document.querySelectorAll('tr[data-log-id] td:first-child [title]')].map((cell) =>
+    cell.getAttribute('title'),
   );
 }
 
@@ -187,7 +195,7 @@ describe('SecurityPage', () => {
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
     expect(cells.slice(0, 5)).toEqual([
-      'binding_attempt',
+      'Device binding attempt',
       'Success',
       'SCAN-ABC...MNOP',
       '203.0.113.7',
@@ -201,21 +209,52 @@ describe('SecurityPage', () => {
     const user = userEvent.setup();
     const { logUrls } = fakeServer();
     renderPage();
-    await waitFor(() => expect(shownEvents()).toEqual(['binding_attempt', 'binding_attempt', 'admin_login']));
+    await waitFor(() =>
+      expect(shownEvents()).toEqual(['Device binding attempt', 'Device binding attempt', 'Admin sign-in']),
+    );
+    expect(shownEventIds()).toEqual(['binding_attempt', 'binding_attempt', 'admin_login']);
     expect(logUrls).toEqual([`${LOGS_URL}?limit=100&offset=0`]);
 
-    // admin_login is not a licensing type, but the log showed it, so it can be picked.
-    await choose(user, 'Event Type', 'admin_login');
-    await waitFor(() => expect(shownEvents()).toEqual(['admin_login']));
+    await choose(user, 'Event Type', 'Admin sign-in');
+    await waitFor(() => expect(shownEvents()).toEqual(['Admin sign-in']));
     expect(logUrls.at(-1)).toBe(`${LOGS_URL}?limit=100&offset=0&eventType=admin_login`);
 
-    await choose(user, 'Event Type', 'challenge_issued');
+    // An event the log has not shown yet can be picked too.
+    await choose(user, 'Event Type', 'Loader challenge issued');
     expect(await screen.findByText('No security events found')).toBeTruthy();
     expect(logUrls.at(-1)).toBe(`${LOGS_URL}?limit=100&offset=0&eventType=challenge_issued`);
 
     await choose(user, 'Event Type', 'All events');
     await waitFor(() => expect(shownEvents()).toHaveLength(3));
     expect(logUrls.at(-1)).toBe(`${LOGS_URL}?limit=100&offset=0`);
+  });
+
+  it('names every event the server writes in plain words, by area, with its id as the tooltip', async () => {
+    const user = userEvent.setup();
+    fakeServer({
+      logs: [...LOGS, auditLog({ id: 4, eventType: 'some_future_event', licenseKey: null, details: {} })],
+    });
+    renderPage();
+    await waitFor(() => expect(shownEvents()).toHaveLength(4));
+    expect(shownEvents()[3]).toBe('Some future event');
+    await user.click(screen.getByRole('combobox', { name: 'Event Type' }));
+    const options = await screen.findAllByRole('option');
+    const byName = new Map(options.map((option) => [option.textContent, option.getAttribute('title')]));
+    expect(options).toHaveLength(1 + AUDIT_EVENT_TYPES.length + 1);
+    expect(byName.get('Emergency stop')).toBe('configuration_emergency_stop');
+    expect(byName.get('License key created')).toBe('license_key_created');
+    expect(byName.get('Some future event')).toBe('some_future_event');
+    for (const option of options) expect(option.textContent).not.toMatch(/_/);
+    const groups = screen.getAllByRole('group').filter((group) => group.closest('[role="listbox"]'));
+    expect(groups.map((group) => group.firstElementChild?.textContent)).toEqual([
+      ...AUDIT_EVENT_AREAS,
+      'Other events',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'Emergency stop' }));
+    expect(screen.getByRole('combobox', { name: 'Event Type' }).textContent).toBe('Emergency stop');
+    expect(screen.getByRole('combobox', { name: 'Event Type' }).getAttribute('title')).toBe(
+      'configuration_emergency_stop',
+    );
   });
 
   it('offers page sizes 50, 100, 200 and 500 and asks for the chosen one', async () => {

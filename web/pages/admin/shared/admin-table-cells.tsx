@@ -1,6 +1,8 @@
-import { LoaderCircle } from 'lucide-react';
+import { Copy, LoaderCircle } from 'lucide-react';
 import { Fragment, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button.tsx';
 import { TableCell, TableRow } from '@/components/ui/table.tsx';
+import { copyToClipboard } from '@/lib/clipboard.ts';
 import { cn } from '@/lib/cn.ts';
 import { formatDate } from '../../../../common/format.ts';
 import { AdminCell } from './admin-table-layout.tsx';
@@ -70,6 +72,52 @@ export function CutText({ text, className }: { text: string; className?: string 
     <p className={cn('w-0 min-w-full truncate', className)} title={text}>
       {text}
     </p>
+  );
+}
+
+/**
+ * A long value cut in its middle, so its end stays in view (an id's last characters, a URL's file
+ * name): the start gives way first, ending in an ellipsis, and `tail` stays whole, wrapping only
+ * when it alone is wider than the space it is given (`className` gives it, e.g. `flex-1` in a row).
+ * The whole value is the tooltip, and both parts are text, so a screen reader reads it whole.
+ */
+export function MiddleCutText({
+  value,
+  tail,
+  className,
+}: {
+  value: string;
+  /** The end of `value` that must stay visible. */
+  tail: string;
+  className?: string;
+}) {
+  const head = value.endsWith(tail) ? value.slice(0, value.length - tail.length) : value;
+  const end = value.endsWith(tail) ? tail : '';
+  return (
+    <span className={cn('flex min-w-0', className)} title={value} data-value={value}>
+      {head && <span className="min-w-0 truncate">{head}</span>}
+      {end && (
+        <span className="max-w-full shrink-0 break-all" data-part="tail">
+          {end}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** A small button that copies `value` ('Copied to clipboard'), named `label` for screen readers and the tooltip. */
+export function CopyValueButton({ value, label, what }: { value: string; label: string; what?: string }) {
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      className="h-7 w-7 shrink-0"
+      aria-label={label}
+      title={label}
+      onClick={() => void copyToClipboard(value, what)}
+    >
+      <Copy />
+    </Button>
   );
 }
 

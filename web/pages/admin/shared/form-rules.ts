@@ -14,6 +14,8 @@ export const FORM_MESSAGES = {
   maxLength: (max: number) => `String must contain at most ${max} character(s)`,
   notANumber: 'Expected number, received nan',
   invalidDate: 'Invalid date',
+  /** The API refuses an expiry that is not ahead ('expiresAt must be in the future'): said before sending. */
+  expiryInPast: 'The expiry must be in the future',
 } as const;
 
 /** Notes longer than the API accepts are refused in the form already. */
@@ -29,6 +31,15 @@ export function parseWholeNumber(raw: unknown, fallback: number): number {
 export const optionalDateTime = z
   .string()
   .refine((v) => v === '' || !Number.isNaN(new Date(v).getTime()), FORM_MESSAGES.invalidDate);
+
+/** Whether a datetime-local value names a moment already past (a readable one; '' is no moment). */
+export function isPastDateTime(value: string, now: number = Date.now()): boolean {
+  const time = new Date(value).getTime();
+  return value !== '' && !Number.isNaN(time) && time <= now;
+}
+
+/** An expiry as typed: empty (none), or a date the browser can read that is still ahead. */
+export const optionalExpiry = optionalDateTime.refine((v) => !isPastDateTime(v), FORM_MESSAGES.expiryInPast);
 
 /** A datetime-local value on the wire: ISO, or null when empty. */
 export const dateTimeToIso = (value: string): string | null => (value ? new Date(value).toISOString() : null);

@@ -1,4 +1,4 @@
-import { waitFor } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
@@ -67,4 +67,11 @@ export function failPosts(fetchMock: ReturnType<typeof mockFetch>): void {
     if (init?.method === 'POST') throw new TypeError('Failed to fetch');
     return answer?.(input, init) ?? json({ error: 'not found' }, 404);
   });
+}
+
+/** The message shown under a labelled field of `container` (its FormField's alert), or null while it has none. */
+export function fieldMessage(container: HTMLElement, label: string): string | null {
+  const field = within(container).getByLabelText(label).closest('div.grid');
+  if (!(field instanceof HTMLElement)) throw new Error(`${label}: no FormField around it`);
+  return within(field).queryByRole('alert')?.textContent ?? null;
 }

@@ -41,6 +41,21 @@ for (const dialect of DIALECTS) {
       t.ctx.db.selectFrom('audit_logs').selectAll().where('event_type', '=', eventType).execute();
 
     describe('listing', () => {
+      it("records the device a loader call binds as its executor's User-Agent names it", async () => {
+        const scriptKey = await insertTestScriptKey(t, { scriptType: 'premium_24h', maxHardwareBindings: 2 });
+        const load = await t.app.inject({
+          method: 'GET',
+          url: `/api/script/loader?script=scanline-premium.lua&key=${scriptKey.scriptKey}&hwid=hw-delta`,
+          headers: { 'user-agent': 'Delta/2.6 (Linux; Android 13)' },
+        });
+        expect(load.statusCode, load.body).toBe(200);
+        const [binding] = await listBindings();
+        expect(binding).toMatchObject({
+          hardwareId: 'hw-delta',
+          deviceInfo: { deviceName: 'Delta 2.6', os: 'Android', deviceType: 'mobile' },
+        });
+      });
+
       it('lists the devices of license keys and script keys together, newest first', async () => {
         const licenseKey = await createLicenseKey('VIP');
         const scriptKey = await insertTestScriptKey(t, { scriptType: 'premium_24h', maxHardwareBindings: 2 });

@@ -1,3 +1,4 @@
+import type { DeviceInfo } from '../../../common/hardware-bindings.ts';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import {
@@ -33,6 +34,7 @@ export async function bindDeviceToScriptKey(
   scriptKeyId: number,
   hardwareId: string,
   now: number,
+  deviceInfo: DeviceInfo | null = null,
 ): Promise<BindOutcome> {
   try {
     return await ctx.db.transaction().execute(async (trx): Promise<BindOutcome> => {
@@ -50,7 +52,7 @@ export async function bindDeviceToScriptKey(
       if (active >= row.max_hardware_bindings) {
         return { kind: 'limit', activeBindings: active, maxBindings: row.max_hardware_bindings };
       }
-      const bindingId = await insertScriptKeyBinding(trx, { scriptKeyId, hardwareId, deviceInfo: null }, now);
+      const bindingId = await insertScriptKeyBinding(trx, { scriptKeyId, hardwareId, deviceInfo }, now);
       return { kind: 'bound', bindingId, activeBindings: active + 1, maxBindings: row.max_hardware_bindings };
     });
   } catch (error) {

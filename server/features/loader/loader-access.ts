@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
+import { deviceFromUserAgent } from '../bindings/device-from-user-agent.ts';
 import { onScriptKeyChanged } from '../licensing/script-key-events.ts';
 import { looksLikeLicenseKey, resolveLicenseKey } from '../script-keys/license-resolution.ts';
 import type { PendingWrites } from '../security/pending-writes.ts';
@@ -37,6 +38,8 @@ export interface PremiumRequest {
   nonce?: string;
   sig?: string;
   ip: string;
+  /** The executor's User-Agent: what a new binding records of the device. */
+  userAgent?: string;
 }
 
 export type AccessRefusal = { kind: 'refused'; status: 401 | 403; message: string };
@@ -194,7 +197,8 @@ export class LoaderAccess {
     hwid: string,
     now: number,
   ): Promise<AccessDecision> {
-    const outcome = await bindDeviceToScriptKey(this.ctx, key.id, hwid, now);
+    const device = deviceFromUserAgent(request.userAgent);
+    const outcome = await bindDeviceToScriptKey(this.ctx, key.id, hwid, now, device);
     switch (outcome.kind) {
       case 'key-changed': {
         // The cached copy is older than the database (a change still on its way over the bus).

@@ -209,7 +209,12 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         }
         hwid = header.hwid;
       }
-      const answer = loader.load({ ...query.data, hwid, ip: request.ip });
+      const answer = loader.load({
+        ...query.data,
+        hwid,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
       if (!(answer instanceof Promise)) {
         sendAnswer(signer, request, reply, answer, autoJoinMaxAgeS);
         return;

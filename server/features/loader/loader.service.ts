@@ -24,6 +24,8 @@ export interface LoaderRequest {
   sig?: string;
   /** The caller's address, for the audit log. */
   ip: string;
+  /** The executor's User-Agent: what a new binding records of the device. */
+  userAgent?: string;
 }
 
 /** The script's exact bytes, a bootstrap that fetches the device id first, or why the loader refuses. */

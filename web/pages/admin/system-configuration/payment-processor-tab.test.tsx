@@ -130,12 +130,57 @@ describe('System Configuration: Payment Processor', () => {
       apiKey: 'greenfield-key-0123456789abcdef',
       webhookSecret: 'whsec-9f8e7d6c5b4a3210',
     });
-    expect(toast).toHaveBeenCalledWith(expect.objectContaining({ title: 'Payment Settings Saved' }));
+    expect(toast).toHaveBeenCalledWith({
+      title: 'Payment Settings Saved',
+      description: 'Orders use the new settings now.',
+    });
     // Connected now: the store answers, the delivery form shows, and the key input is empty again.
     expect(await screen.findByText('Connected to Scanline Shop')).toBeTruthy();
     expect(await screen.findByRole('form', { name: 'Order delivery' })).toBeTruthy();
     expect((screen.getByLabelText('API key') as HTMLInputElement).value).toBe('');
     expect(screen.getByLabelText('API key').getAttribute('placeholder')).toBe('••••cdef');
+  });
+
+  it('saves a half-filled connection saying what is missing, never that orders use it', async () => {
+    const { puts } = fakeServer(UNSET);
+    const user = await openTab();
+    await user.type(screen.getByLabelText('BTCPay Server URL'), 'https://btcpay.example.com');
+    await user.type(screen.getByLabelText('Store ID'), 'StoreAbc');
+    await user.click(screen.getByRole('button', { name: 'Save Connection' }));
+
+    await waitFor(() => expect(puts).toHaveLength(1));
+    await waitFor(() =>
+      expect(toast).toHaveBeenCalledWith({
+        title: 'Payment Settings Saved',
+        description:
+          'Not connected yet: the API key and the webhook secret are missing. Until they are saved, buyers cannot pay through BTCPay Server.',
+      }),
+    );
+    expect(screen.getByText('Not connected')).toBeTruthy();
+
+    await user.type(screen.getByLabelText('API key'), 'greenfield-key-0123456789abcdef');
+    await user.click(screen.getByRole('button', { name: 'Save Connection' }));
+    await waitFor(() =>
+      expect(toast).toHaveBeenLastCalledWith({
+        title: 'Payment Settings Saved',
+        description:
+          'Not connected yet: the webhook secret is missing. Until it is saved, buyers cannot pay through BTCPay Server.',
+      }),
+    );
+  });
+
+  it('lists the webhook events the manual names, "An invoice is processing" among them', async () => {
+    fakeServer(UNSET);
+    await openTab();
+    const events = within(screen.getByRole('list', { name: 'Webhook events' }));
+    expect(events.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'An invoice has been settled',
+      'An invoice is processing',
+      'An invoice has received a payment',
+      'A payment has been settled',
+      'An invoice has expired',
+      'An invoice became invalid',
+    ]);
   });
 
   it('shows the stored key and secret only masked, keeps them when left empty, and clears one on request', async () => {

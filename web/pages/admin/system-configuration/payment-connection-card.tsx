@@ -15,6 +15,7 @@ import {
 } from '../../../../common/payments.ts';
 import { errorText } from '../shared/error-text.ts';
 import { FieldError, FormField } from '../shared/form-field.tsx';
+import { useUnsavedEdits } from '../shared/use-unsaved-changes-guard.tsx';
 import { BtcpayWebhookSetup } from './btcpay-webhook-setup.tsx';
 import { paymentConnectionQuery, useSavePaymentSettings } from './payment-processor-queries.ts';
 import { PreviousWebhookSecretNote } from './previous-webhook-secret-note.tsx';
@@ -48,6 +49,7 @@ export function ConnectionCard({ settings }: { settings: PaymentSettings }) {
     if (field === 'apiKey' || field === 'btcpayUrl') setKeyError(undefined);
   };
   const keyAgain = needsKeyAgain(settings, draft);
+  useUnsavedEdits(Object.keys(connectionChange(settings, draft)).length > 0);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -29,6 +29,8 @@ describe('buttonFileProblem', () => {
   it('passes a download of a public FREE file, and an empty file (the free scanner)', () => {
     expect(buttonFileProblem(button({}), HOSTED)).toBeNull();
     expect(buttonFileProblem(button({ file: '' }), HOSTED)).toBeNull();
+    // The server finds a script whatever the case of its name.
+    expect(buttonFileProblem(button({ file: 'Scanline-Free.LUA' }), HOSTED)).toBeNull();
   });
 
   it('names a missing file, and a file visitors may not download', () => {

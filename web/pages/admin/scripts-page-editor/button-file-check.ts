@@ -12,10 +12,13 @@ import type { ScriptsPageButton, ScriptsPageConfig } from '../../../../common/sc
 
 type HostedFile = Pick<ScriptFileRecord, 'filename' | 'isPublic' | 'accessType'>;
 
+/** A script name as the server looks it up: names differing only in case are one script (scriptNameKey). */
+const nameKey = (filename: string) => filename.normalize('NFC').toLowerCase();
+
 /** What a visitor pressing `button` would run into with these files, in the operator's words; null when it works. */
 export function buttonFileProblem(button: ScriptsPageButton, files: readonly HostedFile[]): string | null {
   const name = buttonFileName(button);
-  const file = files.find((candidate) => candidate.filename === name);
+  const file = files.find((candidate) => nameKey(candidate.filename) === nameKey(name));
   if (button.downloadType === 'script') {
     return file ? null : `${name} is not in the File Manager: the loader it copies finds no script.`;
   }

@@ -4,8 +4,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '@/test/render.tsx';
-import type { PaymentSettings } from '../../../../common/payments.ts';
 import { renderAt, resetBetweenTests } from '../shared/test-utils.tsx';
+import { UNSET_PAYMENT_SETTINGS } from './payment-settings.fixtures.ts';
 import SystemConfigurationPage from './system-configuration.tsx';
 
 vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
@@ -17,15 +17,6 @@ vi.mock('@/lib/realtime.tsx', () => ({
 resetBetweenTests();
 
 const PATH = '/admin/system-configuration';
-const UNSET: PaymentSettings = {
-  btcpayUrl: null,
-  storeId: null,
-  apiKey: null,
-  webhookSecret: null,
-  fromEnvironment: { btcpayUrl: false, storeId: false, apiKey: false, webhookSecret: false },
-  connected: false,
-  delivery: { keyType: 'PREMIUM', validityHours: 24, maxHardwareBindings: 1 },
-};
 
 /** The screen with a sidebar link away (to the dashboard stub), on a server holding 30 slots and a BTC wallet. */
 function renderScreen() {
@@ -40,7 +31,7 @@ function renderScreen() {
       }),
     '/api/admin/system-configuration/slot-usage': () =>
       json({ slotUsage: { usedSlots: 4, availableSlots: 26, totalSlots: 30, utilizationPercentage: 13 } }),
-    '/api/admin/payments/settings': () => json({ settings: UNSET }),
+    '/api/admin/payments/settings': () => json({ settings: UNSET_PAYMENT_SETTINGS }),
   });
   renderAt(
     <>

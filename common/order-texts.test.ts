@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { clockTime, orderCheckoutPath, slotsReservedText } from './order-texts.ts';
+import { BTCPAY_WEBHOOK_EVENTS, clockTime, orderCheckoutPath, slotsReservedText } from './order-texts.ts';
 
 describe('order texts', () => {
   it('reads a time as a 24-hour clock in the given zone', () => {
@@ -15,5 +16,10 @@ describe('order texts', () => {
 
   it("names an order's checkout under the public orders API", () => {
     expect(orderCheckoutPath('AbCdEfGhIjKlMnOp')).toBe('/api/public/orders/AbCdEfGhIjKlMnOp/checkout');
+  });
+
+  it('asks for the webhook events the manual names, in its words', () => {
+    const manual = readFileSync(new URL('../docs/payments.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    for (const event of BTCPAY_WEBHOOK_EVENTS) expect(manual).toContain(`*${event}*`);
   });
 });

@@ -36,6 +36,20 @@ export type OrderMailState = (typeof ORDER_MAIL_STATES)[number];
 /** BTCPay Server's webhook, which the operator enters in the store's Webhooks settings. */
 export const BTCPAY_WEBHOOK_PATH = '/api/payments/btcpay/webhook';
 
+/**
+ * The webhook's events Scanline needs, as BTCPay Server names them in the store's webhook settings
+ * and docs/payments.md lists them (a payment after expiry comes only as a payment event, never as
+ * settled). System Configuration's Payment Processor tab lists the same.
+ */
+export const BTCPAY_WEBHOOK_EVENTS = [
+  'An invoice has been settled',
+  'An invoice is processing',
+  'An invoice has received a payment',
+  'A payment has been settled',
+  'An invoice has expired',
+  'An invoice became invalid',
+] as const;
+
 /** The order's page; its secret follows in the fragment (`/order/{id}#{secret}`) so it never reaches a log. */
 export const ORDER_PAGE_PREFIX = '/order/';
 

@@ -1,5 +1,6 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createQueryClient } from '@/lib/api.ts';
+import { installRefAsProp } from '@/lib/preact-ref-as-prop.ts';
 import { PUBLIC_NOT_FOUND_PAGE, publicPageAt } from '../common/web-routes.ts';
 import { isPrerenderedPage, loadPublicPage, PublicApp } from './public-app.tsx';
 import './styles.css';
@@ -7,6 +8,7 @@ import './styles.css';
 // The public pages' entry (web/public.html). The build prerenders each page's HTML and names the page on
 // #root; the browser takes it over here, then fetches the live figures. Built with Preact in React's
 // place (vite.public.config.ts), so a phone downloads a fraction of the console's code.
+installRefAsProp();
 const root = document.getElementById('root')!;
 const prerendered = root.dataset.page;
 if (isPrerenderedPage(prerendered)) {

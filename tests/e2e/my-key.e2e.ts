@@ -104,3 +104,67 @@ describe('My key (/key): a buyer on a new PC with only the used code (issue 36)'
     expect(((await fresh.json()) as { tier: string }).tier).toBe('PREMIUM');
   });
 });
+
+describe('My key (/key): the reset dialog and an exhausted budget', () => {
+  const suite = useBrowserSuite();
+
+  /** The element holding the keyboard focus, as a screen reader would name it. */
+  const focused = (page: Suite['page']) =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      return active === document.body ? 'body' : `${active?.tagName} ${active?.textContent?.trim()}`;
+    });
+
+  it('gives focus back to Reset devices after Escape and after confirming, without a page error', async () => {
+    const { page } = suite;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    const { scriptKey } = await sellAndRedeem(suite, 'e2e-focus-pc');
+
+    await page.goto('/key');
+    await page.getByLabel('Script key').fill(scriptKey);
+    await page.getByRole('button', { name: 'Check key' }).click();
+    const resetButton = page.getByRole('button', { name: 'Reset devices' });
+    const dialog = page.getByRole('alertdialog', { name: 'Reset devices?' });
+
+    await resetButton.click();
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await focused(page)).toBe('BUTTON Reset devices');
+
+    await resetButton.click();
+    await dialog.getByRole('button', { name: 'Reset devices' }).click();
+    await page.getByText('Devices reset: 1 device removed.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await focused(page)).toBe('BUTTON Reset devices');
+    // That was the last reset: the button now says why it cannot be pressed.
+    expect(await resetButton.isDisabled()).toBe(true);
+    await page.getByText(/^No resets left\. The next reset is available /).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('with no reset left, Reset devices cannot be pressed and says until when, before any confirmation', async () => {
+    const { page } = suite;
+    const { scriptKey } = await sellAndRedeem(suite, 'e2e-spent-pc');
+    // The weekly reset is spent elsewhere (the executor's key box, Discord): the page learns it on a check.
+    const spent = await page.request.post('/api/script/reset-hwid', { data: { key: scriptKey } });
+    expect(spent.status(), await spent.text()).toBe(200);
+
+    await page.goto('/key');
+    await page.getByLabel('Script key').fill(scriptKey);
+    await page.getByRole('button', { name: 'Check key' }).click();
+    await page.getByText('0 of 1 device bound').waitFor();
+    const resetButton = page.getByRole('button', { name: 'Reset devices' });
+    expect(await resetButton.isDisabled()).toBe(true);
+    const reason = page.getByText(/^No resets left\. The next reset is available /);
+    expect(await reason.isVisible()).toBe(true);
+    // The reason is the button's description, so a screen reader hears it on the button too.
+    const describedBy = (await resetButton.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(await reason.textContent());
+
+    await resetButton.click({ force: true });
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+  });
+});

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, Copy, Download, Info, Loader2 } from 'lucide-react';
+import { useId } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
@@ -42,8 +43,23 @@ const ACCESS_INFO_STYLES = {
   info: { className: 'border-sky-400/30 bg-sky-500/10 text-sky-200', icon: Info },
 } as const;
 
+/** The hosted file a button downloads, or whose loader it copies (the free scanner when none is set). */
+export function buttonFileName(button: Pick<ScriptsPageButton, 'file'>): string {
+  return button.file || FREE_SCRIPT_FILE;
+}
+
+/** What would go wrong for a visitor pressing a button (the editor's preview marks it), or null. */
+export type ButtonProblemOf = (button: ScriptsPageButton) => string | null;
+
 /** One configured section of the scripts page: icon, title, badge, access note, features, buttons. */
-export function ScriptSection({ section }: { section: ScriptsPageSection }) {
+export function ScriptSection({
+  section,
+  buttonProblem,
+}: {
+  section: ScriptsPageSection;
+  /** Only the admin's preview passes it: each button it names a problem for is marked with it. */
+  buttonProblem?: ButtonProblemOf;
+}) {
   const Icon = SECTION_ICON_COMPONENTS[section.icon] ?? SECTION_ICON_COMPONENTS.code;
   const iconColor = section.iconColor?.includes('from-') ? section.iconColor : 'from-blue-500 to-cyan-600';
   const buttons = visibleInOrder(section.buttons);
@@ -65,7 +81,7 @@ export function ScriptSection({ section }: { section: ScriptsPageSection }) {
             </div>
             <div className="grid min-w-0 flex-1 gap-1.5">
               <div className="flex flex-wrap items-center gap-2">
-                <CardTitle id={`section-${section.id}`} className="text-xl">
+                <CardTitle id={`section-${section.id}`} className="text-xl wrap-anywhere">
                   {section.title}
                 </CardTitle>
                 {section.badge?.text && <Badge variant={section.badge.variant}>{section.badge.text}</Badge>}
@@ -103,7 +119,7 @@ export function ScriptSection({ section }: { section: ScriptsPageSection }) {
           {buttons.length > 0 && (
             <div className="mt-auto flex flex-wrap gap-3 pt-1">
               {buttons.map((button) => (
-                <SectionButton key={button.id} button={button} />
+                <SectionButton key={button.id} button={button} problem={buttonProblem?.(button) ?? null} />
               ))}
             </div>
           )}
@@ -113,8 +129,9 @@ export function ScriptSection({ section }: { section: ScriptsPageSection }) {
   );
 }
 
-function SectionButton({ button }: { button: ScriptsPageButton }) {
-  const file = button.file || FREE_SCRIPT_FILE;
+function SectionButton({ button, problem }: { button: ScriptsPageButton; problem: string | null }) {
+  const file = buttonFileName(button);
+  const problemId = useId();
   const download = useMutation({
     mutationFn: () => downloadHostedFile(file),
     onSuccess: () => toast({ title: 'Download Started!', description: `${file} is downloading.` }),
@@ -126,11 +143,18 @@ function SectionButton({ button }: { button: ScriptsPageButton }) {
       }),
   });
 
-  if (button.downloadType === 'script') {
-    return (
+  const look = {
+    variant: button.variant,
+    className: cn(
+      'min-w-36 flex-1 sm:flex-none',
+      problem && 'ring-2 ring-amber-400 ring-offset-2 ring-offset-background',
+    ),
+    'aria-describedby': problem ? problemId : undefined,
+  };
+  const pressable =
+    button.downloadType === 'script' ? (
       <Button
-        variant={button.variant}
-        className="min-w-36 flex-1 sm:flex-none"
+        {...look}
         onClick={() => {
           void copyToClipboard(
             buildLoaderSnippet(window.location.origin, file),
@@ -141,21 +165,24 @@ function SectionButton({ button }: { button: ScriptsPageButton }) {
         <Copy aria-hidden="true" />
         {button.label}
       </Button>
+    ) : (
+      <Button {...look} disabled={download.isPending} onClick={() => download.mutate()}>
+        {download.isPending ? (
+          <Loader2 className="animate-spin" aria-hidden="true" />
+        ) : (
+          <Download aria-hidden="true" />
+        )}
+        {button.label}
+      </Button>
     );
-  }
+  if (!problem) return pressable;
   return (
-    <Button
-      variant={button.variant}
-      className="min-w-36 flex-1 sm:flex-none"
-      disabled={download.isPending}
-      onClick={() => download.mutate()}
-    >
-      {download.isPending ? (
-        <Loader2 className="animate-spin" aria-hidden="true" />
-      ) : (
-        <Download aria-hidden="true" />
-      )}
-      {button.label}
-    </Button>
+    <div className="flex min-w-36 flex-1 flex-col gap-1.5 sm:flex-none">
+      {pressable}
+      <p id={problemId} className="flex max-w-xs gap-1.5 text-xs text-amber-300">
+        <AlertTriangle className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+        <span>{problem}</span>
+      </p>
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { type HeadingTag, useHeadingLevel } from '@/components/ui/heading-level.tsx';
 import { cn } from '@/lib/cn.ts';
 import type { ScriptsPageConfig, ScriptsPageSection } from '../../../common/scripts-page.ts';
-import { ScriptSection } from './script-section.tsx';
+import { type ButtonProblemOf, ScriptSection } from './script-section.tsx';
 
 /*
  * The parts of the public scripts page that the admin's scripts page editor previews as well, so the
@@ -21,11 +21,13 @@ export function ScriptsPageHeader({
   const Title = `h${Math.min(useHeadingLevel() ?? 1, 6)}` as HeadingTag;
   return (
     <header className="mb-10 flex flex-col items-center text-center">
-      <Title className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-4xl font-extrabold tracking-tight text-transparent sm:text-5xl">
+      {/* max-w-full and wrap-anywhere: a title with a word wider than a phone wraps instead of running
+          past both sides (the header centres it). */}
+      <Title className="max-w-full bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-4xl font-extrabold tracking-tight text-balance text-transparent wrap-anywhere sm:text-5xl">
         {config.headerTitle}
       </Title>
       {config.headerSubtitle && (
-        <p className="mt-4 max-w-2xl text-lg text-slate-300">{config.headerSubtitle}</p>
+        <p className="mt-4 max-w-2xl text-lg text-slate-300 wrap-anywhere">{config.headerSubtitle}</p>
       )}
       {config.securityBadge && (
         <Badge className="mt-5 border-emerald-400/30 bg-emerald-500/15 px-3 py-1 text-emerald-300">
@@ -37,13 +39,22 @@ export function ScriptsPageHeader({
   );
 }
 
-/** The sections side by side from `md` up (one column when there is only one), each in its own boundary. */
-export function ScriptSectionGrid({ sections }: { sections: ScriptsPageSection[] }) {
+/**
+ * The sections side by side from `md` up (one column when there is only one), each in its own boundary.
+ * `buttonProblem` marks buttons in the admin's preview (see ScriptSection).
+ */
+export function ScriptSectionGrid({
+  sections,
+  buttonProblem,
+}: {
+  sections: ScriptsPageSection[];
+  buttonProblem?: ButtonProblemOf;
+}) {
   return (
     <div className={cn('grid grid-cols-1 gap-6', sections.length > 1 && 'md:grid-cols-2')}>
       {sections.map((section) => (
         <ErrorBoundary key={section.id} level="component">
-          <ScriptSection section={section} />
+          <ScriptSection section={section} buttonProblem={buttonProblem} />
         </ErrorBoundary>
       ))}
     </div>

@@ -1,21 +1,20 @@
-import { CalendarPlus, KeyRound, type LucideIcon, MonitorSmartphone, RotateCcw } from 'lucide-react';
+import { CalendarPlus, KeyRound, MonitorSmartphone } from 'lucide-react';
 import { useState } from 'react';
-import { ConfirmDialog } from '@/components/confirm-action-button.tsx';
 import { MaskedSecret } from '@/components/masked-secret.tsx';
-import { glassCard } from '@/components/public-shell.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { ApiError, apiRequest } from '@/lib/api.ts';
-import { cn } from '@/lib/cn.ts';
+import { apiRequest } from '@/lib/api.ts';
 import { plural } from '@/lib/plural.ts';
 import { formatDate } from '../../../common/format.ts';
-import type { KeyStatusResponse, ResetHwidRefused, ResetHwidResponse } from '../../../common/key-status.ts';
+import type { KeyStatusResponse } from '../../../common/key-status.ts';
 import { maskLicenseKey } from '../../../common/mask.ts';
 import type { RenewResponse } from '../../../common/script-access.ts';
 import type { ScriptKeyType } from '../../../common/script-keys.ts';
-import { timeUntil } from './key-time.ts';
+import { expiryText, failure, KEY_DETAILS_TEXTS, Outcome, Row, SectionCard } from './key-parts.tsx';
+import { ResetDevices } from './key-reset.tsx';
+
+export { KEY_DETAILS_TEXTS, SectionCard } from './key-parts.tsx';
 
 /** The key types' names (common/script-keys.ts has them too, but loads zod, which public pages never do). */
 const TYPE_LABELS: Record<ScriptKeyType, string> = {
@@ -24,100 +23,6 @@ const TYPE_LABELS: Record<ScriptKeyType, string> = {
   VIP: 'VIP',
   premium_24h: 'Premium 24h',
 };
-
-export const KEY_DETAILS_TEXTS = {
-  resetFailed: 'The reset failed. Try again.',
-  renewFailed: 'The code could not be added. Try again.',
-  notFound:
-    'Key not found. Check that you pasted the whole key, code or order link, exactly as you received it.',
-  confirmReset:
-    'Close the script on the old PC first. Every device bound to this key is removed and cannot use it again for a while (a script still running there stops), and this uses one of your resets.',
-  runAgain: 'Now run the script again on your new PC: it binds to the key.',
-  expiredNoReset: 'This key has expired, so its devices cannot be reset. Renew it with a new code below.',
-  inactiveNoReset: 'This key is switched off, so its devices cannot be reset.',
-  askSeller: 'No resets left. Ask the seller for an extra reset.',
-} as const;
-
-/** When the next reset comes, in words: the date and how long until it. */
-function nextResetText(nextResetAt: string): string {
-  return `${formatDate(nextResetAt)} (in ${timeUntil(nextResetAt)})`;
-}
-
-function noResetLeftText(nextResetAt: string | null): string {
-  return nextResetAt
-    ? `No resets left. The next reset is available ${nextResetText(nextResetAt)}.`
-    : KEY_DETAILS_TEXTS.askSeller;
-}
-
-/** The expiry date with the time left ("expired" once past). */
-function expiryText(expiresAt: string): string {
-  const left = timeUntil(expiresAt);
-  return `${formatDate(expiresAt)} (${left === 'now' ? 'expired' : `${left} left`})`;
-}
-
-/** A refused call in words: over budget (429) says when the next reset is possible. */
-function failure(cause: unknown, fallback: string): string {
-  if (!(cause instanceof ApiError)) return fallback;
-  if (cause.status === 429) {
-    try {
-      const { nextResetAt } = JSON.parse(cause.body) as ResetHwidRefused;
-      if (nextResetAt !== undefined) return noResetLeftText(nextResetAt);
-    } catch {
-      // not JSON: the server's text below
-    }
-  }
-  if (cause.status === 404) return KEY_DETAILS_TEXTS.notFound;
-  return cause.serverMessage;
-}
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="flex flex-wrap justify-between gap-2 border-b border-white/5 py-2 last:border-0">
-      <dt className="text-muted-foreground">{label}</dt>
-      <dd className="font-medium text-foreground">{children}</dd>
-    </div>
-  );
-}
-
-function Outcome({ outcome }: { outcome: { ok: boolean; text: string } | null }) {
-  if (!outcome) return null;
-  return (
-    <p
-      role={outcome.ok ? 'status' : 'alert'}
-      className={cn(outcome.ok ? 'text-emerald-300' : 'text-red-300')}
-    >
-      {outcome.text}
-    </p>
-  );
-}
-
-/** One of My key's cards: an icon and a title, an optional line under it, then its content. */
-export function SectionCard({
-  icon: Icon,
-  title,
-  description,
-  contentClassName,
-  children,
-}: {
-  icon: LucideIcon;
-  title: string;
-  description?: React.ReactNode;
-  contentClassName?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <Card className={glassCard}>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <Icon className="h-5 w-5 text-cyan-300" aria-hidden="true" />
-          {title}
-        </CardTitle>
-        {description !== undefined && <CardDescription>{description}</CardDescription>}
-      </CardHeader>
-      <CardContent className={contentClassName}>{children}</CardContent>
-    </Card>
-  );
-}
 
 /**
  * What My key shows once a key is found: the key itself (masked, reveal and copy), its type and time
@@ -189,93 +94,6 @@ export function KeyDetails({
       <ResetDevices scriptKey={key} status={status} expired={expired} onChange={onChange} />
       <RenewKey scriptKey={key} status={status} onChange={onChange} />
     </div>
-  );
-}
-
-function ResetDevices({
-  scriptKey,
-  status,
-  expired,
-  onChange,
-}: {
-  scriptKey: string;
-  status: KeyStatusResponse;
-  expired: boolean;
-  onChange: (status: KeyStatusResponse) => void;
-}) {
-  const [resetting, setResetting] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  const [done, setDone] = useState(false);
-
-  async function reset() {
-    setResetting(true);
-    setOutcome(null);
-    try {
-      const result = await apiRequest<ResetHwidResponse>('POST', '/api/script/reset-hwid', {
-        key: scriptKey,
-      });
-      onChange({ ...status, devices: [], resetsLeft: result.resetsLeft, nextResetAt: result.nextResetAt });
-      setDone(true);
-      setOutcome({
-        ok: true,
-        text: `Devices reset: ${plural(result.removed, 'device', 'devices')} removed.`,
-      });
-    } catch (cause) {
-      setOutcome({ ok: false, text: failure(cause, KEY_DETAILS_TEXTS.resetFailed) });
-    } finally {
-      setResetting(false);
-    }
-  }
-
-  // Why no reset can be made now, shown in place of (or beside a disabled) button.
-  const blocked = expired
-    ? KEY_DETAILS_TEXTS.expiredNoReset
-    : status.status === 'Inactive'
-      ? KEY_DETAILS_TEXTS.inactiveNoReset
-      : null;
-  const noneLeft = status.resetsLeft <= 0;
-  return (
-    <SectionCard
-      icon={RotateCcw}
-      title="Device resets"
-      description="A reset unbinds every device, so you can load the script on a new PC."
-      contentClassName="grid gap-3 text-sm"
-    >
-      <dl>
-        <Row label="Resets left">{status.resetsLeft}</Row>
-        {status.nextResetAt !== null && <Row label="Next reset">{nextResetText(status.nextResetAt)}</Row>}
-      </dl>
-      {blocked !== null ? (
-        <p className="text-muted-foreground">{blocked}</p>
-      ) : (
-        <>
-          <ConfirmDialog
-            trigger={
-              <Button
-                variant="outline"
-                className="justify-self-start"
-                disabled={resetting || noneLeft}
-                aria-describedby={noneLeft ? 'no-reset-left' : undefined}
-              >
-                {resetting ? 'Resetting...' : 'Reset devices'}
-              </Button>
-            }
-            title="Reset devices?"
-            description={KEY_DETAILS_TEXTS.confirmReset}
-            confirmLabel="Reset devices"
-            confirmVariant="default"
-            onConfirm={() => void reset()}
-          />
-          {noneLeft && !done && (
-            <p id="no-reset-left" className="text-muted-foreground">
-              {noResetLeftText(status.nextResetAt)}
-            </p>
-          )}
-        </>
-      )}
-      <Outcome outcome={outcome} />
-      {done && <p className="font-medium text-cyan-200">{KEY_DETAILS_TEXTS.runAgain}</p>}
-    </SectionCard>
   );
 }
 

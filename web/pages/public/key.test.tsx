@@ -96,7 +96,13 @@ describe('KeyPage', () => {
     expect((await screen.findByRole('status')).textContent).toBe('Devices reset: 1 device removed.');
     expect(screen.getByText('0 of 2 devices bound')).toBeTruthy();
     expect(within(screen.getByText('Resets left').parentElement as HTMLElement).getByText('0')).toBeTruthy();
-    expect(screen.getByText(/in 6 days 23 hours/)).toBeTruthy();
+    // The spent budget shows in the Next reset row and as the reason the button cannot be pressed.
+    expect(
+      within(screen.getByText('Next reset').parentElement as HTMLElement).getByText(/in 6 days 23 hours/),
+    ).toBeTruthy();
+    expect(
+      screen.getByText(/^No resets left\. The next reset is available .* \(in 6 days 23 hours\)\.$/),
+    ).toBeTruthy();
     const resetCall = fetchMock.mock.calls.find(([url]) => String(url) === '/api/script/reset-hwid');
     expect(JSON.parse(String(resetCall?.[1]?.body))).toEqual({ key: KEY });
   });
@@ -160,10 +166,14 @@ describe('KeyPage: one key, recovery, reset, renewal (issue 36)', () => {
     renderWithProviders(<KeyPage />, '/key');
     await check();
     const button = await screen.findByRole('button', { name: 'Reset devices' });
-    expect((button as HTMLButtonElement).disabled).toBe(true);
-    expect(
-      screen.getByText(/^No resets left\. The next reset is available .* \(in 2 days 3 hours\)\.$/),
-    ).toBeTruthy();
+    // Unavailable but focusable (the dialog gives focus back to it), with the reason as its description.
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    const reason = screen.getByText(
+      /^No resets left\. The next reset is available .* \(in 2 days 3 hours\)\.$/,
+    );
+    expect(button.getAttribute('aria-describedby')).toBe(reason.id);
+    fireEvent.click(button);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
   it('offers no reset on an expired key, and renews it with a code', async () => {

@@ -20,6 +20,7 @@ import {
   DASHBOARD_LOAD_FAILURE,
 } from './live-configuration-queries.ts';
 import { OverviewTab } from './overview-tab.tsx';
+import { UnsavedParametersGuard } from './parameter-controls.tsx';
 import { ParametersTab, useParameterForm } from './parameters-tab.tsx';
 import { ProfilesTab } from './profiles-tab.tsx';
 import { pushTrackerOf } from './push-tracker.ts';
@@ -116,6 +117,7 @@ export default function LiveConfigurationPage() {
               <HistoryTab changes={listState(history)} />
             </TabsContent>
           </Tabs>
+          <UnsavedParametersGuard parameters={parameters} />
         </>
       )}
     </div>

@@ -14,6 +14,7 @@ import {
   MAX_REASON_LENGTH,
 } from '../../../../common/configuration.ts';
 import { FormField } from '../shared/form-field.tsx';
+import { useUnsavedChangesGuard } from '../shared/use-unsaved-changes-guard.tsx';
 import {
   draftOf,
   MIXED,
@@ -40,7 +41,7 @@ export interface ParameterFormState {
 }
 
 /** The parameters the draft changes from where it started. */
-function changedCount(draft: ParameterDraft, start: ParameterDraft): number {
+export function changedCount(draft: ParameterDraft, start: ParameterDraft): number {
   return BOT_PARAMETER_NAMES.filter((name) =>
     name === 'stealthMode' ? draft.stealthMode !== start.stealthMode : !unchanged(draft[name], start[name]),
   ).length;
@@ -237,4 +238,14 @@ export function ParameterControls({
       </Card>
     </form>
   );
+}
+
+/**
+ * While the form changes a parameter that was not applied, leaving the screen asks first. The page
+ * renders it beside its tabs: the form lives in the page, so the edits survive a tab switch but not
+ * leaving the screen.
+ */
+export function UnsavedParametersGuard({ parameters }: { parameters: ParameterFormState }) {
+  const draft = useWatch({ control: parameters.form.control }) as ParameterDraft;
+  return useUnsavedChangesGuard(changedCount(draft, parameters.start) > 0);
 }

@@ -1,3 +1,4 @@
+import { TriangleAlert } from 'lucide-react';
 import { cn } from '@/lib/cn.ts';
 import { BUTTON_VARIANTS, DOWNLOAD_TYPES, type ScriptsPageButton } from '../../../../common/scripts-page.ts';
 import { ItemControls, SelectField, TextField } from '../shared/field-controls.tsx';
@@ -13,6 +14,7 @@ const DOWNLOAD_TYPE_LABELS: Record<(typeof DOWNLOAD_TYPES)[number], string> = {
 export function ScriptsPageButtonEditor({
   button,
   fileListId,
+  problem = null,
   canMoveUp,
   canMoveDown,
   onChange,
@@ -22,6 +24,8 @@ export function ScriptsPageButtonEditor({
   button: ScriptsPageButton;
   /** The id of a <datalist> of known script files, offered as the File field's suggestions. */
   fileListId?: string;
+  /** What a visitor pressing it would run into (button-file-check.ts), or null. */
+  problem?: string | null;
   canMoveUp: boolean;
   canMoveDown: boolean;
   onChange: (change: ButtonChange) => void;
@@ -85,6 +89,12 @@ export function ScriptsPageButtonEditor({
           onValueChange={(variant) => onChange({ variant })}
         />
       </div>
+      {problem && (
+        <p className="flex gap-2 text-sm text-amber-300">
+          <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+          {problem}
+        </p>
+      )}
     </fieldset>
   );
 }

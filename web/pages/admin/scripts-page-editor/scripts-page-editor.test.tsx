@@ -74,7 +74,16 @@ function fakeServer(initial: ScriptsPageConfig = SAVED) {
       config = structuredClone(DEFAULT_SCRIPTS_PAGE_CONFIG);
       return json({ config });
     },
-    '/api/admin/all-scripts/list': () => json([]),
+    // The files these tests' buttons name (a new button's 'script.lua' too), hosted and open to all:
+    // the file check (scripts-page-file-check.test.tsx) has nothing to say here.
+    '/api/admin/all-scripts/list': () =>
+      json(
+        ['scanline-free.lua', 'script.lua'].map((filename) => ({
+          filename,
+          isPublic: true,
+          accessType: 'FREE',
+        })),
+      ),
   });
   return { puts, resets };
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, Plus, RotateCcw, Save } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-action-button.tsx';
+import type { ButtonProblemOf } from '@/components/scripts-page/script-section.tsx';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -9,11 +10,14 @@ import { Card, CardContent } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { toast } from '@/lib/toast.ts';
+import type { ScriptFileRecord } from '../../../../common/scripts.ts';
 import type { ScriptsPageConfig } from '../../../../common/scripts-page.ts';
 import { AdminPageHeader } from '../shared/admin-page-header.tsx';
 import { errorText } from '../shared/error-text.ts';
 import { allScriptFilesQuery } from '../shared/queries.ts';
 import { useUnsavedChangesGuard } from '../shared/use-unsaved-changes-guard.tsx';
+import { BrokenButtonsDialog } from './broken-buttons-dialog.tsx';
+import { type BrokenButton, brokenButtons, buttonFileProblem } from './button-file-check.ts';
 import {
   addButton,
   addSection,
@@ -90,8 +94,24 @@ function ScriptsPageEditor({ saved }: { saved: ScriptsPageConfig }) {
   const config = draft ?? saved;
   const unsaved = draft !== null && !sameConfig(draft, saved);
   const leaveQuestion = useUnsavedChangesGuard(unsaved);
+  // The File Manager's files, which file buttons are checked against (no check until they load).
+  const files = useQuery(allScriptFilesQuery());
+  const hostedFiles = Array.isArray(files.data) ? files.data : null;
+  const buttonProblem: ButtonProblemOf = (button) =>
+    hostedFiles ? buttonFileProblem(button, hostedFiles) : null;
+  const [pendingSave, setPendingSave] = useState<{
+    sent: ScriptsPageConfig;
+    payload: ScriptsPageConfig;
+    broken: BrokenButton[];
+  } | null>(null);
 
   const edit = (change: (config: ScriptsPageConfig) => ScriptsPageConfig) => setDraft(change(config));
+
+  const commitSave = (sent: ScriptsPageConfig, payload: ScriptsPageConfig) =>
+    save.mutate(payload, {
+      // Edits made while the save was under way stay in the draft.
+      onSuccess: () => setDraft((current) => (current === sent ? null : current)),
+    });
 
   const saveChanges = () => {
     const sent = config;
@@ -101,10 +121,10 @@ function ScriptsPageEditor({ saved }: { saved: ScriptsPageConfig }) {
       toast({ title: 'Save Failed', description: problem, variant: 'destructive' });
       return;
     }
-    save.mutate(payload, {
-      // Edits made while the save was under way stay in the draft.
-      onSuccess: () => setDraft((current) => (current === sent ? null : current)),
-    });
+    // Buttons that would fail for visitors are named first; the operator decides.
+    const broken = hostedFiles ? brokenButtons(payload, hostedFiles) : [];
+    if (broken.length > 0) setPendingSave({ sent, payload, broken });
+    else commitSave(sent, payload);
   };
 
   const resetToDefault = () =>
@@ -160,7 +180,7 @@ function ScriptsPageEditor({ saved }: { saved: ScriptsPageConfig }) {
         </div>
       </EditorHeader>
 
-      <ScriptFileSuggestions id={fileListId} />
+      <ScriptFileSuggestions id={fileListId} files={hostedFiles} />
 
       <Tabs defaultValue="global">
         <TabsList className="flex h-auto w-full flex-wrap justify-start sm:w-auto">
@@ -201,6 +221,7 @@ function ScriptsPageEditor({ saved }: { saved: ScriptsPageConfig }) {
                 canMoveUp={canMove(sections, section.id, 'up')}
                 canMoveDown={canMove(sections, section.id, 'down')}
                 fileListId={fileListId}
+                buttonProblem={buttonProblem}
                 actions={sectionActions(section.id)}
               />
             ))
@@ -208,9 +229,17 @@ function ScriptsPageEditor({ saved }: { saved: ScriptsPageConfig }) {
         </TabsContent>
 
         <TabsContent value="preview">
-          <ScriptsPagePreview config={config} />
+          <ScriptsPagePreview config={config} buttonProblem={buttonProblem} />
         </TabsContent>
       </Tabs>
+      <BrokenButtonsDialog
+        broken={pendingSave?.broken ?? []}
+        onCancel={() => setPendingSave(null)}
+        onSaveAnyway={() => {
+          if (pendingSave) commitSave(pendingSave.sent, pendingSave.payload);
+          setPendingSave(null);
+        }}
+      />
       {leaveQuestion}
     </>
   );
@@ -234,9 +263,8 @@ function ResetToDefaultButton({ pending, onConfirm }: { pending: boolean; onConf
 }
 
 /** Known script file names, offered by every button's File field (typing any name still works). */
-function ScriptFileSuggestions({ id }: { id: string }) {
-  const files = useQuery(allScriptFilesQuery());
-  const names = Array.isArray(files.data) ? [...new Set(files.data.map((file) => file.filename))] : [];
+function ScriptFileSuggestions({ id, files }: { id: string; files: readonly ScriptFileRecord[] | null }) {
+  const names = [...new Set((files ?? []).map((file) => file.filename))];
   return (
     <datalist id={id}>
       {names.map((name) => (

@@ -1,5 +1,6 @@
 import type { MouseEvent } from 'react';
 import { BackToHomeButton } from '@/components/public-shell.tsx';
+import type { ButtonProblemOf } from '@/components/scripts-page/script-section.tsx';
 import { visibleInOrder } from '@/components/scripts-page/scripts-content.ts';
 import { ScriptSectionGrid, ScriptsPageHeader } from '@/components/scripts-page/scripts-page-parts.tsx';
 import { HeadingLevel, useHeadingLevel } from '@/components/ui/heading-level.tsx';
@@ -14,7 +15,14 @@ function keepLinksInert(event: MouseEvent) {
  * The draft as visitors will see /scripts: the public page's own header and section cards, with
  * only the visible sections and buttons, in order.
  */
-export function ScriptsPagePreview({ config }: { config: ScriptsPageConfig }) {
+export function ScriptsPagePreview({
+  config,
+  buttonProblem,
+}: {
+  config: ScriptsPageConfig;
+  /** Marks the buttons that would fail for visitors. */
+  buttonProblem?: ButtonProblemOf;
+}) {
   const sections = visibleInOrder(config.sections);
   // The previewed page's headings sit a level below the screen's, so the screen keeps one h1.
   const level = (useHeadingLevel() ?? 0) + 1;
@@ -34,7 +42,7 @@ export function ScriptsPagePreview({ config }: { config: ScriptsPageConfig }) {
           {sections.length === 0 ? (
             <p className="py-10 text-center text-sm text-muted-foreground">No visible sections.</p>
           ) : (
-            <ScriptSectionGrid sections={sections} />
+            <ScriptSectionGrid sections={sections} buttonProblem={buttonProblem} />
           )}
         </HeadingLevel>
       </div>

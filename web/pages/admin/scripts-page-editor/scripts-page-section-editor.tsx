@@ -1,10 +1,10 @@
-import { ChevronDown, ChevronRight, Plus, X } from 'lucide-react';
+import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useId } from 'react';
+import type { ButtonProblemOf } from '@/components/scripts-page/script-section.tsx';
 import { ICON_GRADIENT_PRESETS, SECTION_ICON_COMPONENTS } from '@/components/scripts-page/scripts-content.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
-import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { cn } from '@/lib/cn.ts';
@@ -15,26 +15,19 @@ import {
   SECTION_ICONS,
 } from '../../../../common/scripts-page.ts';
 import { ItemControls, SelectField, TextField } from '../shared/field-controls.tsx';
-import { ScriptsPageButtonEditor } from './scripts-page-button-editor.tsx';
 import {
-  type ButtonChange,
   badgeWithText,
-  byOrder,
-  canMove,
   type MoveDirection,
   NEW_ACCESS_INFO,
   type SectionChange,
 } from './scripts-page-draft.ts';
+import { ButtonList, type ButtonListActions, FeatureListEditor } from './scripts-page-section-lists.tsx';
 
-export interface SectionEditorActions {
+export interface SectionEditorActions extends ButtonListActions {
   onToggleExpanded: () => void;
   onChange: (change: SectionChange) => void;
   onMove: (direction: MoveDirection) => void;
   onDelete: () => void;
-  onAddButton: () => void;
-  onButtonChange: (buttonId: string, change: ButtonChange) => void;
-  onButtonMove: (buttonId: string, direction: MoveDirection) => void;
-  onButtonDelete: (buttonId: string) => void;
 }
 
 /**
@@ -47,6 +40,7 @@ export function ScriptsPageSectionEditor({
   canMoveUp,
   canMoveDown,
   fileListId,
+  buttonProblem,
   actions,
 }: {
   section: ScriptsPageSection;
@@ -54,12 +48,15 @@ export function ScriptsPageSectionEditor({
   canMoveUp: boolean;
   canMoveDown: boolean;
   fileListId?: string;
+  /** What would fail for a visitor pressing a button: shown under it, and counted on the collapsed card. */
+  buttonProblem: ButtonProblemOf;
   actions: SectionEditorActions;
 }) {
   const bodyId = useId();
   const name = section.title.trim() || 'Untitled section';
   const Icon = SECTION_ICON_COMPONENTS[section.icon] ?? SECTION_ICON_COMPONENTS.code;
   const buttonCount = section.buttons.length;
+  const failing = section.buttons.filter((button) => buttonProblem(button) !== null).length;
 
   return (
     <Card role="group" aria-label={`Section ${name}`} className={cn(!section.visible && 'opacity-75')}>
@@ -91,6 +88,14 @@ export function ScriptsPageSectionEditor({
               {name}
             </CardTitle>
             {!section.visible && <Badge variant="outline">Hidden</Badge>}
+            {failing > 0 && (
+              <Badge
+                variant="outline"
+                className="shrink-0 border-amber-400/40 bg-amber-500/10 text-amber-300"
+              >
+                {failing === 1 ? '1 button fails' : `${failing} buttons fail`}
+              </Badge>
+            )}
           </div>
           <p className="text-xs text-muted-foreground">
             {`Position ${section.order + 1} · ${buttonCount} ${buttonCount === 1 ? 'button' : 'buttons'}`}
@@ -121,7 +126,12 @@ export function ScriptsPageSectionEditor({
             features={section.features}
             onChange={(features) => actions.onChange({ features })}
           />
-          <ButtonList section={section} fileListId={fileListId} actions={actions} />
+          <ButtonList
+            section={section}
+            fileListId={fileListId}
+            buttonProblem={buttonProblem}
+            actions={actions}
+          />
         </CardContent>
       )}
     </Card>
@@ -248,103 +258,6 @@ function AccessInfoEditor({ section, onChange }: SectionPartProps) {
             rows={2}
             onValueChange={(description) => onChange({ accessInfo: { ...info, description } })}
           />
-        </div>
-      )}
-    </div>
-  );
-}
-
-/** The title of a list in the section (features, buttons) with its add button beside it. */
-function ListHeading({ title, addLabel, onAdd }: { title: string; addLabel: string; onAdd: () => void }) {
-  return (
-    <div className="flex items-center justify-between gap-2">
-      <span className="text-sm font-medium">{title}</span>
-      <Button variant="outline" size="sm" onClick={onAdd}>
-        <Plus />
-        {addLabel}
-      </Button>
-    </div>
-  );
-}
-
-/** Features as a list of lines; 'icon:text' picks the bullet icon. */
-function FeatureListEditor({
-  features,
-  onChange,
-}: {
-  features: string[];
-  onChange: (features: string[]) => void;
-}) {
-  const hintId = useId();
-  return (
-    <div className="grid gap-2">
-      <ListHeading title="Features" addLabel="Add Feature" onAdd={() => onChange([...features, ''])} />
-      <p id={hintId} className="text-xs text-muted-foreground">
-        {`One feature per row. Write icon:text to choose its bullet icon (${SECTION_ICONS.join(', ')}), e.g. zap:Live finds.`}
-      </p>
-      {features.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No features yet.</p>
-      ) : (
-        <ul className="grid gap-2">
-          {features.map((feature, index) => (
-            // Features are plain strings that may repeat; the position is what identifies a line.
-            // biome-ignore lint/suspicious/noArrayIndexKey: see above
-            <li key={index} className="flex items-center gap-2">
-              <Input
-                aria-label={`Feature ${index + 1}`}
-                aria-describedby={hintId}
-                value={feature}
-                maxLength={300}
-                placeholder="icon:text"
-                onChange={(e) => onChange(features.map((f, i) => (i === index ? e.target.value : f)))}
-              />
-              <Button
-                variant="ghost"
-                size="icon"
-                className="h-8 w-8 shrink-0"
-                aria-label={`Remove feature ${index + 1}`}
-                title="Remove feature"
-                onClick={() => onChange(features.filter((_, i) => i !== index))}
-              >
-                <X />
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-function ButtonList({
-  section,
-  fileListId,
-  actions,
-}: {
-  section: ScriptsPageSection;
-  fileListId?: string;
-  actions: SectionEditorActions;
-}) {
-  const buttons = byOrder(section.buttons);
-  return (
-    <div className="grid gap-2">
-      <ListHeading title="Buttons" addLabel="Add Button" onAdd={actions.onAddButton} />
-      {buttons.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No buttons yet.</p>
-      ) : (
-        <div className="grid gap-2">
-          {buttons.map((button) => (
-            <ScriptsPageButtonEditor
-              key={button.id}
-              button={button}
-              fileListId={fileListId}
-              canMoveUp={canMove(buttons, button.id, 'up')}
-              canMoveDown={canMove(buttons, button.id, 'down')}
-              onChange={(change) => actions.onButtonChange(button.id, change)}
-              onMove={(direction) => actions.onButtonMove(button.id, direction)}
-              onDelete={() => actions.onButtonDelete(button.id)}
-            />
-          ))}
         </div>
       )}
     </div>

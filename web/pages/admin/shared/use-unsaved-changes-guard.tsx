@@ -23,6 +23,7 @@ import { ADMIN_LOGIN_PATH } from './admin-session.ts';
 export const LEAVE_TEXTS = {
   title: 'Leave without saving?',
   description: 'This page has changes that are not saved. Leaving now discards them.',
+  tabDescription: 'This tab has changes that are not saved. Switching tabs discards them.',
   stay: 'Stay',
   leave: 'Leave',
 } as const;
@@ -54,17 +55,20 @@ export function LeaveWithoutSavingDialog({
   open,
   onStay,
   onLeave,
+  description = LEAVE_TEXTS.description,
 }: {
   open: boolean;
   onStay: () => void;
   onLeave: () => void;
+  /** What leaving discards, when it is less than the page (a tab). */
+  description?: string;
 }) {
   return (
     <AlertDialog open={open} onOpenChange={(next) => !next && onStay()}>
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>{LEAVE_TEXTS.title}</AlertDialogTitle>
-          <AlertDialogDescription>{LEAVE_TEXTS.description}</AlertDialogDescription>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel>{LEAVE_TEXTS.stay}</AlertDialogCancel>
@@ -106,9 +110,7 @@ const UnsavedWorkTrackerContext = createContext<UnsavedWorkTracker | null>(null)
 
 /** Counts the screens below holding unsaved work; the admin shell mounts it once. */
 export function UnsavedWorkProvider({ children }: { children: ReactNode }) {
-  const [count, setCount] = useState(0);
-  const track = useCallback((delta: 1 | -1) => setCount((current) => current + delta), []);
-  const tracker = useMemo(() => ({ track }), [track]);
+  const { count, tracker } = useUnsavedCounter();
   return (
     <UnsavedWorkTrackerContext.Provider value={tracker}>
       <UnsavedWorkCountContext.Provider value={count}>{children}</UnsavedWorkCountContext.Provider>
@@ -117,12 +119,24 @@ export function UnsavedWorkProvider({ children }: { children: ReactNode }) {
 }
 
 function useReportUnsavedWork(unsaved: boolean): void {
-  const tracker = useContext(UnsavedWorkTrackerContext);
+  useTrackedWhile(useContext(UnsavedWorkTrackerContext), unsaved);
+}
+
+/** Counts one with `tracker` while `unsaved` holds (and the caller is mounted). */
+function useTrackedWhile(tracker: UnsavedWorkTracker | null, unsaved: boolean): void {
   useEffect(() => {
     if (!unsaved || !tracker) return;
     tracker.track(1);
     return () => tracker.track(-1);
   }, [unsaved, tracker]);
+}
+
+/** A counter of unsaved work: `unsaved` while anything counted holds some. */
+function useUnsavedCounter(): { count: number; tracker: UnsavedWorkTracker } {
+  const [count, setCount] = useState(0);
+  const track = useCallback((delta: 1 | -1) => setCount((current) => current + delta), []);
+  const tracker = useMemo(() => ({ track }), [track]);
+  return { count, tracker };
 }
 
 /**
@@ -147,4 +161,64 @@ export function useConfirmLeavingUnsavedWork(): { confirm: (action: () => void) 
     />
   );
   return { confirm, dialog };
+}
+
+/*
+ * A screen whose edits live in several forms (System Configuration's tabs): each form reports its own
+ * with useUnsavedEdits(unsaved) to the screen's counter (useUnsavedEditsCounter, handed down by
+ * UnsavedEditsScope), and the screen guards while any form holds some. A form outside any scope
+ * reports nothing.
+ */
+
+const UnsavedEditsContext = createContext<UnsavedWorkTracker | null>(null);
+
+/** The screen's counter of forms holding unsaved edits; hand `tracker` to an UnsavedEditsScope. */
+export function useUnsavedEditsCounter(): { unsaved: boolean; tracker: UnsavedWorkTracker } {
+  const { count, tracker } = useUnsavedCounter();
+  return { unsaved: count > 0, tracker };
+}
+
+/** The forms below report their unsaved edits to `tracker`. */
+export function UnsavedEditsScope({
+  tracker,
+  children,
+}: {
+  tracker: UnsavedWorkTracker;
+  children: ReactNode;
+}) {
+  return <UnsavedEditsContext.Provider value={tracker}>{children}</UnsavedEditsContext.Provider>;
+}
+
+/** A form says whether it holds unsaved edits, to the screen around it. */
+export function useUnsavedEdits(unsaved: boolean): void {
+  useTrackedWhile(useContext(UnsavedEditsContext), unsaved);
+}
+
+/**
+ * Controlled tabs whose panels drop their forms' edits on leaving them (Radix unmounts an inactive
+ * panel): while `unsaved`, a switch asks first. Spread `value` and `onValueChange` on the Tabs and
+ * render `dialog`.
+ */
+export function useGuardedTabs(
+  initial: string,
+  unsaved: boolean,
+): { value: string; onValueChange: (next: string) => void; dialog: ReactNode } {
+  const [value, setValue] = useState(initial);
+  const [pending, setPending] = useState<string | null>(null);
+  const onValueChange = (next: string) => {
+    if (unsaved && next !== value) setPending(next);
+    else setValue(next);
+  };
+  const dialog = (
+    <LeaveWithoutSavingDialog
+      open={pending !== null}
+      description={LEAVE_TEXTS.tabDescription}
+      onStay={() => setPending(null)}
+      onLeave={() => {
+        if (pending !== null) setValue(pending);
+        setPending(null);
+      }}
+    />
+  );
+  return { value, onValueChange, dialog };
 }

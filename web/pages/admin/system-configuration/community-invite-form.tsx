@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import type { SystemConfiguration } from '../../../../common/system.ts';
+import { useUnsavedEdits } from '../shared/use-unsaved-changes-guard.tsx';
 import { FieldNote, SaveButton } from './form-parts.tsx';
 
 /** Empty clears the link; anything else must be an https link (the server checks the same). */
@@ -38,6 +39,7 @@ export function CommunityInviteForm({
     resetOptions: { keepDirtyValues: true },
   });
   const error = form.formState.errors.communityInviteUrl?.message;
+  useUnsavedEdits(form.watch('communityInviteUrl').trim() !== saved);
   const submit = form.handleSubmit(({ communityInviteUrl }) =>
     onSave({
       totalSlots: configuration.totalSlots,

@@ -15,6 +15,7 @@ import {
 } from '../../../../common/discord.ts';
 import { errorText } from '../shared/error-text.ts';
 import { FormField } from '../shared/form-field.tsx';
+import { useUnsavedEdits } from '../shared/use-unsaved-changes-guard.tsx';
 import { CopyableUrl } from './copyable-url.tsx';
 import { DiscordCheck } from './discord-check.tsx';
 import { discordSettingsQuery, useSaveDiscordSettings } from './discord-queries.ts';
@@ -64,6 +65,7 @@ function DiscordCard({ settings }: { settings: DiscordSettingsView }) {
   const save = useSaveDiscordSettings();
   const [draft, setDraft] = useState<Draft>(() => initialDraft(settings));
   const setField = (field: DiscordSettingField, value: string) => setDraft((d) => ({ ...d, [field]: value }));
+  useUnsavedEdits(Object.keys(settingsChange(settings, draft)).length > 0);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const change = settingsChange(settings, draft);

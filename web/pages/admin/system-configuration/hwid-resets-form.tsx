@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { SYSTEM_TEXTS, type SystemConfiguration } from '../../../../common/system.ts';
+import { useUnsavedEdits } from '../shared/use-unsaved-changes-guard.tsx';
 import { FieldNote, SaveButton } from './form-parts.tsx';
 
 export const HwidResetsSchema = z.object({
@@ -39,6 +40,7 @@ export function HwidResetsForm({
     resetOptions: { keepDirtyValues: true },
   });
   const error = form.formState.errors.hwidResetsPerWeek?.message;
+  useUnsavedEdits(saved !== undefined && form.watch('hwidResetsPerWeek') !== saved);
   const submit = form.handleSubmit(({ hwidResetsPerWeek }) =>
     onSave({
       totalSlots: configuration.totalSlots,

@@ -6,7 +6,6 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
-import { BTCPAY_WEBHOOK_PATH } from '../../../../common/order-texts.ts';
 import {
   PAYMENT_SETTING_ENV,
   type PaymentConnection,
@@ -16,7 +15,8 @@ import {
 } from '../../../../common/payments.ts';
 import { errorText } from '../shared/error-text.ts';
 import { FieldError, FormField } from '../shared/form-field.tsx';
-import { CopyableUrl } from './copyable-url.tsx';
+import { useUnsavedEdits } from '../shared/use-unsaved-changes-guard.tsx';
+import { BtcpayWebhookSetup } from './btcpay-webhook-setup.tsx';
 import { paymentConnectionQuery, useSavePaymentSettings } from './payment-processor-queries.ts';
 import { PreviousWebhookSecretNote } from './previous-webhook-secret-note.tsx';
 
@@ -49,6 +49,7 @@ export function ConnectionCard({ settings }: { settings: PaymentSettings }) {
     if (field === 'apiKey' || field === 'btcpayUrl') setKeyError(undefined);
   };
   const keyAgain = needsKeyAgain(settings, draft);
+  useUnsavedEdits(Object.keys(connectionChange(settings, draft)).length > 0);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -161,7 +162,7 @@ export function ConnectionCard({ settings }: { settings: PaymentSettings }) {
           )}
         </form>
 
-        <WebhookUrl />
+        <BtcpayWebhookSetup />
         {settings.connected && <ConnectionCheck />}
       </CardContent>
     </Card>
@@ -261,20 +262,5 @@ function ConnectionCheck() {
         data?.error && <FieldError message={data.error} />
       )}
     </div>
-  );
-}
-
-/** The address BTCPay Server posts its events to: the operator enters it in the store's Webhooks. */
-function WebhookUrl() {
-  return (
-    <CopyableUrl
-      label="Webhook URL"
-      url={`${window.location.origin}${BTCPAY_WEBHOOK_PATH}`}
-      testId="webhook-url"
-      pasteHint="Paste it in BTCPay Server: Store, Webhooks, Create webhook."
-    >
-      In BTCPay Server: the store's Webhooks, Create webhook, this URL, the events Invoice settled, expired
-      and invalid, and the same secret as above.
-    </CopyableUrl>
   );
 }

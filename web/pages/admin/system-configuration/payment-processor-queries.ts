@@ -9,6 +9,7 @@ import type {
 } from '../../../../common/payments.ts';
 import { paymentSettingsQuery } from '../shared/queries.ts';
 import { QUERY_KEYS } from '../shared/query-keys.ts';
+import { paymentSavedToast } from './payment-saved-toast.ts';
 
 export { paymentSettingsQuery } from '../shared/queries.ts';
 
@@ -38,7 +39,7 @@ export function useSavePaymentSettings() {
       apiRequest<PaymentSettingsResponse>('PUT', QUERY_KEYS.paymentSettings, change),
     onSuccess: (answer) => {
       queryClient.setQueryData(paymentSettingsQuery().queryKey, answer);
-      toast({ title: 'Payment Settings Saved', description: 'Orders use the new settings now.' });
+      toast(paymentSavedToast(answer.settings));
       void queryClient.invalidateQueries({ queryKey: [QUERY_KEYS.paymentConnection] });
       void queryClient.invalidateQueries({ queryKey: [QUERY_KEYS.dashboardStats] });
     },

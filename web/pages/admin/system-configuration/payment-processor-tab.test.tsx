@@ -5,8 +5,10 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast.ts';
 import { json, mockFetch } from '@/test/render.tsx';
+import { BTCPAY_WEBHOOK_EVENTS } from '../../../../common/order-texts.ts';
 import type { PaymentConnection, PaymentSettings } from '../../../../common/payments.ts';
 import { renderAt } from '../shared/test-utils.tsx';
+import { UNSET_PAYMENT_SETTINGS } from './payment-settings.fixtures.ts';
 import SystemConfigurationPage from './system-configuration.tsx';
 
 vi.mock('@/lib/toast.ts', () => ({ toast: vi.fn(), dismissToast: vi.fn(), useToasts: () => [] }));
@@ -20,15 +22,7 @@ const USAGE_URL = '/api/admin/system-configuration/slot-usage';
 const SETTINGS_URL = '/api/admin/payments/settings';
 const CONNECTION_URL = '/api/admin/payments/connection';
 
-const UNSET: PaymentSettings = {
-  btcpayUrl: null,
-  storeId: null,
-  apiKey: null,
-  webhookSecret: null,
-  fromEnvironment: { btcpayUrl: false, storeId: false, apiKey: false, webhookSecret: false },
-  connected: false,
-  delivery: { keyType: 'PREMIUM', validityHours: 24, maxHardwareBindings: 1 },
-};
+const UNSET = UNSET_PAYMENT_SETTINGS;
 
 const CONNECTED: PaymentSettings = {
   ...UNSET,
@@ -130,12 +124,53 @@ describe('System Configuration: Payment Processor', () => {
       apiKey: 'greenfield-key-0123456789abcdef',
       webhookSecret: 'whsec-9f8e7d6c5b4a3210',
     });
-    expect(toast).toHaveBeenCalledWith(expect.objectContaining({ title: 'Payment Settings Saved' }));
+    expect(toast).toHaveBeenCalledWith({
+      title: 'Payment Settings Saved',
+      description: 'Orders use the new settings now.',
+    });
     // Connected now: the store answers, the delivery form shows, and the key input is empty again.
     expect(await screen.findByText('Connected to Scanline Shop')).toBeTruthy();
     expect(await screen.findByRole('form', { name: 'Order delivery' })).toBeTruthy();
     expect((screen.getByLabelText('API key') as HTMLInputElement).value).toBe('');
     expect(screen.getByLabelText('API key').getAttribute('placeholder')).toBe('••••cdef');
+  });
+
+  it('saves a half-filled connection saying what is missing, never that orders use it', async () => {
+    const { puts } = fakeServer(UNSET);
+    const user = await openTab();
+    await user.type(screen.getByLabelText('BTCPay Server URL'), 'https://btcpay.example.com');
+    await user.type(screen.getByLabelText('Store ID'), 'StoreAbc');
+    await user.click(screen.getByRole('button', { name: 'Save Connection' }));
+
+    await waitFor(() => expect(puts).toHaveLength(1));
+    await waitFor(() =>
+      expect(toast).toHaveBeenCalledWith({
+        title: 'Payment Settings Saved',
+        description:
+          'Not connected yet: the API key and the webhook secret are missing. Until they are saved, buyers cannot pay through BTCPay Server.',
+      }),
+    );
+    expect(screen.getByText('Not connected')).toBeTruthy();
+
+    await user.type(screen.getByLabelText('API key'), 'greenfield-key-0123456789abcdef');
+    await user.click(screen.getByRole('button', { name: 'Save Connection' }));
+    await waitFor(() =>
+      expect(toast).toHaveBeenLastCalledWith({
+        title: 'Payment Settings Saved',
+        description:
+          'Not connected yet: the webhook secret is missing. Until it is saved, buyers cannot pay through BTCPay Server.',
+      }),
+    );
+  });
+
+  it('lists the webhook events the manual names, "An invoice is processing" among them', async () => {
+    fakeServer(UNSET);
+    await openTab();
+    const events = within(screen.getByRole('list', { name: 'Webhook events' }));
+    expect(events.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      ...BTCPAY_WEBHOOK_EVENTS,
+    ]);
+    expect(events.getByText('An invoice is processing')).toBeTruthy();
   });
 
   it('shows the stored key and secret only masked, keeps them when left empty, and clears one on request', async () => {

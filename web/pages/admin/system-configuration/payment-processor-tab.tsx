@@ -15,6 +15,7 @@ import {
 import { errorText } from '../shared/error-text.ts';
 import { SelectFormField, WholeNumberField } from '../shared/form-field.tsx';
 import { FORM_MESSAGES, numberInRange, parseWholeNumber } from '../shared/form-rules.ts';
+import { useUnsavedEdits } from '../shared/use-unsaved-changes-guard.tsx';
 import { ConnectionCard } from './payment-connection-card.tsx';
 import { paymentSettingsQuery, useSavePaymentSettings } from './payment-processor-queries.ts';
 
@@ -68,6 +69,13 @@ function DeliveryCard({ settings }: { settings: PaymentSettings }) {
     resetOptions: { keepDirtyValues: true },
   });
   const { errors } = form.formState;
+  const typed = form.watch();
+  const saved = settings.delivery;
+  useUnsavedEdits(
+    typed.keyType !== saved.keyType ||
+      typed.validityHours !== saved.validityHours ||
+      typed.maxHardwareBindings !== saved.maxHardwareBindings,
+  );
   const submit = form.handleSubmit((delivery) =>
     save.mutate({ delivery }, { onSuccess: ({ settings: saved }) => form.reset(saved.delivery) }),
   );

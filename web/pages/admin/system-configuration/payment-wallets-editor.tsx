@@ -15,6 +15,7 @@ import { Label } from '@/components/ui/label.tsx';
 import { cn } from '@/lib/cn.ts';
 import { toast } from '@/lib/toast.ts';
 import { currencyCodeProblem, QUICK_ADD_CURRENCIES } from '../../../../common/system.ts';
+import { useUnsavedEdits } from '../shared/use-unsaved-changes-guard.tsx';
 import { addWallet, normalizeCurrency, removeWallet, type Wallets } from './wallet-draft.ts';
 
 /**
@@ -45,6 +46,8 @@ export function PaymentWalletsEditor({
   const addressRef = useRef<HTMLInputElement>(null);
   const [currency, setCurrency] = useState('');
   const [address, setAddress] = useState('');
+  // An address typed but not added yet is an edit too.
+  useUnsavedEdits(address.trim() !== '');
   const entries = Object.entries(wallets).sort(([a], [b]) => a.localeCompare(b));
 
   const add = (event: FormEvent) => {

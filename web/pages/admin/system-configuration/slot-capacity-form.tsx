@@ -18,6 +18,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { type SlotUsage, SYSTEM_TEXTS, type SystemConfiguration } from '../../../../common/system.ts';
+import { useUnsavedEdits } from '../shared/use-unsaved-changes-guard.tsx';
 import { FieldNote, SaveButton } from './form-parts.tsx';
 
 export const SlotCapacitySchema = z.object({
@@ -67,7 +68,9 @@ export function SlotCapacityForm({
   });
   const error = form.formState.errors.totalSlots?.message;
   const used = slotUsage?.usedSlots;
-  const warning = slotsInUseWarning(form.watch('totalSlots'), used);
+  const typed = form.watch('totalSlots');
+  const warning = slotsInUseWarning(typed, used);
+  useUnsavedEdits(typed !== configuration.totalSlots);
 
   const save = (totalSlots: number) => onSave({ totalSlots, paymentWallets: configuration.paymentWallets });
   const submit = form.handleSubmit(({ totalSlots }) => {

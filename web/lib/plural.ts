@@ -5,3 +5,8 @@
 export function plural(count: number, singular: string, pluralForm: string): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** Names joined as a sentence says them: "a", "a and b", "a, b and c". */
+export function listed(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}

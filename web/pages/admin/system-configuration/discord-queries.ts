@@ -8,6 +8,7 @@ import type {
   DiscordSettingsResponse,
   UpdateDiscordSettingsRequest,
 } from '../../../../common/discord.ts';
+import { discordSavedToast } from './discord-saved-toast.ts';
 
 const DISCORD_SETTINGS_PATH = '/api/admin/discord/settings';
 const DISCORD_CHECK_PATH = '/api/admin/discord/check';
@@ -32,7 +33,7 @@ export function useSaveDiscordSettings() {
       apiRequest<DiscordSettingsResponse>('PUT', DISCORD_SETTINGS_PATH, change),
     onSuccess: (answer) => {
       queryClient.setQueryData(discordSettingsQuery().queryKey, answer);
-      toast({ title: 'Discord Settings Saved', description: 'Commands use the new settings now.' });
+      toast(discordSavedToast(answer.settings));
     },
     onError: toastFailure('Save Failed', 'Failed to save the Discord settings'),
   });

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toast } from '@/lib/toast.ts';
 import { json, mockFetch } from '@/test/render.tsx';
 import type {
   DiscordCheckResponse,
@@ -106,6 +107,21 @@ describe('System Configuration: Discord', () => {
     expect(await screen.findByText('Interactions verified')).toBeTruthy();
     expect(screen.getByText('Saved (••••1234). Leave empty to keep it.')).toBeTruthy();
     expect((screen.getByLabelText('Bot token') as HTMLInputElement).value).toBe('');
+    // Saved, but not yet a desk Discord can reach: the toast says what is missing, not that commands run.
+    expect(toast).toHaveBeenLastCalledWith({
+      title: 'Discord Settings Saved',
+      description:
+        "Not connected yet: the application ID is missing. Until it is saved, Discord's slash commands get no answer.",
+    });
+    await user.type(screen.getByLabelText('Application ID'), '1100000000000000001');
+    await user.click(screen.getByRole('button', { name: 'Save Discord Settings' }));
+    await waitFor(() => expect(puts).toHaveLength(2));
+    await waitFor(() =>
+      expect(toast).toHaveBeenLastCalledWith({
+        title: 'Discord Settings Saved',
+        description: 'Commands use the new settings now.',
+      }),
+    );
   });
 
   it('makes a setting the environment sets read-only, naming its variable', async () => {

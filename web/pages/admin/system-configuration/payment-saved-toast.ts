@@ -1,3 +1,4 @@
+import { listed } from '@/lib/plural.ts';
 import type { PaymentSettingField, PaymentSettings } from '../../../../common/payments.ts';
 
 /** The connection settings as the save toast names them. */
@@ -7,11 +8,6 @@ const SETTING_NAMES: Record<PaymentSettingField, string> = {
   apiKey: 'the API key',
   webhookSecret: 'the webhook secret',
 };
-
-/** "a", "a and b", "a, b and c". */
-function listed(names: string[]): string {
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-}
 
 /**
  * What a save of the payment settings says, from the settings it left in effect: only a complete

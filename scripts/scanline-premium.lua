@@ -213,9 +213,7 @@ if key == "" then
   panel.status("No script key: load premium with your key snippet")
   return "No script key"
 end
--- The next poll goes out at once after an answer that held finds (the server holds an empty one
--- open until a find arrives, so a find reaches this script the moment it is made); after an empty
--- answer or a failure, a second's pause, so a server that answers at once cannot be hammered.
+-- Poll again at once after finds (the server holds an empty poll open); pause 1 s otherwise.
 local pause = 0
 while task.wait(pause) do
   pause = 1

@@ -42,7 +42,8 @@ function start(args: string[] = ['--build-only'], env: Record<string, string> = 
 
 const builds = () => readFileSync(join(root, 'builds.log'), 'utf8').split('\n').filter(Boolean).length;
 
-describe('npm start (build/start.mjs)', () => {
+// Each case starts Node several times: seconds on a busy machine.
+describe('npm start (build/start.mjs)', { timeout: 30_000 }, () => {
   afterEach(() => {
     rmSync(root, { recursive: true, force: true });
   });

@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { AppContext } from '../../context.ts';
 import { type AlertCheck, twoStateHoldMs } from './alert-rules.ts';
 
@@ -19,10 +19,20 @@ export interface DiskSpaceReader {
   read(path: string): Promise<DiskSpace>;
 }
 
+/**
+ * statfs of `path`, or of its nearest directory that exists: a data directory not made yet (a
+ * PostgreSQL install never writes ./data) lives on the disk of the directory above it.
+ */
 export const statfsDiskReader: DiskSpaceReader = {
   async read(path) {
-    const stats = await statfs(path);
-    return { freeBytes: stats.bavail * stats.bsize, totalBytes: stats.blocks * stats.bsize };
+    for (let dir = resolve(path); ; dir = dirname(dir)) {
+      try {
+        const stats = await statfs(dir);
+        return { freeBytes: stats.bavail * stats.bsize, totalBytes: stats.blocks * stats.bsize };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(dir) === dir) throw error;
+      }
+    }
   },
 };
 

@@ -22,13 +22,13 @@ const resumes = new WeakMap<SocketIdentity, number>();
  */
 export function adminProtocol(ctx: AppContext): SocketProtocol {
   async function sendSystemHealth({ clients, connection }: HandlerEnv): Promise<void> {
-    connection.deliverMessage('system_health', await readSystemHealth(ctx, clients.count('admin')));
+    connection.deliverMessage('system_health', await readSystemHealth(ctx, () => clients.count('admin')));
   }
 
   /** Tells the other dashboards their connected-client count changed. */
   async function announceClientCount({ clients, connection }: HandlerEnv): Promise<void> {
     if (clients.count('admin') === 0) return;
-    const health = await readSystemHealth(ctx, clients.count('admin'));
+    const health = await readSystemHealth(ctx, () => clients.count('admin'));
     clients.broadcast('admin', encodeFrame('system_health', health, ctx.now()), connection);
   }
 
@@ -89,7 +89,7 @@ export function adminProtocol(ctx: AppContext): SocketProtocol {
       // The fleet's counts are part of system_health: dashboards get it again when they change.
       const stopHealth = ctx.services.fleet.onStateChange(() => {
         if (clients.count('admin') === 0) return;
-        void readSystemHealth(ctx, clients.count('admin')).then(
+        void readSystemHealth(ctx, () => clients.count('admin')).then(
           (health) => clients.broadcast('admin', encodeFrame('system_health', health, ctx.now())),
           (err: unknown) => log.warn({ err }, 'could not read system health'),
         );

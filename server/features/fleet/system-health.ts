@@ -41,10 +41,13 @@ async function databaseAnswers(ctx: AppContext): Promise<boolean> {
   }
 }
 
-/** The system_health payload: database reachability, fleet counts and this instance's dashboards. */
+/**
+ * The system_health payload: database reachability, fleet counts and this instance's dashboards,
+ * counted when the reads are done (a dashboard that connected meanwhile is in the count it is sent).
+ */
 export async function readSystemHealth(
   ctx: AppContext,
-  connectedClients: number,
+  connectedClients: () => number,
 ): Promise<SystemHealthPayload> {
   const [healthy, fleet, condition] = await Promise.all([
     databaseAnswers(ctx),
@@ -53,7 +56,7 @@ export async function readSystemHealth(
   ]);
   return {
     status: healthy ? 'healthy' : 'degraded',
-    connectedClients,
+    connectedClients: connectedClients(),
     healthScore: healthy ? 100 : 0,
     networkHealth: fleet.networkHealth,
     totalBots: fleet.totalBots,

@@ -95,7 +95,8 @@ describe('appRoutes', () => {
   });
 
   it('titles the document as soon as a route matches, before its screen has loaded', async () => {
-    mockFetch({ '/api/admin/dashboard/stats': () => json(STATS) });
+    // Signed out: the login form stays (signed in, it would go on to the dashboard by itself).
+    mockFetch({ '/api/admin/dashboard/stats': () => json({ error: 'Authentication required' }, 401) });
     const router = renderApp(ADMIN_LOGIN_PATH);
     await waitFor(() => expect(document.title).toBe('Admin Login · Scanline'));
     await router.navigate('/admin/security');

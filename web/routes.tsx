@@ -4,6 +4,9 @@ import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { type LazyScreen, lazyScreen } from '@/components/lazy-screen.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { preloadToaster } from '@/components/toaster.tsx';
+// In the entry, unlike the screens: a visitor's first paint of the console, which would otherwise wait for
+// the entry to run before even asking for its code (issue 39); the signed-out console shows its form too.
+import AdminLoginPage from '@/pages/admin/shell/login.tsx';
 import { NotFoundPage } from '@/pages/public/not-found.tsx';
 import {
   ADMIN_LOGIN_PATH,
@@ -20,7 +23,6 @@ import {
 // which the server sends for their paths; links from here to them are plain links (a page load).
 // Each screen is a chunk of its own, fetched on demand and again after a failed fetch (see lazyScreen).
 const adminLayout = lazyScreen(() => import('@/pages/admin/shell/admin-layout.tsx'));
-const adminLogin = lazyScreen(() => import('@/pages/admin/shell/login.tsx'));
 // In the shell's chunk: whenever the console is in, its not-found page is too.
 const adminNotFound = lazyScreen(() =>
   import('@/pages/admin/shell/admin-layout.tsx').then((m) => ({ default: m.AdminNotFound })),
@@ -108,7 +110,7 @@ function TitledOutlet() {
  */
 export const appRoutes = createRoutesFromElements(
   <Route element={<TitledOutlet />} errorElement={<RethrowRouteError />}>
-    <Route path={ADMIN_LOGIN_PATH} element={page(<adminLogin.Screen />)} handle={titled(ADMIN_LOGIN_TITLE)} />
+    <Route path={ADMIN_LOGIN_PATH} element={page(<AdminLoginPage />)} handle={titled(ADMIN_LOGIN_TITLE)} />
     <Route path={ADMIN_ROOT_PATH} element={page(<AdminConsole />)}>
       <Route
         index

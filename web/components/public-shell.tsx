@@ -15,7 +15,14 @@ export function PublicShell({ children, className }: { children: React.ReactNode
   return (
     <div className="dark relative isolate flex min-h-screen flex-col overflow-hidden bg-[#060814] text-foreground">
       <Backdrop />
-      <main className={cn('relative mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 lg:py-14', className)}>
+      {/* At least a screen tall, so the footer starts below the first screen: content that arrives later
+          (an order's status, a key's details) never pushes a footer in view down the page. */}
+      <main
+        className={cn(
+          'relative mx-auto min-h-screen w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 lg:py-14',
+          className,
+        )}
+      >
         {/* Under the page's h1: the cards' titles are h2, their subheadings h3. */}
         <HeadingLevel level={1}>{children}</HeadingLevel>
       </main>
@@ -36,9 +43,16 @@ export function BackToHomeButton() {
   );
 }
 
+/**
+ * The glows and the grid behind the page, in a box one screen tall at the top of the page rather than
+ * the page's full height: a page grows as its data arrives, and a layer placed against its bottom (or
+ * sized by it) would move with it, a layout shift on a phone (issue 39). A phone's 100vh is its
+ * largest viewport, which stays put as the address bar shows and hides. Not clipped here: the glows
+ * fade out below it, and the shell clips them at the page's edges.
+ */
 function Backdrop() {
   return (
-    <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
+    <div aria-hidden="true" className="pointer-events-none absolute inset-x-0 top-0 -z-10 h-screen">
       <div className="absolute -top-48 left-1/2 h-[36rem] w-[64rem] -translate-x-1/2 rounded-full bg-gradient-to-r from-blue-600/25 via-violet-600/20 to-cyan-500/20 blur-3xl" />
       <div className="absolute -bottom-40 -right-32 h-[28rem] w-[28rem] rounded-full bg-fuchsia-600/10 blur-3xl" />
       <div className="absolute inset-0 bg-[linear-gradient(to_right,rgba(255,255,255,0.035)_1px,transparent_1px),linear-gradient(to_bottom,rgba(255,255,255,0.035)_1px,transparent_1px)] bg-[size:48px_48px] [mask-image:radial-gradient(ellipse_at_top,black_30%,transparent_75%)]" />

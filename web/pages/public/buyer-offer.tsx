@@ -1,4 +1,5 @@
 import { Clock, MonitorSmartphone, PauseCircle } from 'lucide-react';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { clockTime } from '../../../common/order-texts.ts';
 import type { PurchaseInfo } from '../../../common/public-api.ts';
 
@@ -39,9 +40,17 @@ export function freeAgainText(iso: string, now = Date.now()): string {
   return `A slot may free by ${day}: come back then.`;
 }
 
-/** Validity and device limit beside the price. */
-export function OfferFacts({ offer }: { offer: Offer | undefined }) {
-  if (!offer) return null;
+/** Validity and device limit beside the price; while they load, two lines of skeleton in their place. */
+export function OfferFacts({ offer, isPending = false }: { offer: Offer | undefined; isPending?: boolean }) {
+  if (!offer) {
+    if (!isPending) return null;
+    return (
+      <div className="mt-2 grid gap-1" aria-hidden="true">
+        <Skeleton className="h-5 w-56 max-w-full bg-white/10" />
+        <Skeleton className="h-5 w-40 bg-white/10" />
+      </div>
+    );
+  }
   return (
     <ul className="mt-2 grid gap-1 text-sm text-slate-200" aria-label="What one purchase gives">
       <li className="flex items-center gap-2">

@@ -20,6 +20,9 @@ import { SlotAvailability, toSlotView } from './slot-availability.tsx';
 
 export const PAYMENT_OPTIONS_FAILED_TEXT = 'Failed to load payment options';
 
+/** An offer as long as most, whose sentence holds the header's room while the real one loads. */
+const OFFER_PLACEHOLDER = { priceUsd: PREMIUM_PRICE_USD, validityHours: 24, maxDevices: 1 };
+
 /**
  * The premium purchase panel: price, validity and devices, availability, where to pay and how to
  * claim the key. With no free slot the wallets, Pay now and the steps give way to when to come back
@@ -44,7 +47,14 @@ export function BuyerPage() {
         </h1>
         <p className="mt-3 max-w-2xl text-lg text-slate-300">
           Premium access costs {PREMIUM_PRICE_USD} USD, paid via cryptocurrency.
-          {data?.offer && ` ${offerText(data.offer)}.`}
+          {data?.offer ? (
+            ` ${offerText(data.offer)}.`
+          ) : isPending ? (
+            // Its room, held until it comes: the sentence adds a line on a phone, which would push the page down.
+            <span className="invisible" aria-hidden="true">
+              {` ${offerText(OFFER_PLACEHOLDER)}.`}
+            </span>
+          ) : null}
         </p>
       </header>
 
@@ -63,7 +73,7 @@ export function BuyerPage() {
                 <span className="text-lg font-medium text-muted-foreground">USD</span>
               </p>
               <p className="text-sm text-muted-foreground">via cryptocurrency</p>
-              <OfferFacts offer={data?.offer} />
+              <OfferFacts offer={data?.offer} isPending={isPending} />
             </CardHeader>
             <CardContent>
               <SlotAvailability info={data} isPending={isPending} isError={isError} />
@@ -222,7 +232,7 @@ function WalletRow({ ticker, address }: { ticker: string; address: string }) {
   }, [copied]);
 
   return (
-    <li className="flex items-center gap-2 rounded-lg border border-white/10 bg-white/[0.03] px-2.5 py-2 sm:gap-3 sm:px-3 sm:py-2.5">
+    <li className="flex h-14 items-center gap-2 rounded-lg border border-white/10 bg-white/[0.03] px-2.5 sm:gap-3 sm:px-3">
       <Badge className="min-w-12 justify-center border-cyan-400/30 bg-cyan-500/15 font-mono text-cyan-200">
         {ticker}
       </Badge>

@@ -40,7 +40,9 @@ function LandingHeader() {
       <div className="mb-6 flex h-16 w-16 items-center justify-center rounded-2xl bg-gradient-to-br from-blue-500 to-violet-600 shadow-lg shadow-blue-500/30">
         <Radar className="h-8 w-8 text-white" aria-hidden="true" />
       </div>
-      <div className="flex flex-wrap items-center justify-center gap-3">
+      {/* The badges on a line of their own on a phone, hung beside the name from sm up (the name stays
+          centred): either way in a box of a fixed size, so no state that arrives moves anything. */}
+      <div className="relative flex flex-col items-center gap-3">
         <h1 className="bg-gradient-to-r from-white via-blue-100 to-cyan-200 bg-clip-text text-5xl font-extrabold tracking-tight text-transparent sm:text-6xl">
           Scanline
         </h1>
@@ -62,6 +64,16 @@ const NOT_LIVE: Record<Exclude<FleetStateName, 'live'>, { word: string; classNam
 };
 
 /**
+ * The badges' box: as tall as a badge and as wide as the widest state (LIVE and ACTIVE), centred under
+ * the name on a phone; from sm up out of the flow, just right of the name, the badges from its left edge.
+ */
+const BADGES_BOX =
+  'flex h-6 w-40 items-center justify-center gap-2 sm:absolute sm:left-full sm:top-1/2 sm:ml-4 sm:-translate-y-1/2 sm:justify-start';
+
+/** A single state's badge: as wide as the placeholder's, so one replacing the other moves nothing. */
+const ONE_BADGE = 'min-w-[5.5rem] justify-center';
+
+/**
  * LIVE and ACTIVE while the scanner network is live (purchase-info's fleet state); otherwise one
  * badge saying what it is. The prerendered page, and the moments before the answer, claim nothing.
  */
@@ -70,7 +82,7 @@ function NetworkBadges() {
   const state = data?.fleet?.state;
   if (state === 'live') {
     return (
-      <div className="flex gap-2">
+      <div className={BADGES_BOX}>
         <Badge className="border-red-400/30 bg-red-500/15 text-red-300">
           <span className="relative flex h-2 w-2" aria-hidden="true">
             <span className="absolute inline-flex h-full w-full animate-ping rounded-full bg-red-400 opacity-75" />
@@ -84,19 +96,25 @@ function NetworkBadges() {
   }
   if (state) {
     const { word, className } = NOT_LIVE[state];
-    return <Badge className={className}>{word}</Badge>;
+    return (
+      <div className={BADGES_BOX}>
+        <Badge className={cn(ONE_BADGE, className)}>{word}</Badge>
+      </div>
+    );
   }
   return (
-    <Badge className="border-slate-400/30 bg-slate-500/15 text-slate-300">
-      {isError ? (
-        'STATUS UNKNOWN'
-      ) : (
-        <>
-          <span aria-hidden="true">···</span>
-          <span className="sr-only">Checking the network status</span>
-        </>
-      )}
-    </Badge>
+    <div className={BADGES_BOX}>
+      <Badge className={cn(ONE_BADGE, 'border-slate-400/30 bg-slate-500/15 text-slate-300')}>
+        {isError ? (
+          'STATUS UNKNOWN'
+        ) : (
+          <>
+            <span aria-hidden="true">···</span>
+            <span className="sr-only">Checking the network status</span>
+          </>
+        )}
+      </Badge>
+    </div>
   );
 }
 
@@ -150,7 +168,9 @@ function CommunityCard() {
           ]}
         />
       </CardContent>
-      <CardFooter className="mt-auto">
+      {/* Room for the note's three lines whether the link, the note or nothing yet is shown: the
+          answer never moves the cards below (on a phone, in the first screen). */}
+      <CardFooter className="mt-auto min-h-[5.25rem] items-end">
         {invite ? (
           <Button asChild className="w-full bg-indigo-600 text-white hover:bg-indigo-700">
             <a href={invite} target="_blank" rel="noopener noreferrer">

@@ -68,6 +68,12 @@ export function AvailabilityBadge({ slots }: { slots: SlotView }) {
 }
 
 /**
+ * The row of the figures and the badge, as tall in the skeleton as with the answer (a badge is 22 px,
+ * the text 20): the answer moves nothing below it. With the bar, 42 px, which the error line keeps too.
+ */
+const FIGURES_ROW = 'flex h-6 items-center justify-between gap-3';
+
+/**
  * '{available}/{total} slots available', the badge and a bar of the free share, and while only pending
  * payments hold the slots, how many and when one frees; a skeleton while loading.
  */
@@ -85,14 +91,17 @@ export function SlotAvailability({
   if (isPending) {
     return (
       <div className={cn('grid gap-2', className)} aria-busy="true">
-        <Skeleton className="h-5 w-40 bg-white/10" />
+        <div className={FIGURES_ROW}>
+          <Skeleton className="h-5 w-40 bg-white/10" />
+          <Skeleton className="h-5 w-20 rounded-full bg-white/10" />
+        </div>
         <Skeleton className="h-2.5 w-full bg-white/10" />
       </div>
     );
   }
   if (isError || !info) {
     return (
-      <p role="alert" className={cn('text-sm text-red-400', className)}>
+      <p role="alert" className={cn('flex min-h-[2.625rem] items-center text-sm text-red-400', className)}>
         {AVAILABILITY_FAILED_TEXT}
       </p>
     );
@@ -100,7 +109,7 @@ export function SlotAvailability({
   const slots = toSlotView(info);
   return (
     <div className={cn('grid gap-2', className)}>
-      <div className="flex items-center justify-between gap-3">
+      <div className={FIGURES_ROW}>
         <p className="text-sm font-semibold tabular-nums text-foreground">{slotsAvailableText(slots)}</p>
         <AvailabilityBadge slots={slots} />
       </div>

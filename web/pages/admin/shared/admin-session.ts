@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { apiRequest, failedStatus } from '@/lib/api.ts';
 import { getServerId, SERVER_ID_HEADER } from '@/lib/session-id.ts';
-import { LOGIN_TEXTS } from '../../../../common/auth.ts';
+import { LOGIN_TEXTS } from '../../../../common/auth-texts.ts';
 import type { DashboardStats } from '../../../../common/dashboard.ts';
 import { QUERY_KEYS } from './query-keys.ts';
 

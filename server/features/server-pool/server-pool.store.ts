@@ -5,7 +5,6 @@ import type {
   QuarantinedServer,
   ServerPoolStats,
 } from '../../../common/server-pool.ts';
-import { countWhere } from '../../db/aggregates.ts';
 import type { Db } from '../../db/index.ts';
 import { isoOrNull } from '../../db/times.ts';
 import type { PoolServersTable } from './server-pool.table.ts';
@@ -183,20 +182,30 @@ export async function prunePoolHistory(db: Db, before: number): Promise<void> {
 }
 
 /**
- * The spec's figures, counted in one pass. Deleted servers are history, not capacity: `total` is
- * the servers still in the pool (available or assigned), so availability is over those alone.
+ * The spec's figures, without reading the pool's history: available and assigned servers are
+ * counted from indexes over those alone, the deleted ones (most of the table) are the count the
+ * triggers keep (migration P0001). Deleted servers are history, not capacity: `total` is the servers
+ * still in the pool (available or assigned), so availability is over those alone.
  */
 export async function countPoolServers(
   db: Db,
 ): Promise<Omit<ServerPoolStats, 'quarantined' | 'flaggedBots'>> {
+  const inStatus = (status: 'available' | 'assigned') =>
+    db
+      .selectFrom('pool_servers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', status);
   const row = await db
-    .selectFrom('pool_servers')
-    .select((eb) => [
-      countWhere(eb('status', '=', 'available')).as('available'),
-      countWhere(eb('status', '=', 'assigned')).as('assigned'),
-      countWhere(eb('status', '=', 'deleted')).as('deleted'),
-      // count(distinct) skips nulls: only assigned servers carry a bot.
-      sql<number>`count(distinct ${eb.ref('assigned_to')})`.as('active_bots'),
+    .selectNoFrom((eb) => [
+      inStatus('available').as('available'),
+      inStatus('assigned').as('assigned'),
+      // The bots holding servers: read in the index of held servers (assigned_to, hold_slot).
+      eb
+        .selectFrom('pool_servers')
+        .select((inner) => sql<number>`count(distinct ${inner.ref('assigned_to')})`.as('n'))
+        .where('status', '=', 'assigned')
+        .as('active_bots'),
+      eb.selectFrom('pool_counts').select('value').where('name', '=', 'deleted_servers').as('deleted'),
     ])
     .executeTakeFirstOrThrow();
   // Number(): a count is a number on the wire whatever the driver hands over.
@@ -204,7 +213,7 @@ export async function countPoolServers(
   const assigned = Number(row.assigned);
   return {
     total: available + assigned,
-    byStatus: { available, assigned, deleted: Number(row.deleted) },
+    byStatus: { available, assigned, deleted: Number(row.deleted ?? 0) },
     activeBots: Number(row.active_bots),
   };
 }

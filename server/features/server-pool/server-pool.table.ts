@@ -48,3 +48,9 @@ export interface PoolBotsTable {
   /** Different servers in its current failure streak. */
   failed_servers: Generated<number>;
 }
+
+/** Counts kept by triggers (migration P0001): `deleted_servers`, the servers kept as history. */
+export interface PoolCountsTable {
+  name: string;
+  value: number;
+}

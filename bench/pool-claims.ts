@@ -27,6 +27,7 @@ import type { AppContext } from '../server/context.ts';
 import type { Database } from '../server/db/database.ts';
 import { createDb, type DbHandle, type DialectName } from '../server/db/index.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
+import { EmptyPoolSweeps } from '../server/features/server-pool/empty-pool-sweeps.ts';
 import {
   addPoolServers,
   claimServer,
@@ -128,7 +129,7 @@ async function run(dialect: DialectName, statementCache = true) {
     db: handle.db,
     dialect,
     now: Date.now,
-    services: { metrics: { claim: () => {} } },
+    services: { metrics: { claim: () => {} }, emptyPoolSweeps: new EmptyPoolSweeps() },
   } as unknown as AppContext;
   for (let from = 0; from < SERVERS; from += 500) {
     const servers = Array.from({ length: Math.min(500, SERVERS - from) }, (_, i) => ({

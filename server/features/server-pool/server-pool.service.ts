@@ -87,9 +87,10 @@ export const POOL_CLAIM_TEXTS = {
 /**
  * Hands one available server to the bot, when the fleet holds the bot (it said hello) and the bot
  * holds fewer than POOL_MAX_SERVERS_PER_BOT: one statement (pool-claims.store.ts). When none is
- * left, leases that ran out are taken back first (the periodic sweep may not have come by yet), then
- * the claim is tried once more. A refusal's error is built only once it is certain: a claim is the
- * pool's busiest call, and an error costs a stack trace.
+ * left, leases that ran out are taken back first (the periodic sweep may not have come by yet; claims
+ * that find the pool empty at once share one sweep, empty-pool-sweeps.ts), then the claim is tried
+ * once more. A refusal's error is built only once it is certain: a claim is the pool's busiest call,
+ * and an error costs a stack trace.
  */
 export async function claimServer(
   ctx: AppContext,
@@ -140,30 +141,9 @@ async function claimOrSweep(
   // No transaction: the one statement is the claim, and a refused claim writes nothing.
   const first = await claimAvailableServer(ctx.db, ctx.dialect, claim, now);
   if (!('refused' in first) || first.refused !== 'none') return first;
-  if ((await sweepForEmptyPool(ctx, fleet)) === 0) return first;
+  const swept = await ctx.services.emptyPoolSweeps.run(now, () => sweepExpiredLeases(ctx, fleet));
+  if (swept === 0) return first;
   return claimAvailableServer(ctx.db, ctx.dialect, claim, now);
-}
-
-/** A sweep that claims finding the pool empty ran, and when; one in flight is shared. */
-const emptyPoolSweeps = new WeakMap<AppContext, { startedAt: number; running: Promise<number> | null }>();
-/** Claims that find the pool empty look for expired leases at most this often (the periodic sweep does the rest). */
-const EMPTY_POOL_SWEEP_EVERY_MS = 1000;
-
-/**
- * sweepExpiredLeases for a claim that found the pool empty. With many bots asking an empty pool, a
- * sweep each would cost more than the claims: claims arriving while one runs wait for it, and for a
- * second after it began the answer stands (nothing expires in between that the next sweep misses).
- */
-function sweepForEmptyPool(ctx: AppContext, fleet: PoolFleetLink): Promise<number> {
-  const last = emptyPoolSweeps.get(ctx);
-  if (last?.running != null) return last.running;
-  if (last && ctx.now() - last.startedAt < EMPTY_POOL_SWEEP_EVERY_MS) return Promise.resolve(0);
-  const sweep = { startedAt: ctx.now(), running: null as Promise<number> | null };
-  sweep.running = sweepExpiredLeases(ctx, fleet).finally(() => {
-    sweep.running = null;
-  });
-  emptyPoolSweeps.set(ctx, sweep);
-  return sweep.running;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { conflict, notFound } from '../../http-error.ts';
-import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp } from '../../test/helper.ts';
-import { claimServer, NO_FLEET_LINK, type PoolFleetLink } from './server-pool.service.ts';
+import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
+import { addPoolServers, claimServer, NO_FLEET_LINK, type PoolFleetLink } from './server-pool.service.ts';
 
 /*
  * A claim is the pool's busiest call, and an error object costs a stack trace: one that succeeds
@@ -29,13 +29,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('builds no error object for a claim that succeeds, and the 404 once the pool is empty', async () => {
-      const added = await t.injectBare({
-        method: 'POST',
-        url: '/api/server-pool/servers',
-        headers: { authorization: `Bearer ${TEST_BOT_TOKEN}` },
-        payload: { servers: ['job-1', 'job-2'].map((jobId) => ({ placeId: PLACE, jobId })) },
-      });
-      expect(added.statusCode, added.body).toBe(200);
+      await addPoolServers(t.ctx, [
+        { placeId: PLACE, jobId: 'job-1' },
+        { placeId: PLACE, jobId: 'job-2' },
+      ]);
       vi.mocked(notFound).mockClear();
       vi.mocked(conflict).mockClear();
       await claimServer(t.ctx, { ghostId: 'ghost-1' }, ANY_BOT);

@@ -15,8 +15,6 @@ export type ClaimResult = { server: PoolServerRow } | { refused: 'limit' | 'none
 
 /** The unique index that keeps a bot within its limit (migration P0001). */
 const HOLD_SLOT_INDEX = 'pool_servers_hold_slot';
-/** Two claims of one bot that took the same holding place: the later one tries again, this often at most. */
-const HOLD_SLOT_ATTEMPTS = 5;
 
 /**
  * Hands the least recently used available server (of `placeId`, when given) to `ghostId` if it holds
@@ -39,7 +37,8 @@ export async function claimAvailableServer(
     } catch (error) {
       const placeTaken =
         isUniqueViolation(error) && (error as { constraint?: string }).constraint === HOLD_SLOT_INDEX;
-      if (!placeTaken || attempt === HOLD_SLOT_ATTEMPTS) throw error;
+      // Each place lost went to another claim of the bot, so within max + 1 tries it is at its limit (409).
+      if (!placeTaken || attempt > claim.max + 1) throw error;
     }
   }
 }

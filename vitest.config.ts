@@ -30,6 +30,7 @@ const isolatedApiTests = [
   'server/features/security/audit-retention.test.ts',
   'server/features/payments/payments-admin.test.ts',
   'server/operations/activity-summary.test.ts',
+  'server/features/server-pool/claim-errors.test.ts',
 ];
 
 const apiProject = {

@@ -3,6 +3,7 @@ import { ALERT_SETTINGS } from './config-alerts.ts';
 import { DISCORD_SETTINGS } from './config-discord.ts';
 import { LIMIT_SETTINGS } from './config-limits.ts';
 import { checkOutsideServiceSettings, OUTSIDE_SERVICE_SETTINGS } from './config-outside-services.ts';
+import { DEFAULT_POOL_SIZE } from './db/index.ts';
 
 /**
  * `scheme://host[:port]` as browsers send it in Origin (lowercase, default port dropped), or null when
@@ -30,6 +31,8 @@ const ConfigFields = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
   DATABASE_URL: z.string().default('./data/scanline.db'),
+  /** PostgreSQL only: connections this instance opens at most (docs/configuration.md says how to size it). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(DEFAULT_POOL_SIZE),
   /** When set, the fan-out bus and shared counters go through Redis so several instances act as one. */
   REDIS_URL: z.string().optional(),
   /** Prefix of every Redis key and pub/sub channel (rate limits, fleet counter and finds, the bus): deployments on one Redis share nothing. */

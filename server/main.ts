@@ -14,6 +14,7 @@ const logOutput = openLogOutput(config.LOG_FORMAT);
 // Until the app's logger exists, a lost database connection is reported on stderr.
 let reportConnectionError = (error: Error) => console.warn(`database connection lost: ${error.message}`);
 const { db, dialect } = createDb(config.DATABASE_URL, {
+  poolSize: config.DATABASE_POOL_SIZE,
   onConnectionError: (error) => reportConnectionError(error),
 });
 const ctx: AppBase = {

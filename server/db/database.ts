@@ -54,6 +54,7 @@ import type {
 import type { AuditLogsTable } from '../features/security/security.table.ts';
 import type {
   PoolBotsTable,
+  PoolCountsTable,
   PoolFailuresTable,
   PoolServersTable,
 } from '../features/server-pool/server-pool.table.ts';
@@ -95,6 +96,7 @@ export interface Database {
   pool_servers: PoolServersTable;
   pool_failures: PoolFailuresTable;
   pool_bots: PoolBotsTable;
+  pool_counts: PoolCountsTable;
   fleet_hops: FleetHopsTable;
   fleet_discoveries: FleetDiscoveriesTable;
   notification_destinations: NotificationDestinationsTable;

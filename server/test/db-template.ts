@@ -5,7 +5,7 @@ import { setTimeout } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { AppBase } from '../context.ts';
-import { createDb, type DbHandle, openSqlite } from '../db/index.ts';
+import { createDb, type DbHandle, type ObservedDbOptions, openSqlite } from '../db/index.ts';
 import { createLocalBus } from '../realtime/bus.ts';
 import { migrateAndSeed } from '../startup.ts';
 
@@ -30,7 +30,7 @@ async function seedInto(handle: DbHandle, base: TemplateBase): Promise<void> {
 let sqliteImage: Promise<Buffer> | undefined;
 
 /** A fresh in-memory SQLite database holding the migrated template, seeded with the shipped scripts. */
-export async function cloneSqlite(base: TemplateBase): Promise<DbHandle> {
+export async function cloneSqlite(base: TemplateBase, options: ObservedDbOptions = {}): Promise<DbHandle> {
   sqliteImage ??= (async () => {
     const sqlite = new SQLite(':memory:');
     const handle = openSqlite(sqlite);
@@ -39,7 +39,7 @@ export async function cloneSqlite(base: TemplateBase): Promise<DbHandle> {
     await handle.db.destroy();
     return bytes;
   })();
-  return openSqlite(new SQLite(await sqliteImage));
+  return openSqlite(new SQLite(await sqliteImage), options);
 }
 
 /** `url` pointing at another database of the same server, each session committing without waiting. */

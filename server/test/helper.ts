@@ -7,7 +7,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { AppBase, AppContext } from '../context.ts';
-import { createDb, type Db, type DialectName } from '../db/index.ts';
+import { createDb, type Db, type DialectName, type ObservedDbOptions } from '../db/index.ts';
 import { createBus } from '../realtime/create-bus.ts';
 import { ensureSecrets, prepareDatabase } from '../startup.ts';
 import { cloneSqlite, createPostgresDatabase, urlForDatabase } from './db-template.ts';
@@ -99,6 +99,8 @@ export async function buildTestApp(
     app?: BuildAppOptions;
     /** PostgreSQL: where the app connects instead of TEST_DATABASE_URL (a proxy in front of it). */
     databaseUrl?: string;
+    /** Told every statement the app's database is sent (round-trip counts). */
+    onStatement?: ObservedDbOptions['onStatement'];
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -134,9 +136,13 @@ export async function buildTestApp(
       applicationName: database,
       // An outage test cuts connections on purpose: nothing to warn about.
       ...(options.databaseUrl ? { onConnectionError: () => {} } : {}),
+      onStatement: options.onStatement,
     });
   } else {
-    handle = fromTemplate ? await cloneSqlite({ config, now: clock.now }) : createDb(':memory:');
+    const observed = { onStatement: options.onStatement };
+    handle = fromTemplate
+      ? await cloneSqlite({ config, now: clock.now }, observed)
+      : createDb(':memory:', observed);
   }
   const base: AppBase = {
     config,
@@ -180,16 +186,19 @@ export async function buildTestApp(
 }
 
 /** A migrated, seeded database with no app on it, for tests of a part that takes `db` alone. */
-export async function openTestDatabase(dialect: DialectName): Promise<{ db: Db; drop(): Promise<void> }> {
+export async function openTestDatabase(
+  dialect: DialectName,
+  observed: ObservedDbOptions = {},
+): Promise<{ db: Db; drop(): Promise<void> }> {
   const template = { config: loadConfig({}), now: fakeClock().now };
   if (dialect === 'sqlite') {
-    const { db } = await cloneSqlite(template);
+    const { db } = await cloneSqlite(template, observed);
     return { db, drop: () => db.destroy() };
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
   const created = await createPostgresDatabase(url, template, true);
-  const { db } = createDb(urlForDatabase(url, created.database));
+  const { db } = createDb(urlForDatabase(url, created.database), observed);
   return {
     db,
     drop: async () => {

@@ -76,16 +76,37 @@ export async function insertDiscoveries(db: Db, discoveries: PetDiscovery[]): Pr
   }
 }
 
-/** Writes scanners' latest state (in the caller's transaction). */
+/**
+ * Scanner rows per statement: 10 values each, under SQLite's 32,766 variables and PostgreSQL's
+ * 65,535 parameters.
+ */
+const SCANNER_CHUNK = 3000;
+
+/**
+ * Writes scanners' latest state (in the caller's transaction): one statement per SCANNER_CHUNK
+ * bots, where one per bot was a round trip each on PostgreSQL. A bot named twice is written once
+ * (its last state): one statement may not update a row twice.
+ */
 export async function upsertScanners(db: Db, scanners: ScannerRecord[]): Promise<void> {
+  const latest = [...new Map(scanners.map((s) => [s.ghostId, s])).values()];
   // In id order, so two instances writing at once lock rows in the same order.
-  for (const s of [...scanners].sort((a, b) => a.ghostId.localeCompare(b.ghostId))) {
-    const row = scannerRow(s);
-    const { ghost_id: _id, first_seen: _first, ...update } = row;
+  const rows = latest.sort((a, b) => a.ghostId.localeCompare(b.ghostId)).map(scannerRow);
+  for (let i = 0; i < rows.length; i += SCANNER_CHUNK) {
     await db
       .insertInto('fleet_scanners')
-      .values(row)
-      .onConflict((oc) => oc.column('ghost_id').doUpdateSet(update))
+      .values(rows.slice(i, i + SCANNER_CHUNK))
+      .onConflict((oc) =>
+        oc.column('ghost_id').doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          scans_per_minute: eb.ref('excluded.scans_per_minute'),
+          pets_found: eb.ref('excluded.pets_found'),
+          uptime: eb.ref('excluded.uptime'),
+          current_job_id: eb.ref('excluded.current_job_id'),
+          version: eb.ref('excluded.version'),
+          error_reason: eb.ref('excluded.error_reason'),
+          last_activity: eb.ref('excluded.last_activity'),
+        })),
+      )
       .execute();
   }
 }

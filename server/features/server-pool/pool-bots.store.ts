@@ -1,20 +1,11 @@
 import type { FlaggedBot } from '../../../common/server-pool.ts';
-import type { Db, DialectName } from '../../db/index.ts';
+import type { Db } from '../../db/index.ts';
 
 /*
- * The pool's record of each bot: its last pool call (what keeps its leases alive), the servers it
- * failed on, and the flag a failure streak earns it. The servers themselves are in server-pool.store.ts.
+ * The pool's record of each bot: the servers it failed on, and the flag a failure streak earns it.
+ * Its last pool call (what keeps its leases alive) is written with each release (pool-claims.store.ts);
+ * the servers themselves are in server-pool.store.ts.
  */
-
-/**
- * Holds the bot's pool_bots row until the transaction ends, so claims by one bot take turns and
- * each counts the servers the one before it took (PostgreSQL; SQLite runs one write transaction at a
- * time anyway). The row exists: touchPoolBot runs first.
- */
-export async function lockPoolBot(db: Db, dialect: DialectName, ghostId: string): Promise<void> {
-  if (dialect !== 'postgres') return;
-  await db.selectFrom('pool_bots').select('ghost_id').where('ghost_id', '=', ghostId).forUpdate().execute();
-}
 
 export async function insertPoolFailure(
   db: Db,
@@ -50,26 +41,8 @@ export async function countServersFailedByBotAfter(db: Db, ghostId: string, sinc
   return Number(row.n);
 }
 
-/** Records a pool call by the bot (what keeps its leases alive); creates its row on first sight. */
-export async function touchPoolBot(db: Db, ghostId: string, now: number): Promise<void> {
-  await db
-    .insertInto('pool_bots')
-    .values({ ghost_id: ghostId, last_seen_at: now })
-    .onConflict((oc) => oc.column('ghost_id').doUpdateSet({ last_seen_at: now }))
-    .execute();
-}
-
 export async function findPoolBot(db: Db, ghostId: string) {
   return db.selectFrom('pool_bots').selectAll().where('ghost_id', '=', ghostId).executeTakeFirst();
-}
-
-/** A good release: the bot's failure streak starts over and a flag on it is lifted. */
-export async function recordBotSuccess(db: Db, ghostId: string, now: number): Promise<void> {
-  await db
-    .updateTable('pool_bots')
-    .set({ last_ok_at: now, failed_servers: 0, flagged_at: null })
-    .where('ghost_id', '=', ghostId)
-    .execute();
 }
 
 /** Stores the bot's streak and flags it (keeping the first flag time) once `flag` says so. */

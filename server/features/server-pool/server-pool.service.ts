@@ -9,7 +9,7 @@ import type {
 import { SERVER_POOL_TEXTS } from '../../../common/server-pool.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
-import { conflict, HttpError, notFound } from '../../http-error.ts';
+import { conflict, notFound } from '../../http-error.ts';
 import { insertAuditLog } from '../security/security.store.ts';
 import {
   botsFailedOnServerSince,
@@ -17,15 +17,11 @@ import {
   findPoolBot,
   insertPoolFailure,
   listFlaggedBots,
-  lockPoolBot,
   recordBotFailureStreak,
-  recordBotSuccess,
-  touchPoolBot,
 } from './pool-bots.store.ts';
+import { type ClaimResult, claimAvailableServer, releaseAssignedServer } from './pool-claims.store.ts';
 import {
-  claimAvailableServer,
   countPoolServers,
-  countServersHeldBy,
   findLeasesIdleSince,
   findPoolServerByJobId,
   insertPoolServers,
@@ -34,7 +30,6 @@ import {
   type PoolServerRow,
   poolServerRowToPoolServer,
   prunePoolHistory,
-  releaseAssignedServer,
   returnExpiredLeases,
 } from './server-pool.store.ts';
 
@@ -91,27 +86,43 @@ export const POOL_CLAIM_TEXTS = {
 
 /**
  * Hands one available server to the bot, when the fleet holds the bot (it said hello) and the bot
- * holds fewer than POOL_MAX_SERVERS_PER_BOT. When none is left, leases that ran out are taken back
- * first (the periodic sweep may not have come by yet), then the claim is tried once more.
+ * holds fewer than POOL_MAX_SERVERS_PER_BOT: one statement (pool-claims.store.ts). When none is
+ * left, leases that ran out are taken back first (the periodic sweep may not have come by yet; claims
+ * that find the pool empty at once share one sweep, empty-pool-sweeps.ts), then the claim is tried
+ * once more. A refusal's error is built only once it is certain: a claim is the pool's busiest call,
+ * and an error costs a stack trace.
  */
 export async function claimServer(
   ctx: AppContext,
   input: { ghostId: string; placeId?: string },
   fleet: PoolFleetLink = NO_FLEET_LINK,
 ): Promise<ClaimServerResponse> {
-  const none = notFound(
-    input.placeId === undefined
-      ? SERVER_POOL_TEXTS.noneAvailable
-      : SERVER_POOL_TEXTS.noneAvailableForPlace(input.placeId),
-  );
+  let result: ClaimResult | { refused: 'not_in_fleet' };
   try {
-    const claimed = await claimOrSweep(ctx, input, fleet, none);
-    ctx.services.metrics.claim('claimed');
-    return claimed;
+    result = await claimOrSweep(ctx, input, fleet);
   } catch (error) {
-    const refused = error instanceof HttpError && error.statusCode === 409;
-    ctx.services.metrics.claim(error === none ? 'none_available' : refused ? 'refused' : 'failed');
+    ctx.services.metrics.claim('failed');
     throw error;
+  }
+  if ('server' in result) {
+    ctx.services.metrics.claim('claimed');
+    return { server: poolServerRowToPoolServer(result.server), leaseSeconds: ctx.config.POOL_LEASE_SECONDS };
+  }
+  const { ghostId, placeId } = input;
+  switch (result.refused) {
+    case 'none':
+      ctx.services.metrics.claim('none_available');
+      throw notFound(
+        placeId === undefined
+          ? SERVER_POOL_TEXTS.noneAvailable
+          : SERVER_POOL_TEXTS.noneAvailableForPlace(placeId),
+      );
+    case 'limit':
+      ctx.services.metrics.claim('refused');
+      throw conflict(POOL_CLAIM_TEXTS.holdsTooMany(ghostId, ctx.config.POOL_MAX_SERVERS_PER_BOT));
+    case 'not_in_fleet':
+      ctx.services.metrics.claim('refused');
+      throw conflict(POOL_CLAIM_TEXTS.notInFleet(ghostId));
   }
 }
 
@@ -119,44 +130,20 @@ async function claimOrSweep(
   ctx: AppContext,
   input: { ghostId: string; placeId?: string },
   fleet: PoolFleetLink,
-  none: Error,
-): Promise<ClaimServerResponse> {
-  const { ghostId } = input;
-  if (fleet.holds && !fleet.holds(ghostId)) throw conflict(POOL_CLAIM_TEXTS.notInFleet(ghostId));
+): Promise<ClaimResult | { refused: 'not_in_fleet' }> {
+  if (fleet.holds && !fleet.holds(input.ghostId)) return { refused: 'not_in_fleet' };
   const now = ctx.now();
-  try {
-    return await claimWithinLimit(ctx, input, now, none);
-  } catch (error) {
-    if (error !== none || (await sweepExpiredLeases(ctx, fleet)) === 0) throw error;
-    return claimWithinLimit(ctx, input, now, none);
-  }
-}
-
-/**
- * One claim in one transaction: the bot's row is locked first (lockPoolBot), so of any number of
- * simultaneous claims by one bot, each counts what the others took and no more than
- * POOL_MAX_SERVERS_PER_BOT succeed. Throws 409 past the limit.
- */
-async function claimWithinLimit(
-  ctx: AppContext,
-  input: { ghostId: string; placeId?: string },
-  now: number,
-  none: Error,
-): Promise<ClaimServerResponse> {
-  const max = ctx.config.POOL_MAX_SERVERS_PER_BOT;
-  const row = await ctx.db.transaction().execute(async (trx) => {
-    // The call is a sign of life for the bot's leases: in the transaction, so a refused claim
-    // (thrown, rolled back) changes nothing.
-    await touchPoolBot(trx, input.ghostId, now);
-    await lockPoolBot(trx, ctx.dialect, input.ghostId);
-    if ((await countServersHeldBy(trx, input.ghostId)) >= max) {
-      throw conflict(POOL_CLAIM_TEXTS.holdsTooMany(input.ghostId, max));
-    }
-    const claimed = await claimAvailableServer(trx, ctx.dialect, input.ghostId, input.placeId, now);
-    if (!claimed) throw none;
-    return claimed;
-  });
-  return { server: poolServerRowToPoolServer(row), leaseSeconds: ctx.config.POOL_LEASE_SECONDS };
+  const claim = {
+    ghostId: input.ghostId,
+    placeId: input.placeId,
+    max: ctx.config.POOL_MAX_SERVERS_PER_BOT,
+  };
+  // No transaction: the one statement is the claim, and a refused claim writes nothing.
+  const first = await claimAvailableServer(ctx.db, ctx.dialect, claim, now);
+  if (!('refused' in first) || first.refused !== 'none') return first;
+  const swept = await ctx.services.emptyPoolSweeps.run(now, () => sweepExpiredLeases(ctx, fleet));
+  if (swept === 0) return first;
+  return claimAvailableServer(ctx.db, ctx.dialect, claim, now);
 }
 
 /**
@@ -178,28 +165,27 @@ export async function releaseServer(
       : outcome === 'error'
         ? SERVER_POOL_TEXTS.errorReason
         : '');
+  const next =
+    outcome === 'ok'
+      ? { status: 'available' as const }
+      : { status: 'deleted' as const, deletedReason: reason };
+  const release = { jobId, ghostId, next, succeeded: outcome === 'ok' };
+  const refusal = async () => {
+    const existing = await findPoolServerByJobId(ctx.db, jobId);
+    return existing
+      ? conflict(SERVER_POOL_TEXTS.notHolder(jobId, ghostId))
+      : notFound(SERVER_POOL_TEXTS.unknownServer(jobId));
+  };
+  if (outcome !== 'error') {
+    // One statement: the server back (or deleted as full) and the bot's sign of life.
+    const released = await releaseAssignedServer(ctx.db, ctx.dialect, release, now);
+    if (!released) throw await refusal();
+    return { server: poolServerRowToPoolServer(released) };
+  }
+  // A failure counts toward quarantine and the bot's streak: read and written in one transaction.
   const result = await ctx.db.transaction().execute(async (trx) => {
-    // A sign of life for the bot's other leases; rolled back with a refused release, which changes nothing.
-    await touchPoolBot(trx, ghostId, now);
-    const released = await releaseAssignedServer(
-      trx,
-      jobId,
-      ghostId,
-      outcome === 'ok' ? { status: 'available' } : { status: 'deleted', deletedReason: reason },
-      now,
-    );
-    if (!released) {
-      const existing = await findPoolServerByJobId(trx, jobId);
-      throw existing
-        ? conflict(SERVER_POOL_TEXTS.notHolder(jobId, ghostId))
-        : notFound(SERVER_POOL_TEXTS.unknownServer(jobId));
-    }
-    if (outcome === 'ok') {
-      await recordBotSuccess(trx, ghostId, now);
-      return { server: released, flaggedAfter: null };
-    }
-    if (outcome === 'full') return { server: released, flaggedAfter: null };
-
+    const released = await releaseAssignedServer(trx, ctx.dialect, release, now);
+    if (!released) return null;
     await insertPoolFailure(trx, { jobId, ghostId, reason }, now);
     const server = (await quarantineIfFailing(trx, released, reason, caller, now)) ?? released;
     const bot = await findPoolBot(trx, ghostId);
@@ -221,6 +207,7 @@ export async function releaseServer(
     }
     return { server, flaggedAfter: newlyFlagged ? failedServers : null };
   });
+  if (!result) throw await refusal();
   // After the commit: the fleet tells every instance's dashboards, which must not see a flag rolled back.
   if (result.flaggedAfter !== null && fleet.markBotError) {
     await fleet.markBotError(ghostId, `Failed on ${result.flaggedAfter} different servers in a row`);

@@ -5,14 +5,13 @@ import type {
   QuarantinedServer,
   ServerPoolStats,
 } from '../../../common/server-pool.ts';
-import { countWhere } from '../../db/aggregates.ts';
-import type { Db, DialectName } from '../../db/index.ts';
+import type { Db } from '../../db/index.ts';
 import { isoOrNull } from '../../db/times.ts';
 import type { PoolServersTable } from './server-pool.table.ts';
 
 /*
- * The pool's servers: added, claimed, released, their leases, quarantine, pruning and the figures.
- * What the pool keeps of each bot (its calls, failures, flag) is in pool-bots.store.ts.
+ * The pool's servers: added, their leases, quarantine, pruning and the figures. Claims and releases
+ * are in pool-claims.store.ts; what the pool keeps of each bot (failures, flag) in pool-bots.store.ts.
  */
 
 export type PoolServerRow = Selectable<PoolServersTable>;
@@ -69,49 +68,6 @@ export async function insertPoolServers(db: Db, servers: NewPoolServer[], now: n
   return rows.length;
 }
 
-/**
- * Hands the least recently used available server (of `placeId`, when given) to `ghostId`, or
- * undefined when none is left. One statement whose `status = 'available'` condition is the guard:
- * SQLite runs writes one at a time, and on PostgreSQL `for update skip locked` makes concurrent
- * claimers pass over a row another one is taking instead of waiting for it and then finding it gone,
- * so of any number of simultaneous claims each server goes to exactly one.
- */
-export async function claimAvailableServer(
-  db: Db,
-  dialect: DialectName,
-  ghostId: string,
-  placeId: string | undefined,
-  now: number,
-): Promise<PoolServerRow | undefined> {
-  let candidate = db
-    .selectFrom('pool_servers')
-    .select('id')
-    .where('status', '=', 'available')
-    .orderBy('updated_at')
-    .orderBy('id')
-    .limit(1);
-  if (placeId !== undefined) candidate = candidate.where('place_id', '=', placeId);
-  if (dialect === 'postgres') candidate = candidate.forUpdate().skipLocked();
-  return db
-    .updateTable('pool_servers')
-    .set({ status: 'assigned', assigned_to: ghostId, assigned_at: now, updated_at: now })
-    .where('id', '=', candidate)
-    .where('status', '=', 'available')
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** How many servers the bot holds claimed right now. */
-export async function countServersHeldBy(db: Db, ghostId: string): Promise<number> {
-  const row = await db
-    .selectFrom('pool_servers')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('assigned_to', '=', ghostId)
-    .where('status', '=', 'assigned')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function findPoolServerByJobId(db: Db, jobId: string): Promise<PoolServerRow | undefined> {
   return db.selectFrom('pool_servers').selectAll().where('job_id', '=', jobId).executeTakeFirst();
 }
@@ -120,39 +76,11 @@ export async function findPoolServerByJobId(db: Db, jobId: string): Promise<Pool
 export async function releaseServersOf(db: Db, ghostId: string, now: number): Promise<number> {
   const result = await db
     .updateTable('pool_servers')
-    .set({ status: 'available', assigned_to: null, assigned_at: null, updated_at: now })
+    .set({ status: 'available', assigned_to: null, assigned_at: null, hold_slot: null, updated_at: now })
     .where('status', '=', 'assigned')
     .where('assigned_to', '=', ghostId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-/**
- * Ends `ghostId`'s hold on the server: back to available, or deleted with `deletedReason`. Undefined
- * when the server is not assigned to that bot (released already, its lease expired, another bot's).
- */
-export async function releaseAssignedServer(
-  db: Db,
-  jobId: string,
-  ghostId: string,
-  next: { status: 'available' } | { status: 'deleted'; deletedReason: string },
-  now: number,
-): Promise<PoolServerRow | undefined> {
-  return db
-    .updateTable('pool_servers')
-    .set({
-      status: next.status,
-      assigned_to: null,
-      assigned_at: null,
-      deleted_reason: next.status === 'deleted' ? next.deletedReason : null,
-      deleted_at: next.status === 'deleted' ? now : null,
-      updated_at: now,
-    })
-    .where('job_id', '=', jobId)
-    .where('status', '=', 'assigned')
-    .where('assigned_to', '=', ghostId)
-    .returningAll()
-    .executeTakeFirst();
 }
 
 export async function markServerQuarantined(
@@ -167,6 +95,7 @@ export async function markServerQuarantined(
       status: 'deleted',
       assigned_to: null,
       assigned_at: null,
+      hold_slot: null,
       deleted_reason: reason,
       deleted_at: now,
       quarantined_at: now,
@@ -178,7 +107,8 @@ export async function markServerQuarantined(
 
 /**
  * Assigned servers whose bot has made no pool call since `cutoff` and was assigned before it: the
- * leases that may have run out (the fleet's heartbeats are asked next, by the service).
+ * leases that may have run out (the fleet's heartbeats are asked next, by the service). A claim
+ * counts as a pool call through the server it took (its `assigned_at`), so a claim writes one row.
  */
 export async function findLeasesIdleSince(db: Db, cutoff: number, limit: number) {
   return db
@@ -194,6 +124,17 @@ export async function findLeasesIdleSince(db: Db, cutoff: number, limit: number)
     .where('pool_servers.assigned_at', '<', cutoff)
     .where((eb) =>
       eb.or([eb('pool_bots.last_seen_at', 'is', null), eb('pool_bots.last_seen_at', '<', cutoff)]),
+    )
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('pool_servers as claimed_since')
+            .select('claimed_since.id')
+            .whereRef('claimed_since.assigned_to', '=', 'pool_servers.assigned_to')
+            .where('claimed_since.status', '=', 'assigned')
+            .where('claimed_since.assigned_at', '>=', cutoff),
+        ),
+      ),
     )
     .limit(limit)
     .execute();
@@ -213,7 +154,7 @@ export async function returnExpiredLeases(
     if (lease.assigned_to === null || lease.assigned_at === null) continue;
     const result = await db
       .updateTable('pool_servers')
-      .set({ status: 'available', assigned_to: null, assigned_at: null, updated_at: now })
+      .set({ status: 'available', assigned_to: null, assigned_at: null, hold_slot: null, updated_at: now })
       .where('id', '=', lease.id)
       .where('status', '=', 'assigned')
       .where('assigned_to', '=', lease.assigned_to)
@@ -241,20 +182,30 @@ export async function prunePoolHistory(db: Db, before: number): Promise<void> {
 }
 
 /**
- * The spec's figures, counted in one pass. Deleted servers are history, not capacity: `total` is
- * the servers still in the pool (available or assigned), so availability is over those alone.
+ * The spec's figures, without reading the pool's history: available and assigned servers are
+ * counted from indexes over those alone, the deleted ones (most of the table) are the count the
+ * triggers keep (migration P0001). Deleted servers are history, not capacity: `total` is the servers
+ * still in the pool (available or assigned), so availability is over those alone.
  */
 export async function countPoolServers(
   db: Db,
 ): Promise<Omit<ServerPoolStats, 'quarantined' | 'flaggedBots'>> {
+  const inStatus = (status: 'available' | 'assigned') =>
+    db
+      .selectFrom('pool_servers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', status);
   const row = await db
-    .selectFrom('pool_servers')
-    .select((eb) => [
-      countWhere(eb('status', '=', 'available')).as('available'),
-      countWhere(eb('status', '=', 'assigned')).as('assigned'),
-      countWhere(eb('status', '=', 'deleted')).as('deleted'),
-      // count(distinct) skips nulls: only assigned servers carry a bot.
-      sql<number>`count(distinct ${eb.ref('assigned_to')})`.as('active_bots'),
+    .selectNoFrom((eb) => [
+      inStatus('available').as('available'),
+      inStatus('assigned').as('assigned'),
+      // The bots holding servers: read in the index of held servers (assigned_to, hold_slot).
+      eb
+        .selectFrom('pool_servers')
+        .select((inner) => sql<number>`count(distinct ${inner.ref('assigned_to')})`.as('n'))
+        .where('status', '=', 'assigned')
+        .as('active_bots'),
+      eb.selectFrom('pool_counts').select('value').where('name', '=', 'deleted_servers').as('deleted'),
     ])
     .executeTakeFirstOrThrow();
   // Number(): a count is a number on the wire whatever the driver hands over.
@@ -262,7 +213,7 @@ export async function countPoolServers(
   const assigned = Number(row.assigned);
   return {
     total: available + assigned,
-    byStatus: { available, assigned, deleted: Number(row.deleted) },
+    byStatus: { available, assigned, deleted: Number(row.deleted ?? 0) },
     activeBots: Number(row.active_bots),
   };
 }

@@ -13,6 +13,11 @@ export interface PoolServersTable {
   /** The bot holding it while assigned. */
   assigned_to: string | null;
   assigned_at: number | null;
+  /**
+   * Which of its bot's holding places (1..POOL_MAX_SERVERS_PER_BOT) the server takes while assigned;
+   * unique per bot among assigned servers, which is what holds a bot to its limit when claims race.
+   */
+  hold_slot: number | null;
   deleted_reason: string | null;
   deleted_at: number | null;
   /** Set when enough bots failed on it: it stays deleted, even when offered again. */
@@ -42,4 +47,10 @@ export interface PoolBotsTable {
   flagged_at: number | null;
   /** Different servers in its current failure streak. */
   failed_servers: Generated<number>;
+}
+
+/** Counts kept by triggers (migration P0001): `deleted_servers`, the servers kept as history. */
+export interface PoolCountsTable {
+  name: string;
+  value: number;
 }

@@ -122,6 +122,31 @@ async function raceClaimsOfOneBot(apps: [TestApp, ...TestApp[]]) {
   expect(held).toHaveLength(3);
 }
 
+/**
+ * 50 bots claim 5 times each at once (spread over the given apps) over 200 servers: 150 win, each bot
+ * exactly 3 (POOL_MAX_SERVERS_PER_BOT), no server twice, the rest 409.
+ */
+async function raceClaimsOfManyBots(apps: [TestApp, ...TestApp[]]) {
+  const [t] = apps;
+  await addServers(t, jobIds(200));
+  const bots = Array.from({ length: 50 }, (_, i) => `ghost-${i}`);
+  for (const app of apps) await Promise.all(bots.map((ghostId) => sayHello(app, ghostId)));
+  const responses = await Promise.all(
+    Array.from({ length: 250 }, (_, i) => claim(apps[i % apps.length]!, bots[i % 50]!)),
+  );
+  expect(countStatuses(responses)).toEqual({ 200: 150, 409: 100 });
+  const won = responses.filter((r) => r.statusCode === 200).map((r) => r.json().server);
+  expect(new Set(won.map((s) => s.jobId)).size).toBe(150);
+  const rows = await t.ctx.db
+    .selectFrom('pool_servers')
+    .select(['job_id', 'assigned_to'])
+    .where('status', '=', 'assigned')
+    .execute();
+  expect(Object.values(countBy(rows.map((r) => r.assigned_to ?? '')))).toEqual(Array(50).fill(3));
+  const holder = new Map(rows.map((r) => [r.job_id, r.assigned_to]));
+  expect(won.filter((s) => holder.get(s.jobId) !== s.assignedTo)).toEqual([]);
+}
+
 function countBy(values: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
@@ -409,6 +434,10 @@ for (const dialect of DIALECTS) {
       await raceClaimsOfOneBot([t]);
     });
 
+    it('hands 200 servers to 50 bots claiming 5 times each at once: each bot 3, no server twice', async () => {
+      await raceClaimsOfManyBots([t]);
+    });
+
     it('takes a server back when its bot neither releases nor calls within the lease', async () => {
       await addServers(t, ['job-1', 'job-2']);
       expect((await claim(t, 'ghost-quiet')).json().server.jobId).toBe('job-1');
@@ -566,6 +595,10 @@ if (DIALECTS.includes('postgres')) {
 
     it('lets 10 simultaneous claims of one bot on two instances take 3 servers, no more', async () => {
       await raceClaimsOfOneBot([first, second]);
+    });
+
+    it('hands 200 servers to 50 bots claiming 5 times each on two instances: each bot 3, no server twice', async () => {
+      await raceClaimsOfManyBots([first, second]);
     });
   });
 }

@@ -1,10 +1,16 @@
 /*
- * Builds a week of a fleet's data in SQL (bench/week-of-data.ts), fast and not through the app: a
- * recursive CTE on SQLite, generate_series on PostgreSQL. The stream is what bots make: each bot a
+ * The week-of-data benchmark's databases (bench/week-of-data.ts): made new, and filled with a week of a
+ * fleet's data in SQL, fast and not through the app: a recursive CTE on SQLite, generate_series on
+ * PostgreSQL. The stream is what bots make: each bot a
  * hop every 5 s and a find every 10 s, spread evenly, `seq` in time order (e = 0, 1, 2…: two hops,
  * then a find, of bot (e / 3) mod bots), with text of realistic lengths (hex ids like job ids).
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type RawBuilder, sql } from 'kysely';
+import pg from 'pg';
 import type { Db, DialectName } from '../server/db/index.ts';
 
 export interface WeekSize {
@@ -128,4 +134,41 @@ export async function sizeOnDisk(db: Db, dialect: DialectName): Promise<number> 
     n: number;
   }>`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+/** A database the benchmark made, and how to get rid of it. */
+export interface BenchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new SQLite file in a temporary folder, or a new database on the PostgreSQL server of `pgUrl`. */
+export async function newDatabase(
+  dialect: DialectName,
+  name: string,
+  pgUrl: string | undefined,
+): Promise<BenchDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'scanline-week-'));
+    return { url: join(dir, `${name}.db`), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const database = `scanline_bench_${name}_${randomBytes(4).toString('hex')}`;
+  await onServer(pgUrl!, `CREATE DATABASE ${database}`);
+  const url = new URL(pgUrl!);
+  url.pathname = `/${database}`;
+  return {
+    url: url.toString(),
+    drop: () => onServer(pgUrl!, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
+  };
+}
+
+/** One statement on the server's own database (CREATE and DROP DATABASE). */
+async function onServer(pgUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }

@@ -4,6 +4,7 @@ import type { PetDiscovery, ServerHopEvent } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import type { BatchWriter, RowKind } from '../../db/batch-writer.ts';
 import type { Database } from '../../db/database.ts';
+import { deleteInTimedBatches } from '../../db/timed-batches.ts';
 import { deleteScanner, insertDiscoveries, insertHops, upsertScanners } from './fleet.store.ts';
 import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
 import { addToHopRollups, countedHop, loadHopTotals } from './fleet-hop-rollups.store.ts';
@@ -11,11 +12,6 @@ import { deleteDiscoveriesBefore, deleteHopsBefore } from './fleet-retention.sto
 import type { FleetState } from './fleet-state.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
-/**
- * Rows the retention sweep deletes a statement. On SQLite (a synchronous driver) each statement holds
- * the event loop: 5,000 hops with their rollups take about 20 ms on two cores (`npm run bench:week`).
- */
-const DELETE_BATCH = 5000;
 
 /** Hops, as the batched writer writes them (a kind of its rows), added to their rollups in the same transaction. */
 export const hopRows: RowKind<ServerHopEvent> = {
@@ -130,20 +126,17 @@ export class FleetPersistence {
   }
 
   /**
-   * Deletes hops (with their rollups) and discoveries older than FLEET_RETENTION_DAYS, DELETE_BATCH
-   * rows a statement with a turn of the event loop between, and tells every instance to forget them
-   * too; returns how many rows went.
+   * Deletes hops (with their rollups) and discoveries older than FLEET_RETENTION_DAYS, in batches of
+   * about 20 ms with a turn of the event loop between (on SQLite a statement holds the loop: no sweep
+   * may hold it 100 ms), and tells every instance to forget them too; returns how many rows went.
    */
   async prune(stopped: () => boolean): Promise<number> {
     await this.flush();
     const before = this.ctx.now() - this.ctx.config.FLEET_RETENTION_DAYS * DAY_MS;
     let deleted = 0;
     for (const deleteBefore of [deleteHopsBefore, deleteDiscoveriesBefore]) {
-      for (let batch = DELETE_BATCH; batch === DELETE_BATCH && !stopped(); ) {
-        batch = await deleteBefore(this.ctx.db, before, DELETE_BATCH);
-        deleted += batch;
-        await new Promise((r) => setImmediate(r));
-      }
+      if (stopped()) break;
+      deleted += await deleteInTimedBatches((rows) => deleteBefore(this.ctx.db, before, rows), stopped);
     }
     if (deleted > 0) {
       await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'pruned', before } satisfies BusFleetMessage);

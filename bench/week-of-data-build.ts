@@ -124,6 +124,13 @@ function findInsert(
   };
 }
 
+/** Writes what the database holds in memory and in its log to its files, and syncs them. */
+export async function writeToDisk(db: Db, dialect: DialectName): Promise<void> {
+  // A TRUNCATE checkpoint copies the WAL into the file and fsyncs it (the build's pages with it).
+  if (dialect === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  else await sql`CHECKPOINT`.execute(db);
+}
+
 /** What the database takes on disk (the figure the issue gives: 2.1 GB for a week). */
 export async function sizeOnDisk(db: Db, dialect: DialectName): Promise<number> {
   if (dialect === 'postgres') {

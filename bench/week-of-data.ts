@@ -31,7 +31,7 @@ import { seedFromDatabase } from '../server/features/fleet/fleet-backfill.ts';
 import { FleetState } from '../server/features/fleet/fleet-state.ts';
 import { createLocalBus } from '../server/realtime/bus.ts';
 import { migrateAndSeed } from '../server/startup.ts';
-import { buildWeek, countsOf, newDatabase, sizeOnDisk } from './week-of-data-build.ts';
+import { buildWeek, countsOf, newDatabase, sizeOnDisk, writeToDisk } from './week-of-data-build.ts';
 import type { SweepAnswer } from './week-of-data-server.ts';
 
 const { values: flags } = parseArgs({
@@ -94,9 +94,13 @@ async function prepare(dialect: DialectName, url: string, week: boolean): Promis
     await buildWeek(db, dialect, size, (text) => process.stdout.write(`\r  building ${text}      `));
     const buildS = (performance.now() - started) / 1000;
     if (dialect === 'postgres') await sql`VACUUM ANALYZE`.execute(db);
+    // A running deployment's database is on disk: the first fsync after the build (a sweep's
+    // checkpoint) would otherwise wait for gigabytes of its writes.
+    await writeToDisk(db, dialect);
     started = performance.now();
     await fillHopRollups(db);
     const fillS = (performance.now() - started) / 1000;
+    await writeToDisk(db, dialect);
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM fleet_hop_rollups`.execute(db);
     const gb = (await sizeOnDisk(db, dialect)) / 1e9;
     process.stdout.write('\r');

@@ -5,13 +5,12 @@
  * hop every 5 s and a find every 10 s, spread evenly, `seq` in time order (e = 0, 1, 2…: two hops,
  * then a find, of bot (e / 3) mod bots), with text of realistic lengths (hex ids like job ids).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RawBuilder, sql } from 'kysely';
-import pg from 'pg';
 import type { Db, DialectName } from '../server/db/index.ts';
+import { createFreshDatabase, type FreshDatabase } from '../tests/operations/fresh-database.ts';
 
 export interface WeekSize {
   bots: number;
@@ -39,20 +38,25 @@ export async function buildWeek(
   progress: (text: string) => void,
 ): Promise<void> {
   const { hops, finds, events } = countsOf(size);
-  const start = size.end - size.days * DAY;
-  const span = size.days * DAY;
+  const stream: Stream = {
+    dialect,
+    start: size.end - size.days * DAY,
+    span: size.days * DAY,
+    events,
+    bots: size.bots,
+  };
   for (let from = 0; from < hops; from += CHUNK) {
     await rowsOf(dialect, from, Math.min(hops, from + CHUNK), (i) => {
       // Hop i is event 3 (i / 2) + i mod 2.
       const e = sql`(3 * (${i} / 2) + ${i} % 2)`;
-      return hopInsert(dialect, e, start, span, events, size.bots);
+      return hopInsert(stream, e);
     }).execute(db);
     progress(`hops ${Math.min(hops, from + CHUNK).toLocaleString('en')} / ${hops.toLocaleString('en')}`);
   }
   for (let from = 0; from < finds; from += CHUNK) {
     await rowsOf(dialect, from, Math.min(finds, from + CHUNK), (i) => {
       const e = sql`(3 * ${i} + 2)`;
-      return findInsert(dialect, e, start, span, events, size.bots);
+      return findInsert(stream, e);
     }).execute(db);
     progress(`finds ${Math.min(finds, from + CHUNK).toLocaleString('en')} / ${finds.toLocaleString('en')}`);
   }
@@ -82,14 +86,16 @@ const timeOf = (e: RawBuilder<unknown>, start: number, span: number, events: num
 
 const botOf = (e: RawBuilder<unknown>, bots: number) => sql`('ghost-' || ((${e} / 3) % ${sql.lit(bots)}))`;
 
-function hopInsert(
-  dialect: DialectName,
-  e: RawBuilder<unknown>,
-  start: number,
-  span: number,
-  events: number,
-  bots: number,
-) {
+/** The event stream: `events` events spread evenly over `span` ms from `start`, among `bots` bots. */
+interface Stream {
+  dialect: DialectName;
+  start: number;
+  span: number;
+  events: number;
+  bots: number;
+}
+
+function hopInsert({ dialect, start, span, events, bots }: Stream, e: RawBuilder<unknown>) {
   // About one hop in 13 fails (the server is full); the rest hop for their reasons, mostly auto_scan.
   const failed = sql`(${e} % 13 = 0)`;
   const reason = sql`CASE WHEN ${failed} THEN 'server_full' WHEN ${e} % 11 = 0 THEN 'error_recovery'
@@ -106,14 +112,7 @@ function hopInsert(
   };
 }
 
-function findInsert(
-  dialect: DialectName,
-  e: RawBuilder<unknown>,
-  start: number,
-  span: number,
-  events: number,
-  bots: number,
-) {
+function findInsert({ dialect, start, span, events, bots }: Stream, e: RawBuilder<unknown>) {
   const name = sql`CASE ${e} % 4 WHEN 0 THEN 'Los Tralaleritos' WHEN 1 THEN 'La Vacca Saturno Saturnita'
     WHEN 2 THEN 'Graipuss Medussi' ELSE 'Chimpanzini Spiderini' END`;
   return {
@@ -143,39 +142,13 @@ export async function sizeOnDisk(db: Db, dialect: DialectName): Promise<number> 
   return Number(rows[0]?.n ?? 0);
 }
 
-/** A database the benchmark made, and how to get rid of it. */
-export interface BenchDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
 /** A new SQLite file in a temporary folder, or a new database on the PostgreSQL server of `pgUrl`. */
 export async function newDatabase(
   dialect: DialectName,
   name: string,
   pgUrl: string | undefined,
-): Promise<BenchDatabase> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'scanline-week-'));
-    return { url: join(dir, `${name}.db`), drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const database = `scanline_bench_${name}_${randomBytes(4).toString('hex')}`;
-  await onServer(pgUrl!, `CREATE DATABASE ${database}`);
-  const url = new URL(pgUrl!);
-  url.pathname = `/${database}`;
-  return {
-    url: url.toString(),
-    drop: () => onServer(pgUrl!, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
-  };
-}
-
-/** One statement on the server's own database (CREATE and DROP DATABASE). */
-async function onServer(pgUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+): Promise<FreshDatabase> {
+  if (dialect === 'postgres') return createFreshDatabase(pgUrl!, `bench_${name}`);
+  const dir = mkdtempSync(join(tmpdir(), 'scanline-week-'));
+  return { url: join(dir, `${name}.db`), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -228,7 +228,7 @@ function table(
       `${empty.startS.toFixed(2)} s`,
       `${week.startS.toFixed(2)} s`,
       `within ${GOALS.startDifferenceS} s of empty`,
-      difference <= GOALS.startDifferenceS ? `met (+${difference.toFixed(2)} s)` : 'MISSED',
+      `${difference <= GOALS.startDifferenceS ? 'met' : 'MISSED'} (${difference >= 0 ? '+' : ''}${difference.toFixed(2)} s)`,
     ],
     [
       'sweep: rows deleted',

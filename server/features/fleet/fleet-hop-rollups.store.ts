@@ -1,5 +1,6 @@
 import type { HopReason, ServerHopEvent } from '../../../common/fleet.ts';
 import type { Db } from '../../db/index.ts';
+import type { FleetHopRollupsTable } from './fleet.table.ts';
 import { emptyHopTotals, type HopTotals } from './fleet-records.ts';
 
 /*
@@ -22,14 +23,7 @@ export interface CountedHop {
   created_at: number;
 }
 
-interface RollupRow {
-  day: number;
-  bot_id: string;
-  hop_reason: HopReason;
-  success: number;
-  hops: number;
-  latency_sum: number;
-}
+type RollupRow = FleetHopRollupsTable;
 
 export const countedHop = (hop: ServerHopEvent): CountedHop => ({
   bot_id: hop.botId,

@@ -1,13 +1,13 @@
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely, type KyselyPlugin, type Migration, Migrator, sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.ts';
+import { createFreshDatabase } from '../../../tests/operations/fresh-database.ts';
 import { createDb, type Db, type DialectName, openSqlite } from '../../db/index.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { migrations } from '../../db/migrations/index.ts';
 import { periodicSweepsIdle } from '../../plugins/periodic-sweep.ts';
-import { createPostgresDatabase, urlForDatabase } from '../../test/db-template.ts';
-import { DIALECTS, fakeClock, TEST_BOT_TOKEN, type TestAppSuite, useTestApp } from '../../test/helper.ts';
+import { DIALECTS, TEST_BOT_TOKEN, type TestAppSuite, useTestApp } from '../../test/helper.ts';
+import { hopPayload } from './fleet.fixtures.ts';
 import { seedFromDatabase } from './fleet-backfill.ts';
 import { loadHopTotals } from './fleet-hop-rollups.store.ts';
 import { hopRows } from './fleet-persistence.ts';
@@ -96,19 +96,7 @@ const numbers = (r: Record<string, unknown>) => ({
   latency_sum: Number(r.latency_sum),
 });
 
-const hop = (over: Record<string, unknown> = {}) => ({
-  type: 'server_hop',
-  payload: {
-    fromJobId: 'job-a',
-    toJobId: 'job-b',
-    fromPlaceId: '1',
-    toPlaceId: '1',
-    success: true,
-    latencyMs: 100,
-    hopReason: 'auto_scan',
-    ...over,
-  },
-});
+const hop = (over: Record<string, unknown> = {}) => ({ type: 'server_hop', payload: hopPayload(over) });
 const failed = (latencyMs: number) =>
   hop({ success: false, latencyMs, hopReason: 'server_full', errorMessage: 'Server is full' });
 
@@ -305,9 +293,8 @@ async function emptyDatabase(dialect: DialectName): Promise<{ db: Db; drop(): Pr
     const { db } = openSqlite(new SQLite(':memory:'));
     return { db, drop: () => db.destroy() };
   }
-  const url = process.env.TEST_DATABASE_URL!;
-  const created = await createPostgresDatabase(url, { config: loadConfig({}), now: fakeClock().now }, false);
-  const { db } = createDb(urlForDatabase(url, created.database));
+  const created = await createFreshDatabase(process.env.TEST_DATABASE_URL!, 'rollups');
+  const { db } = createDb(created.url);
   return {
     db,
     drop: async () => {

@@ -127,7 +127,7 @@ export class FleetPersistence {
 
   /**
    * Deletes hops (with their rollups) and discoveries older than FLEET_RETENTION_DAYS, in batches of
-   * about 20 ms with a turn of the event loop between (on SQLite a statement holds the loop: no sweep
+   * about 10 ms with a turn of the event loop between (on SQLite a statement holds the loop: no sweep
    * may hold it 100 ms), and tells every instance to forget them too; returns how many rows went.
    */
   async prune(stopped: () => boolean): Promise<number> {

@@ -19,6 +19,7 @@ import type { BotCredentialsTable } from '../features/fleet/bot-credential.table
 import type { BotTokensTable } from '../features/fleet/bot-token.table.ts';
 import type {
   FleetDiscoveriesTable,
+  FleetHopRollupsTable,
   FleetHopsTable,
   FleetScannersTable,
 } from '../features/fleet/fleet.table.ts';
@@ -98,6 +99,7 @@ export interface Database {
   pool_bots: PoolBotsTable;
   pool_counts: PoolCountsTable;
   fleet_hops: FleetHopsTable;
+  fleet_hop_rollups: FleetHopRollupsTable;
   fleet_discoveries: FleetDiscoveriesTable;
   notification_destinations: NotificationDestinationsTable;
   notification_outbox: NotificationOutboxTable;

@@ -30,6 +30,7 @@ import * as createDiscord from './2026_12_04_000000_create_discord.ts';
 import * as discordRoleGrants from './2026_12_04_100000_discord_role_grants.ts';
 import * as operatorAlerts from './2026_12_05_A0001_operator_alerts.ts';
 import * as poolAtScale from './2026_12_05_P0001_pool_at_scale.ts';
+import * as fleetHopRollups from './2026_12_05_R0001_fleet_hop_rollups.ts';
 import * as analysisResolution from './2026_12_05_V0001_analysis_resolution.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
@@ -66,5 +67,6 @@ export const migrations = {
   '2026_12_04_100000_discord_role_grants': discordRoleGrants,
   '2026_12_05_A0001_operator_alerts': operatorAlerts,
   '2026_12_05_P0001_pool_at_scale': poolAtScale,
+  '2026_12_05_R0001_fleet_hop_rollups': fleetHopRollups,
   '2026_12_05_V0001_analysis_resolution': analysisResolution,
 };

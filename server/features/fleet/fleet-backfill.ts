@@ -1,10 +1,10 @@
 import type { FleetBackfillPayload, PetDiscovery } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
+import { loadHopTotals } from './fleet-hop-rollups.store.ts';
 import {
   countDiscoveriesSince,
   loadDiscoveryMinutesSince,
   loadHopMinutesSince,
-  loadHopTotals,
   loadRecentEvents,
   loadScanners,
   maxFleetSeq,

@@ -9,21 +9,13 @@ import type {
 import { periodicSweepsIdle } from '../../plugins/periodic-sweep.ts';
 import { buildTestApp, DIALECTS, OWN_ORIGIN, TEST_BOT_TOKEN, useTestApp } from '../../test/helper.ts';
 import { connectTestClient, type TestClient } from '../../test/socket-client.ts';
+import { hopPayload } from './fleet.fixtures.ts';
 
 const BOT = { authorization: `Bearer ${TEST_BOT_TOKEN}` };
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-const hop = (over: Record<string, unknown> = {}) => ({
-  fromJobId: 'job-a',
-  toJobId: 'job-b',
-  fromPlaceId: '1',
-  toPlaceId: '1',
-  success: true,
-  latencyMs: 100,
-  hopReason: 'auto_scan',
-  ...over,
-});
+const hop = hopPayload;
 
 const pet = (over: Record<string, unknown> = {}) => ({
   name: 'Los Tralaleritos',

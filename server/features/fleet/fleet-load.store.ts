@@ -2,11 +2,12 @@ import { type Selectable, sql } from 'kysely';
 import type { PetDiscovery, ServerHopEvent } from '../../../common/fleet.ts';
 import type { Db } from '../../db/index.ts';
 import type { FleetDiscoveriesTable, FleetHopsTable } from './fleet.table.ts';
-import { emptyHopTotals, type HopTotals, type MinuteHopCount, type ScannerRecord } from './fleet-records.ts';
+import type { MinuteHopCount, ScannerRecord } from './fleet-records.ts';
 
 /*
- * What the fleet reads back from its tables: the state it starts from (scanners, the latest events,
- * the last hour, totals, the highest seq), and hop totals again after a retention sweep.
+ * What the fleet reads back from its tables at start: scanners, the latest events, the last hour, today's
+ * discoveries and the highest seq, each by an index (a range of created_at, or the newest by seq); the
+ * hop totals come from the rollups (fleet-hop-rollups.store.ts), never from every hop.
  */
 
 export async function maxFleetSeq(db: Db): Promise<number> {
@@ -128,34 +129,4 @@ export async function countDiscoveriesSince(db: Db, since: number): Promise<numb
     .where('created_at', '>=', since)
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/** Totals over every hop kept: counted by SQL once at start and after each retention sweep. */
-export async function loadHopTotals(db: Db): Promise<HopTotals> {
-  const totals = emptyHopTotals();
-  const byReason = await db
-    .selectFrom('fleet_hops')
-    .select((eb) => [
-      'hop_reason',
-      'success',
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>('latency_ms').as('latency'),
-    ])
-    .groupBy(['hop_reason', 'success'])
-    .execute();
-  for (const r of byReason) {
-    const n = Number(r.n);
-    totals.totalHops += n;
-    if (Number(r.success) === 1) totals.successfulHops += n;
-    totals.latencySum += Number(r.latency ?? 0);
-    // A reason written by an older version is counted in the totals but has no bucket of its own.
-    if (Object.hasOwn(totals.byReason, r.hop_reason)) totals.byReason[r.hop_reason] += n;
-  }
-  const byBot = await db
-    .selectFrom('fleet_hops')
-    .select((eb) => ['bot_id', eb.fn.countAll<number>().as('n')])
-    .groupBy('bot_id')
-    .execute();
-  for (const r of byBot) totals.byBot.set(r.bot_id, Number(r.n));
-  return totals;
 }

@@ -4,22 +4,23 @@ import type { PetDiscovery, ServerHopEvent } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
 import type { BatchWriter, RowKind } from '../../db/batch-writer.ts';
 import type { Database } from '../../db/database.ts';
-import {
-  deleteFleetEventsBefore,
-  deleteScanner,
-  insertDiscoveries,
-  insertHops,
-  upsertScanners,
-} from './fleet.store.ts';
+import { deleteInTimedBatches } from '../../db/timed-batches.ts';
+import { deleteScanner, insertDiscoveries, insertHops, upsertScanners } from './fleet.store.ts';
 import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
-import { loadHopTotals } from './fleet-load.store.ts';
+import { addToHopRollups, countedHop, loadHopTotals } from './fleet-hop-rollups.store.ts';
+import { deleteDiscoveriesBefore, deleteHopsBefore } from './fleet-retention.store.ts';
 import type { FleetState } from './fleet-state.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
-const DELETE_BATCH = 1000;
 
-/** Hops, as the batched writer writes them (a kind of its rows). */
-export const hopRows: RowKind<ServerHopEvent> = { table: 'fleet_hops', write: insertHops };
+/** Hops, as the batched writer writes them (a kind of its rows), added to their rollups in the same transaction. */
+export const hopRows: RowKind<ServerHopEvent> = {
+  table: 'fleet_hops',
+  write: async (trx, hops) => {
+    const inserted = await insertHops(trx, hops);
+    await addToHopRollups(trx, inserted.map(countedHop));
+  },
+};
 
 /**
  * Rows a feature above the fleet writes with a batch of discoveries, in the transaction that stores
@@ -111,9 +112,9 @@ export class FleetPersistence {
       .catch((err: unknown) => this.log.warn({ err }, 'could not delete a removed scanner row'));
   }
 
-  /** Totals cover what is kept: counted again from what is left after another instance's sweep. */
+  /** Totals cover what is kept: read again from the rollups after another instance's sweep. */
   recountTotals(): void {
-    // (Own queued hops written first, so the count includes them.)
+    // (Own queued hops written first, so the rollups include them.)
     void this.flush()
       .then(() => loadHopTotals(this.ctx.db))
       .then(
@@ -125,22 +126,22 @@ export class FleetPersistence {
   }
 
   /**
-   * Deletes hops and discoveries older than FLEET_RETENTION_DAYS, batch by batch, and tells every
-   * instance to forget them too; returns how many rows went.
+   * Deletes hops (with their rollups) and discoveries older than FLEET_RETENTION_DAYS, in batches of
+   * about 10 ms with a turn of the event loop between (on SQLite a statement holds the loop: no sweep
+   * may hold it 100 ms), and tells every instance to forget them too; returns how many rows went.
    */
   async prune(stopped: () => boolean): Promise<number> {
     await this.flush();
     const before = this.ctx.now() - this.ctx.config.FLEET_RETENTION_DAYS * DAY_MS;
     let deleted = 0;
-    for (;;) {
-      const batch = await deleteFleetEventsBefore(this.ctx.db, before, DELETE_BATCH);
-      deleted += batch;
-      if (batch < DELETE_BATCH || stopped()) break;
-      await new Promise((r) => setImmediate(r));
+    for (const deleteBefore of [deleteHopsBefore, deleteDiscoveriesBefore]) {
+      if (stopped()) break;
+      deleted += await deleteInTimedBatches((rows) => deleteBefore(this.ctx.db, before, rows), stopped);
     }
     if (deleted > 0) {
       await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'pruned', before } satisfies BusFleetMessage);
-      // Every instance recounts on that message; this one is done before the sweep says it is.
+      // Every instance reads its totals again on that message (a few thousand rollup rows at most);
+      // this one is done before the sweep says it is.
       this.state.totals = await loadHopTotals(this.ctx.db);
     }
     return deleted;

@@ -14,3 +14,15 @@ export function hopEvent(n: number, { success = true }: { success?: boolean } = 
     },
   };
 }
+
+/** A `server_hop` payload as a bot sends it: a successful auto_scan hop of 100 ms, with `over` changed. */
+export const hopPayload = (over: Record<string, unknown> = {}) => ({
+  fromJobId: 'job-a',
+  toJobId: 'job-b',
+  fromPlaceId: '1',
+  toPlaceId: '1',
+  success: true,
+  latencyMs: 100,
+  hopReason: 'auto_scan',
+  ...over,
+});

@@ -3,8 +3,8 @@ import type { Db } from '../../db/index.ts';
 import type { ScannerRecord } from './fleet-records.ts';
 
 /*
- * The fleet's writes: hops, discoveries and scanners (the batched writer calls these), the
- * retention sweep's deletes, and the scanner row a removal checks and deletes.
+ * The fleet's writes: hops, discoveries and scanners (the batched writer calls these), and the
+ * scanner row a removal checks and deletes (the retention sweep's deletes: fleet-retention.store.ts).
  */
 
 /** PostgreSQL takes at most 65535 parameters per statement; 15 per hop row. */
@@ -54,15 +54,22 @@ const scannerRow = (s: ScannerRecord) => ({
   first_seen: s.firstSeen,
 });
 
-/** Inserts hops (in the caller's transaction); ones already written (a retried batch) are skipped. */
-export async function insertHops(db: Db, hops: ServerHopEvent[]): Promise<void> {
+/**
+ * Inserts hops (in the caller's transaction); ones already written (a retried batch) are skipped.
+ * Returns the hops it inserted, so they are counted once in the rollups.
+ */
+export async function insertHops(db: Db, hops: ServerHopEvent[]): Promise<ServerHopEvent[]> {
+  const inserted = new Set<number>();
   for (let i = 0; i < hops.length; i += INSERT_CHUNK) {
-    await db
+    const rows = await db
       .insertInto('fleet_hops')
       .values(hops.slice(i, i + INSERT_CHUNK).map(hopRow))
       .onConflict((oc) => oc.column('seq').doNothing())
+      .returning('seq')
       .execute();
+    for (const r of rows) inserted.add(Number(r.seq));
   }
+  return hops.filter((h) => inserted.has(h.seq));
 }
 
 /** Inserts discoveries (in the caller's transaction); ones already written are skipped. */
@@ -109,21 +116,6 @@ export async function upsertScanners(db: Db, scanners: ScannerRecord[]): Promise
       )
       .execute();
   }
-}
-
-/** Deletes up to `limit` hops and discoveries older than `before`; returns how many of each went. */
-export async function deleteFleetEventsBefore(db: Db, before: number, limit: number): Promise<number> {
-  let deleted = 0;
-  for (const table of ['fleet_hops', 'fleet_discoveries'] as const) {
-    const result = await db
-      .deleteFrom(table)
-      .where('seq', 'in', (eb) =>
-        eb.selectFrom(table).select('seq').where('created_at', '<', before).limit(limit),
-      )
-      .executeTakeFirst();
-    deleted += Number(result.numDeletedRows);
-  }
-  return deleted;
 }
 
 /** Deletes a bot's scanner row (its hops and discoveries stay); returns whether there was one. */

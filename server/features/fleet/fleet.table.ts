@@ -48,3 +48,18 @@ export interface FleetScannersTable {
   last_activity: number;
   first_seen: number;
 }
+
+/**
+ * Hops of one UTC day, bot, reason and outcome, added up: the totals the fleet starts from (and reads
+ * again after a retention sweep) without counting every hop. Kept in the hops' own transactions.
+ */
+export interface FleetHopRollupsTable {
+  /** The UTC day number (epoch ms / 86,400,000, rounded down) the hops were made on. */
+  day: number;
+  bot_id: string;
+  hop_reason: HopReason;
+  /** 1 succeeded, 0 failed. */
+  success: number;
+  hops: number;
+  latency_sum: number;
+}

@@ -39,8 +39,26 @@ function vitest(name, args, { env = process.env, budgetMs }) {
   if (!existsSync(results)) return { passed: 0, failed: 1 };
   const report = JSON.parse(readFileSync(results, 'utf8'));
   rmSync(results, { force: true });
-  const failed = report.numFailedTests + (report.numFailedTestSuites ?? 0);
-  return { passed: report.numPassedTests, failed: failed > 0 || status === 0 ? failed : 1 };
+  const failures = failuresOf(report);
+  const failed = failures.length;
+  return { passed: report.numPassedTests, failed: failed > 0 || status === 0 ? failed : 1, failures };
+}
+
+/** Each failed test, and each file that failed outside a test, as "file > name: first line of the error". */
+function failuresOf(report) {
+  const firstLine = (text = '') =>
+    text
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '';
+  return report.testResults.flatMap((file) => {
+    const path = file.name.replace(`${process.cwd()}/`, '');
+    const tests = file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => `${path} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (tests.length === 0 && file.status === 'failed') return [`${path}: ${firstLine(file.message)}`];
+    return tests;
+  });
 }
 
 /** API test files with a PostgreSQL half: they loop over DIALECTS or ask for PostgreSQL by name. */
@@ -134,14 +152,17 @@ const tiers = [
 ];
 
 const totals = { passed: 0, failed: 0 };
+/** Named at the end, where a CI log's tail shows them. */
+const failedTests = [];
 const lines = [];
 for (const tier of tiers) {
   const started = Date.now();
   console.log(`\n=== ${tier.name} (budget ${minutes(tier.budgetMs)}) ===`);
-  const { passed, failed } = tier.run(tier.budgetMs);
+  const { passed, failed, failures = [] } = tier.run(tier.budgetMs);
   const took = Date.now() - started;
   totals.passed += passed;
   totals.failed += failed;
+  failedTests.push(...failures.map((failure) => `${tier.name}: ${failure}`.slice(0, 400)));
   const over = took > tier.budgetMs ? '  OVER BUDGET' : '';
   lines.push(
     `${tier.name.padEnd(26)} ${minutes(took).padStart(7)} of ${minutes(tier.budgetMs)}  ${passed} passed, ${failed} failed${over}`,
@@ -149,6 +170,7 @@ for (const tier of tiers) {
   // A broken build or type error makes every later tier meaningless.
   if (tier.name === 'static checks' && failed > 0) break;
 }
+if (failedTests.length > 0) console.log(`\nFailed:\n${failedTests.join('\n')}`);
 console.log(`\nTiers:\n${lines.join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);

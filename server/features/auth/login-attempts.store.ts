@@ -11,27 +11,27 @@ export interface ReservedAttempt {
 type AttemptsRow = ExpressionBuilder<Database, 'admin_login_attempts'>;
 
 /**
- * Counts one login attempt for `client` unless `limit` are counted in its window already, in one
- * statement (an upsert whose update is conditional), so concurrent attempts are counted one after
- * another on both dialects and the limit+1th is refused. A window ends `windowMs` after it began; a
- * client with nothing counted (an expired window, or only attempts given back) starts a new one now.
- * Returns undefined when refused.
+ * Counts one login attempt for each of `clients` (distinct) unless `limit` are counted in its window
+ * already, in one statement (an upsert whose update is conditional), so concurrent attempts are
+ * counted one after another on both dialects and the limit+1th is refused. A window ends `windowMs`
+ * after it began; a client with nothing counted (an expired window, or only attempts given back)
+ * starts a new one now. Returns the clients counted; one missing was refused.
  */
-export async function reserveLoginAttempt(
+export async function reserveLoginAttempts(
   db: Db,
-  client: string,
+  clients: readonly string[],
   now: number,
   limit: number,
   windowMs: number,
-): Promise<ReservedAttempt | undefined> {
+): Promise<Map<string, ReservedAttempt>> {
   const restarts = (eb: AttemptsRow) =>
     eb.or([
       eb('admin_login_attempts.window_started_at', '<=', now - windowMs),
       eb('admin_login_attempts.attempts', '<=', 0),
     ]);
-  const row = await db
+  const rows = await db
     .insertInto('admin_login_attempts')
-    .values({ client, window_started_at: now, attempts: 1 })
+    .values(clients.map((client) => ({ client, window_started_at: now, attempts: 1 })))
     .onConflict((oc) =>
       oc
         .column('client')
@@ -51,9 +51,14 @@ export async function reserveLoginAttempt(
         }))
         .where((eb) => eb.or([restarts(eb), eb('admin_login_attempts.attempts', '<', limit)])),
     )
-    .returning(['attempts', 'window_started_at'])
-    .executeTakeFirst();
-  return row && { attempts: Number(row.attempts), windowStartedAt: Number(row.window_started_at) };
+    .returning(['client', 'attempts', 'window_started_at'])
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.client,
+      { attempts: Number(row.attempts), windowStartedAt: Number(row.window_started_at) },
+    ]),
+  );
 }
 
 /** Gives back an attempt that was not a failure (the right secret), if its window still runs. */

@@ -1,7 +1,8 @@
 import { LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS } from '../../../common/auth.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/index.ts';
-import { type ReservedAttempt, releaseLoginAttempt, reserveLoginAttempt } from './login-attempts.store.ts';
+import { LoginAttemptBatches } from './login-attempt-batches.ts';
+import { type ReservedAttempt, releaseLoginAttempt, reserveLoginAttempts } from './login-attempts.store.ts';
 
 /** Locked-out clients remembered at most; past it the expired, then the oldest, are forgotten. */
 const MAX_REMEMBERED = 100_000;
@@ -12,13 +13,20 @@ const MAX_REMEMBERED = 100_000;
  * database (one atomic statement an attempt, so every instance counts together); this process also
  * remembers the clients it saw fail their last allowed attempt, until their window ends, and refuses
  * them without asking the database: a locked-out flood then costs no database work, so the admin's
- * sign-in does not queue behind it.
+ * sign-in does not queue behind it. The attempts of a flood that is not locked out yet are counted in
+ * batches (login-attempt-batches.ts).
  */
 export class LoginLockout {
   /** Client -> when its window ends. */
   private readonly lockedUntil = new Map<string, number>();
 
-  constructor(private readonly ctx: AppContext) {}
+  private readonly batches: LoginAttemptBatches;
+
+  constructor(private readonly ctx: AppContext) {
+    this.batches = new LoginAttemptBatches((clients) =>
+      reserveLoginAttempts(ctx.db, clients, ctx.now(), LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS),
+    );
+  }
 
   /** Counts an attempt for `client`, or returns undefined when it is locked out. */
   async reserve(client: string, now: number): Promise<ReservedAttempt | undefined> {
@@ -27,7 +35,7 @@ export class LoginLockout {
       if (now < until) return undefined;
       this.lockedUntil.delete(client);
     }
-    return reserveLoginAttempt(this.ctx.db, client, now, LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS);
+    return this.batches.count(client);
   }
 
   /** The attempt was a failure: once it is the last one allowed, the client is locked out for the window. */

@@ -177,9 +177,15 @@ for (const dialect of DIALECTS) {
         headers: { cookie: t.cookie },
       });
       expect(revoked.statusCode, revoked.body).toBe(200);
-      await vi.waitFor(() => expect(simulator?.connectedBots).toBe(1), { timeout: 5_000 });
-      expect(simulator.counters.lastError).toBe(
-        'ghost-01: refused (4401 Bot credential refused), not reconnecting',
+      // A socket stops counting as connected when the close frame arrives, before its close event.
+      await vi.waitFor(
+        () => {
+          expect(simulator?.connectedBots).toBe(1);
+          expect(simulator?.counters.lastError).toBe(
+            'ghost-01: refused (4401 Bot credential refused), not reconnecting',
+          );
+        },
+        { timeout: 5_000 },
       );
       const errors = simulator.counters.errors;
       await new Promise((r) => setTimeout(r, 1_500));

@@ -68,3 +68,21 @@ export async function findRecentFailures(
     timestamp: new Date(Number(r.responded_at ?? 0)).toISOString(),
   }));
 }
+
+/** How many bots have a configuration, and how many of them each profile was last applied to. */
+export async function countConfigurationsByProfile(
+  db: Db,
+): Promise<{ total: number; byProfile: Map<string, number> }> {
+  const rows = await db
+    .selectFrom('bot_configurations')
+    .select((eb) => ['profile_id', eb.fn.countAll<number | string>().as('bots')])
+    .groupBy('profile_id')
+    .execute();
+  const byProfile = new Map<string, number>();
+  let total = 0;
+  for (const row of rows) {
+    total += Number(row.bots);
+    if (row.profile_id !== null) byProfile.set(row.profile_id, Number(row.bots));
+  }
+  return { total, byProfile };
+}

@@ -19,7 +19,12 @@ import {
   findTargetsOfChanges,
   type TargetRow,
 } from './configuration-changes.store.ts';
-import { countChangesSince, findRecentFailures, loadDeploymentStats } from './configuration-figures.store.ts';
+import {
+  countChangesSince,
+  countConfigurationsByProfile,
+  findRecentFailures,
+  loadDeploymentStats,
+} from './configuration-figures.store.ts';
 import { findProfiles, profileRowToProfile } from './configuration-profiles.store.ts';
 import { findEmergencyState } from './emergency.store.ts';
 
@@ -124,25 +129,33 @@ export async function listProfiles(ctx: AppContext): Promise<ConfigurationProfil
   return (await findProfiles(ctx.db)).map(profileRowToProfile);
 }
 
-/** Spec section 3's dashboard figures, every one counted from the configurations and change records. */
+/**
+ * Spec section 3's dashboard figures, counted by the database and the fleet's state: nothing here reads
+ * every bot's configuration, so a poll costs the same for 70 bots and for 2,000.
+ */
 export async function getDashboardStats(ctx: AppContext): Promise<ConfigurationDashboard> {
-  const configurations = await listConfigurations(ctx);
-  const [profiles, recentChanges24h, deploymentStats, recentFailures, emergency] = await Promise.all([
-    listProfiles(ctx),
-    countChangesSince(ctx.db, ctx.now() - DAY_MS),
-    loadDeploymentStats(ctx.db),
-    findRecentFailures(ctx.db, CONFIGURATION_LIST_SIZES.recentFailures),
-    findEmergencyState(ctx.db),
-  ]);
-  const { heard, total } = onlineBots(ctx);
-  const botsByProfile = new Map<string, number>();
-  for (const c of configurations) {
-    if (c.profileId !== null) botsByProfile.set(c.profileId, (botsByProfile.get(c.profileId) ?? 0) + 1);
+  const [firstCount, profiles, recentChanges24h, deploymentStats, recentFailures, emergency] =
+    await Promise.all([
+      countConfigurationsByProfile(ctx.db),
+      listProfiles(ctx),
+      countChangesSince(ctx.db, ctx.now() - DAY_MS),
+      loadDeploymentStats(ctx.db),
+      findRecentFailures(ctx.db, CONFIGURATION_LIST_SIZES.recentFailures),
+      findEmergencyState(ctx.db),
+    ]);
+  const { online, heard, total } = onlineBots(ctx);
+  let counted = firstCount;
+  if (counted.total < total) {
+    // A bot known to the fleet without a configuration yet gets its default one first (as on the list).
+    await loadConfigurationRows(ctx);
+    counted = await countConfigurationsByProfile(ctx.db);
   }
+  const { total: totalConfigurations, byProfile: botsByProfile } = counted;
   return {
     dashboardStats: {
-      totalConfigurations: configurations.length,
-      activeConfigurations: configurations.filter((c) => c.isActive).length,
+      totalConfigurations,
+      // Every bot the fleet hears from has a configuration (above).
+      activeConfigurations: emergency.stopped ? 0 : online.size,
       recentChanges24h,
       topUsedProfiles: profiles
         .filter((p) => p.usageCount > 0)

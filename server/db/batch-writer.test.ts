@@ -182,6 +182,25 @@ for (const dialect of DIALECTS) {
       expect(writer.counts).toEqual({ written: 4, setAside: 1 });
     });
 
+    it('writes a batch again that PostgreSQL gave up on a deadlock, setting nothing aside', async () => {
+      const writer = new BatchWriter(t.ctx.db, (await import('pino')).default({ level: 'silent' }), {
+        maxPendingRows: 1000,
+      });
+      const landed: string[] = [];
+      let conflicts = 2;
+      const kind: RowKind<string> = {
+        table: 'pretend',
+        async write(_trx, rows) {
+          // Another instance's transaction locked the same rollup rows in the other order.
+          if (conflicts-- > 0) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+          landed.push(...rows);
+        },
+      };
+      await Promise.all(['a', 'b'].map((row) => writer.write(kind, row)));
+      expect(landed).toEqual(['a', 'b']);
+      expect(writer.counts).toEqual({ written: 2, setAside: 0 });
+    });
+
     it('merges queued rows that share a key', async () => {
       const writer = new BatchWriter(t.ctx.db, (await import('pino')).default({ level: 'silent' }), {
         maxPendingRows: 1000,

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { isDatabaseUnavailable } from './errors.ts';
+import { isDatabaseUnavailable, isSerializationFailure } from './errors.ts';
 import type { Db } from './index.ts';
 import { type Entry, type Item, type RowKind, RowQueue } from './row-queue.ts';
 
@@ -39,6 +39,8 @@ const GROUP_NOW_AT_ROWS = 1000;
 /** Retry delays while the database is away: from 100 ms, doubling, up to 5 s. */
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5000;
+/** Times a batch is written before a deadlock or serialization failure counts as its rows' fault. */
+const CONFLICT_ATTEMPTS = 5;
 
 /**
  * The process's one writer for batched rows. Features hand it rows of their kinds; it writes
@@ -194,7 +196,7 @@ export class BatchWriter {
   private async writeOrSplit(items: Item[]): Promise<{ unwritten: Item[]; outage?: unknown }> {
     if (items.length === 0) return { unwritten: [] };
     try {
-      await this.transact(items);
+      await this.transactRetryingConflicts(items);
     } catch (error) {
       if (isDatabaseUnavailable(error)) return { unwritten: items, outage: error };
       if (items.length === 1) {
@@ -209,6 +211,20 @@ export class BatchWriter {
     }
     this.settle(items);
     return { unwritten: [] };
+  }
+
+  /**
+   * A deadlock or serialization failure is no fault of a row: two instances' batches took the same rows
+   * (fleet rollups) in different orders, and PostgreSQL gave one up. The batch is written again.
+   */
+  private async transactRetryingConflicts(items: Item[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transact(items);
+      } catch (error) {
+        if (!isSerializationFailure(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      }
+    }
   }
 
   private async transact(items: Item[]): Promise<void> {

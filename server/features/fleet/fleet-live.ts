@@ -59,7 +59,10 @@ export class FleetLive {
     this.reorder.close();
   }
 
-  /** Every hop and discovery as this instance applies it (from any instance), after the state has it. */
+  /**
+   * Every discovery (from any instance) and hop as this instance applies it, after the state has it:
+   * its own hops, and the others' while it has dashboards (fleet-watch.ts).
+   */
   onEvent(listener: (event: FleetEventWithSeq) => void): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);

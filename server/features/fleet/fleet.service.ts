@@ -203,7 +203,10 @@ export class Fleet {
     return this.watcher.watch();
   }
 
-  /** Every hop and discovery as this instance applies it (from any instance), after the state has it. */
+  /**
+   * Every discovery (from any instance) and hop as this instance applies it, after the state has it:
+   * its own hops, and the others' while it has dashboards (fleet-watch.ts).
+   */
   onEvent(listener: (event: FleetEventWithSeq) => void): () => void {
     return this.live.onEvent(listener);
   }

@@ -197,7 +197,7 @@ export class FleetIngest {
     if (typeof seq !== 'number') return seq;
     const hop = hopOf(ghostId, seq, report, now);
     this.live.ownHop(hop);
-    // For the other instances' dashboards: only those that have some listen (fleet-watch.ts).
+    // For the other instances' dashboards: Redis hands it only to those that have some (fleet-watch.ts).
     if (this.ctx.bus.commands) {
       const message: BusHopMessage = { kind: 'hop', hop, from: this.outbox.instance };
       await this.ctx.bus.publish(FLEET_HOPS_CHANNEL, message);

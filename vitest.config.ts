@@ -8,6 +8,7 @@ const alias = { '@': fileURLToPath(new URL('./web', import.meta.url)) };
 const scaleOutTests = [
   'server/realtime/multi-instance.test.ts',
   'server/realtime/multi-instance-limits.test.ts',
+  'server/realtime/multi-instance-fleet.test.ts',
   'server/realtime/redis-outage.test.ts',
 ];
 const hasScaleOutServices = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);

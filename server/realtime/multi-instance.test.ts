@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerHopEvent } from '../../common/fleet.ts';
 import { FREE_SCRIPT_FILE } from '../../common/public-defaults.ts';
 import type { ScriptVersionsResponse } from '../../common/scripts.ts';
@@ -135,10 +135,12 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
         { type: 'scanner_status', payload: { status: 'hopping' } },
       ]);
       expect(joined.statusCode, joined.body).toBe(200);
-      await new Promise((r) => setTimeout(r, 100));
+      // The other instance has the bot's latest state with the first one's next `changes`.
       for (const app of [first, second]) {
-        const scanner = app.ctx.services.fleet.state.scanners.get(`multi-${job.slice(0, 8)}`);
-        expect([scanner?.status, scanner?.petsFound]).toEqual(['hopping', 2]);
+        await vi.waitFor(() => {
+          const scanner = app.ctx.services.fleet.state.scanners.get(`multi-${job.slice(0, 8)}`);
+          expect([scanner?.status, scanner?.petsFound]).toEqual(['hopping', 2]);
+        });
       }
       const [hopB, findB] = b.json().results;
       expect(findA.seq).toBe(hopA.seq + 1);

@@ -1,6 +1,6 @@
 import { ClientMessageSchemas, ServerMessageSchemas, SOCKET_PATH } from '../../../common/realtime.ts';
 import type { AppContext } from '../../context.ts';
-import type { SocketIdentity } from '../../realtime/connection.ts';
+import type { RealtimeConnection, SocketIdentity } from '../../realtime/connection.ts';
 import { encodeFrame } from '../../realtime/frames.ts';
 import { defineHandler, type HandlerEnv, type SocketProtocol } from '../../realtime/protocol.ts';
 import { authenticateAdminSocket } from '../auth/admin-socket.ts';
@@ -14,6 +14,8 @@ import { readSystemHealth } from './system-health.ts';
 
 /** A dashboard's `?since=SEQ`: the last fleet event it has, to be sent exactly what it missed. */
 const resumes = new WeakMap<SocketIdentity, number>();
+/** What each dashboard calls when it leaves: the instance then no longer needs every hop for it. */
+const watches = new WeakMap<RealtimeConnection, () => void>();
 
 /**
  * The admin dashboard's protocol (session cookie): system health, and the fleet's live stream
@@ -75,12 +77,17 @@ export function adminProtocol(ctx: AppContext): SocketProtocol {
     // Every kind a dashboard is sent (common/realtime.ts), the fleet's stream and the publisher's alike.
     sends: ServerMessageSchemas,
     async onConnect(env) {
-      // First and synchronously: every fleet event applied so far is in what this sends.
+      // The first dashboard here: this instance starts hearing every hop, and reads the recent ones.
+      const { ready, release } = ctx.services.fleet.watch();
+      watches.set(env.connection, release);
+      if (ready) await ready;
+      // Then synchronously: every fleet event applied so far is in what this sends.
       startDashboardStream(ctx, env.connection, resumes.get(env.connection.identity));
       await sendSystemHealth(env);
       await announceClientCount(env);
     },
     async onDisconnect(env) {
+      watches.get(env.connection)?.();
       stopDashboardStream(env.connection);
       await announceClientCount(env);
     },

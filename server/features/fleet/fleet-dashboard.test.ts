@@ -10,6 +10,7 @@ import { periodicSweepsIdle } from '../../plugins/periodic-sweep.ts';
 import { buildTestApp, DIALECTS, OWN_ORIGIN, TEST_BOT_TOKEN, useTestApp } from '../../test/helper.ts';
 import { connectTestClient, type TestClient } from '../../test/socket-client.ts';
 import { hopPayload } from './fleet.fixtures.ts';
+import { FLEET_HOPS_CHANNEL } from './fleet-bus.ts';
 
 const BOT = { authorization: `Bearer ${TEST_BOT_TOKEN}` };
 const MINUTE = 60_000;
@@ -396,12 +397,12 @@ for (const dialect of DIALECTS) {
         totalServersAttempted: 1,
       });
       // As another instance would publish them: 2 arrives before 1.
-      await t.ctx.bus.publish('fleet', { kind: 'hop', hop: hopEvent(2) });
+      await t.ctx.bus.publish(FLEET_HOPS_CHANNEL, { kind: 'hop', hop: hopEvent(2) });
       expect(seen).toEqual([]);
-      await t.ctx.bus.publish('fleet', { kind: 'hop', hop: hopEvent(1) });
+      await t.ctx.bus.publish(FLEET_HOPS_CHANNEL, { kind: 'hop', hop: hopEvent(1) });
       expect(seen).toEqual([1, 2]);
       // 3 never comes (its instance died after taking it): 4 goes out after a short wait.
-      await t.ctx.bus.publish('fleet', { kind: 'hop', hop: hopEvent(4) });
+      await t.ctx.bus.publish(FLEET_HOPS_CHANNEL, { kind: 'hop', hop: hopEvent(4) });
       expect(seen).toEqual([1, 2]);
       await new Promise((r) => setTimeout(r, 300));
       expect(seen).toEqual([1, 2, 4]);

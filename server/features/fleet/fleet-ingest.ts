@@ -3,7 +3,7 @@ import type { BotMessageType } from '../../../common/fleet.ts';
 import { parsePetValue } from '../../../common/pet-value.ts';
 import type { AppContext } from '../../context.ts';
 import { RowSetAsideError } from '../../db/batch-writer.ts';
-import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
+import { type BusFleetMessage, type BusHopMessage, FLEET_CHANNEL, FLEET_HOPS_CHANNEL } from './fleet-bus.ts';
 import {
   discoveryOf,
   hopOf,
@@ -13,6 +13,7 @@ import {
   scannerFlagged,
 } from './fleet-changes.ts';
 import type { FleetLive } from './fleet-live.ts';
+import type { FleetOutbox } from './fleet-outbox.ts';
 import { type FleetPersistence, hopRows } from './fleet-persistence.ts';
 import type { ScannerRecord } from './fleet-records.ts';
 import type { RecentPets } from './fleet-sequence.ts';
@@ -51,8 +52,9 @@ async function settle({ result, written }: Applied): Promise<BotMessageResult> {
 
 /**
  * Bot messages in: checks each against the fleet (room, hello first, the writer's room), drops a
- * pet already reported, gives each hop and discovery its stream position (`seq`), and publishes
- * the change on the bus with its rows handed to the writer.
+ * pet already reported, gives each hop and discovery its stream position (`seq`), applies the change
+ * here and hands its rows to the writer: this instance is the one that writes its bots' rows. The
+ * others hear of it as fleet-bus.ts says (a find at once, the rest coalesced by the outbox).
  */
 export class FleetIngest {
   constructor(
@@ -63,6 +65,7 @@ export class FleetIngest {
     private readonly persistence: FleetPersistence,
     private readonly recentPets: RecentPets,
     private readonly nextSeq: () => Promise<number>,
+    private readonly outbox: FleetOutbox,
   ) {}
 
   /**
@@ -193,7 +196,12 @@ export class FleetIngest {
     const seq = await this.nextSeq().catch(unavailable);
     if (typeof seq !== 'number') return seq;
     const hop = hopOf(ghostId, seq, report, now);
-    await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'hop', hop } satisfies BusFleetMessage);
+    this.live.ownHop(hop);
+    // For the other instances' dashboards: Redis hands it only to those that have some (fleet-watch.ts).
+    if (this.ctx.bus.commands) {
+      const message: BusHopMessage = { kind: 'hop', hop, from: this.outbox.instance };
+      await this.ctx.bus.publish(FLEET_HOPS_CHANNEL, message);
+    }
     this.ctx.services.metrics.hop(hop.success);
     this.persistence.touch(ghostId);
     return { result: { ok: true, seq }, written: this.persistence.persist(hopRows, hop, acknowledged) };
@@ -230,22 +238,24 @@ export class FleetIngest {
   }
 
   private async touch(ghostId: string, now: number): Promise<Applied> {
-    await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'touch', ghostId, at: now } satisfies BusFleetMessage);
+    this.state.touch(ghostId, now);
+    this.outbox.scannerChanged(ghostId);
+    this.live.stateChanged();
     // A sign of life only: written with the next batch, nobody waits for it.
     this.persistence.touch(ghostId);
     return { result: { ok: true } };
   }
 
-  /** Applies and publishes a scanner's new state; `written` resolves once its row is committed. */
+  /** Applies a scanner's new state (the outbox sends it on); `written` resolves once its row is committed. */
   private async publishScanner(
     scanner: ScannerRecord,
     acknowledged = true,
   ): Promise<{ written?: Promise<void> }> {
-    // Applied here at once (the next message of the same batch reads it); the bus copy for this
-    // instance is then a no-op, and other instances apply it when it arrives.
+    // Applied here at once (the next message of the same batch reads it); the others get the bot's
+    // latest record with the outbox's next `changes`.
     this.state.applyScanner(scanner);
     this.live.stateChanged();
-    await this.ctx.bus.publish(FLEET_CHANNEL, { kind: 'scanner', scanner } satisfies BusFleetMessage);
+    this.outbox.scannerChanged(scanner.ghostId);
     const written = this.persistence.persist(this.persistence.scannerRows, scanner.ghostId, acknowledged);
     return { written };
   }

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ServerHopEvent } from '../../../common/fleet.ts';
 import type { AppContext } from '../../context.ts';
-import type { BusFleetMessage } from './fleet-bus.ts';
+import type { BusFleetMessage, BusHopMessage } from './fleet-bus.ts';
+import type { FleetOutbox } from './fleet-outbox.ts';
 import type { FleetPersistence } from './fleet-persistence.ts';
 import type { FleetEventWithSeq } from './fleet-records.ts';
 import { SeqReorder } from './fleet-reorder.ts';
@@ -12,8 +14,9 @@ const STATE_EVERY_MS = 250;
 const INACTIVE_CHECK_EVERY_MS = 1000;
 
 /**
- * The live fleet on this instance: applies every change from the bus (from any instance) to the
- * state, hands hops and discoveries to listeners in seq order, and tells dashboards of changes.
+ * The live fleet on this instance: applies its own bots' changes and what the other instances send
+ * (fleet-bus.ts) to the state, hands hops and discoveries to listeners in seq order, and tells
+ * dashboards of changes.
  */
 export class FleetLive {
   private readonly eventListeners = new Set<(event: FleetEventWithSeq) => void>();
@@ -23,7 +26,12 @@ export class FleetLive {
   private readonly reorder = new SeqReorder<FleetEventWithSeq>(
     (event) => this.release(event),
     () => this.stateChanged(),
+    () => this.hearsEveryHop,
   );
+  /** Whether the other instances' hops come here one by one (while it has dashboards: fleet-watch.ts). */
+  hearsEveryHop = false;
+  /** The highest stream position the other instances said they handed out. */
+  othersHead = 0;
   private stateTimer: NodeJS.Timeout | undefined;
   private inactiveTimer: NodeJS.Timeout | undefined;
   private statusSignature = '';
@@ -34,6 +42,7 @@ export class FleetLive {
     private readonly log: FastifyBaseLogger,
     private readonly state: FleetState,
     private readonly persistence: FleetPersistence,
+    private readonly outbox: FleetOutbox,
   ) {}
 
   /** Starts after the state is seeded: `released` is the last seq handed out before. */
@@ -50,7 +59,10 @@ export class FleetLive {
     this.reorder.close();
   }
 
-  /** Every hop and discovery as this instance applies it (from any instance), after the state has it. */
+  /**
+   * Every discovery (from any instance) and hop as this instance applies it, after the state has it:
+   * its own hops, and the others' while it has dashboards (fleet-watch.ts).
+   */
   onEvent(listener: (event: FleetEventWithSeq) => void): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);
@@ -77,6 +89,7 @@ export class FleetLive {
   /** Removes a bot from this instance's state and runs its removal listeners; returns whether it was here. */
   forgetHere(ghostId: string, at: number): boolean {
     const held = this.state.forget(ghostId, at);
+    this.outbox.forget(ghostId);
     // Once: the bot's sockets here close, and a socket of it that joins again subscribes anew.
     const listeners = this.removalListeners.get(ghostId) ?? new Set<() => void>();
     this.removalListeners.delete(ghostId);
@@ -91,21 +104,34 @@ export class FleetLive {
     return held;
   }
 
-  /** A fleet message from the bus (this instance's own ones too). */
+  /** A hop of this instance's bot: counted, sent to the others counted, and in the stream. */
+  ownHop(hop: ServerHopEvent): void {
+    this.state.countHop(hop);
+    this.outbox.hopCounted(hop);
+    this.reorder.arrive({ kind: 'hop', hop, seq: hop.seq });
+    this.stateChanged();
+  }
+
+  /** Another instance's hop (FLEET_HOPS_CHANNEL): in the stream only, as it was counted with its `changes`. */
+  applyHop(message: unknown): void {
+    const m = message as BusHopMessage;
+    if (m?.kind !== 'hop' || m.from === this.outbox.instance) return;
+    this.reorder.arrive({ kind: 'hop', hop: m.hop, seq: m.hop.seq });
+    this.stateChanged();
+  }
+
+  /** A fleet message from FLEET_CHANNEL (this instance's own ones too). */
   apply(message: unknown): void {
     const m = message as BusFleetMessage;
     switch (m?.kind) {
-      case 'hop':
-        this.reorder.arrive({ kind: 'hop', hop: m.hop, seq: m.hop.seq });
-        break;
       case 'discovery':
         this.reorder.arrive({ kind: 'discovery', discovery: m.discovery, seq: m.discovery.seq });
         break;
-      case 'scanner':
-        this.state.applyScanner(m.scanner);
-        break;
-      case 'touch':
-        this.state.touch(m.ghostId, m.at);
+      case 'changes':
+        if (m.from === this.outbox.instance) return;
+        for (const scanner of m.scanners) this.state.applyScanner(scanner);
+        for (const count of m.hops) this.state.countHops(count);
+        this.othersHead = Math.max(this.othersHead, m.head);
         break;
       case 'removed':
         if (this.forgetHere(m.ghostId, m.at) && !this.closed)
@@ -140,7 +166,7 @@ export class FleetLive {
   }
 
   private release(event: FleetEventWithSeq): void {
-    if (event.kind === 'hop') this.state.applyHop(event.hop);
+    if (event.kind === 'hop') this.state.addHop(event.hop);
     else this.state.applyDiscovery(event.discovery);
     for (const listener of this.eventListeners) {
       try {

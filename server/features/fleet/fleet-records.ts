@@ -58,3 +58,23 @@ export function emptyHopTotals(): HopTotals {
     byBot: new Map(),
   };
 }
+
+/** Adds counted hops to `totals`. */
+export function addToTotals(totals: HopTotals, count: HopCount): void {
+  totals.totalHops += count.hops;
+  if (count.success) totals.successfulHops += count.hops;
+  totals.latencySum += count.latencySum;
+  totals.byReason[count.reason] += count.hops;
+  totals.byBot.set(count.botId, (totals.byBot.get(count.botId) ?? 0) + count.hops);
+}
+
+/** An instance's hops of one minute, bot, reason and outcome, as the others count them. */
+export interface HopCount {
+  /** The minute's start (epoch ms). */
+  minute: number;
+  botId: string;
+  reason: HopReason;
+  success: boolean;
+  hops: number;
+  latencySum: number;
+}

@@ -12,13 +12,23 @@ export class SeqReorder<T extends { seq: number }> {
   private readonly early = new Map<number, T>();
   private timer: NodeJS.Timeout | undefined;
 
-  /** `release` takes each event in order; `afterWait` runs once events that waited out a gap went. */
+  /**
+   * `release` takes each event in order; `afterWait` runs once events that waited out a gap went.
+   * `waits` says whether gaps are waited for: only while every event comes here (an instance
+   * without dashboards does not hear other instances' hops, so their positions never come).
+   */
   constructor(
     private readonly release: (event: T) => void,
     private readonly afterWait: () => void,
+    private readonly waits: () => boolean = () => true,
   ) {}
 
   arrive(event: T): void {
+    if (!this.waits() && this.early.size === 0) {
+      this.released = Math.max(this.released, event.seq);
+      this.release(event);
+      return;
+    }
     if (event.seq <= this.released) {
       // Later than its wait: applied (the rings keep seq order) rather than lost.
       this.release(event);

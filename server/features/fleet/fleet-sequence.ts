@@ -28,9 +28,12 @@ const PET_KEY_PREFIX = 'fleet:pet:';
 
 /**
  * The next position, never at or below what this instance already knows (ARGV[1]): a Redis that
- * restarted empty, or was away while positions were handed out, cannot hand one out twice.
+ * restarted empty, or was away while positions were handed out, cannot hand one out twice. With
+ * ARGV[2] = 'check', a counter Redis does not hold (it restarted empty) is not started: -1 says so,
+ * and the caller asks again with the database's highest position in ARGV[1].
  */
-const NEXT_SEQ_SCRIPT = `local c = redis.call('INCR', KEYS[1])
+const NEXT_SEQ_SCRIPT = `if ARGV[2] == 'check' and redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local c = redis.call('INCR', KEYS[1])
 local floor = tonumber(ARGV[1])
 if c <= floor then c = floor + 1 redis.call('SET', KEYS[1], c) end
 return c`;
@@ -43,14 +46,15 @@ const START_WAIT_MS = 1000;
 
 /**
  * Positions in the stream. Without Redis, counted here from the database's last position. With it,
- * shared through Redis (`known` is the highest position this instance has seen, from any instance):
- * while Redis is away no position is handed out, since two instances would hand out the same one.
+ * shared through Redis (`known` is the highest position this instance has heard of, `written` the
+ * database's highest, read when Redis has lost the counter): while Redis is away no position is
+ * handed out, since two instances would hand out the same one.
  */
 export async function createSeqCounter(
   redis: Redis | undefined,
   seed: number,
   prefix: string,
-  known: () => number,
+  floors: { known: () => number; written: () => Promise<number> },
 ): Promise<SeqCounter> {
   if (!redis) {
     const counter = { current: seed, next: async () => ++counter.current, close: async () => {} };
@@ -60,10 +64,14 @@ export async function createSeqCounter(
   const counter: SeqCounter = {
     current: seed,
     next: async () => {
-      const floor = Math.max(counter.current, known());
+      const floor = Math.max(counter.current, floors.known());
       let next: number;
       try {
-        next = Number(await redis.eval(NEXT_SEQ_SCRIPT, 1, key, String(floor)));
+        next = Number(await redis.eval(NEXT_SEQ_SCRIPT, 1, key, String(floor), 'check'));
+        if (next === -1) {
+          const written = Math.max(floor, await floors.written());
+          next = Number(await redis.eval(NEXT_SEQ_SCRIPT, 1, key, String(written), 'start'));
+        }
       } catch (err) {
         throw new SequenceUnavailable(
           `the fleet's shared counter (Redis) did not answer: ${(err as Error).message}`,

@@ -9,10 +9,13 @@ import {
   successTrend,
 } from '../../../common/fleet.ts';
 import type { FleetHearing } from '../../../common/fleet-condition.ts';
+import { hopCountOf } from './fleet-bus.ts';
 import { FleetMinutes, percent } from './fleet-minutes.ts';
 import {
+  addToTotals,
   emptyHopTotals,
   type FleetEvent,
+  type HopCount,
   type HopTotals,
   type MinuteHopCount,
   type ScannerRecord,
@@ -39,8 +42,9 @@ export const BACKFILL_DISCOVERIES = 200;
 const TOP_HOPPERS = 10;
 
 /**
- * The fleet as this instance knows it: scanners, the recent event stream, and hop statistics. Every
- * instance applies the same events from the bus, so they agree; nothing here touches the database.
+ * The fleet as this instance knows it: scanners, the recent event stream, and hop statistics. Its own
+ * bots' changes are applied here as they come, the other instances' as they send them (fleet-bus.ts),
+ * so every instance agrees; nothing here touches the database.
  */
 export class FleetState {
   readonly scanners = new Map<string, ScannerRecord>();
@@ -94,30 +98,30 @@ export class FleetState {
     this.head = Math.max(events.at(-1)?.seq ?? 0, this.head);
   }
 
-  applyHop(hop: ServerHopEvent): void {
-    const at = Date.parse(hop.timestamp);
+  /** A hop in the event stream (what dashboards are sent); another instance's is counted by countHops. */
+  addHop(hop: ServerHopEvent): void {
     this.head = Math.max(this.head, hop.seq);
     this.events.add({ kind: 'hop', hop, seq: hop.seq });
     this.hops.add(hop);
-    const t = this.totals;
-    t.totalHops++;
-    if (hop.success) t.successfulHops++;
-    t.latencySum += hop.latencyMs;
-    t.byReason[hop.hopReason]++;
-    t.byBot.set(hop.botId, (t.byBot.get(hop.botId) ?? 0) + 1);
-    this.minutes.countHop(at, hop.botId, hop.success, 1);
+  }
+
+  /** A hop of a bot of this instance, counted, and what it tells of its bot. */
+  countHop(hop: ServerHopEvent): void {
+    const at = Date.parse(hop.timestamp);
+    this.countHops(hopCountOf(hop));
     const scanner = this.scanners.get(hop.botId);
-    if (scanner) {
-      scanner.lastActivity = Math.max(scanner.lastActivity, at);
-      if (hop.success) {
-        scanner.currentJobId = hop.toJobId;
-        // A bot that hops again is working: the server's error flag is lifted.
-        if (scanner.status === 'error') {
-          scanner.status = 'active';
-          scanner.errorReason = null;
-        }
-      }
-    }
+    if (!scanner) return;
+    scanner.lastActivity = Math.max(scanner.lastActivity, at);
+    if (!hop.success) return;
+    scanner.currentJobId = hop.toJobId;
+    // A bot that hops again is working: the server's error flag is lifted.
+    if (scanner.status === 'error') [scanner.status, scanner.errorReason] = ['active', null];
+  }
+
+  /** Hops counted in totals and by the minute (this instance's one by one, the others' as they send them). */
+  countHops(count: HopCount): void {
+    addToTotals(this.totals, count);
+    this.minutes.countHop(count.minute, count.botId, count.success, count.hops);
   }
 
   applyDiscovery(discovery: PetDiscovery): void {

@@ -14,10 +14,13 @@ import { type BusFleetMessage, FLEET_CHANNEL } from './fleet-bus.ts';
 import type { Payload } from './fleet-changes.ts';
 import { type BotMessageResult, FleetIngest } from './fleet-ingest.ts';
 import { FleetLive } from './fleet-live.ts';
+import { maxFleetSeq } from './fleet-load.store.ts';
+import { FleetOutbox } from './fleet-outbox.ts';
 import { type DiscoveryCompanion, FleetPersistence } from './fleet-persistence.ts';
 import type { FleetEventWithSeq } from './fleet-records.ts';
 import { createRecentPets, createSeqCounter, type RecentPets, type SeqCounter } from './fleet-sequence.ts';
 import { FleetState } from './fleet-state.ts';
+import { FleetWatch } from './fleet-watch.ts';
 
 // What other features import from here, wherever it is kept.
 export type { DiscoveryStream } from './fleet-backfill.ts';
@@ -45,9 +48,10 @@ export function lastActivityOf(ctx: AppContext, ghostId: string): number | null 
 
 /**
  * The fleet core, composed of its parts: ingest (bot messages in, deduped and given their stream
- * position `seq`), live (every change from the bus applied to this instance's state, listeners
- * told), persistence (rows through the shared batched writer, retention) and backfill (seeding at
- * start, dashboards' and the feed's catch-up reads).
+ * position `seq`), live (this instance's changes and the others' applied to its state, listeners
+ * told), the outbox (this instance's changes to the others, coalesced), watch (the others' hops
+ * one by one while it has dashboards), persistence (rows through the shared batched writer,
+ * retention) and backfill (seeding at start, dashboards' and the feed's catch-up reads).
  */
 export class Fleet {
   readonly state: FleetState;
@@ -57,6 +61,8 @@ export class Fleet {
   private readonly recentPets: RecentPets;
   private readonly persistence: FleetPersistence;
   private readonly live: FleetLive;
+  private readonly outbox: FleetOutbox;
+  private readonly watcher: FleetWatch;
   private readonly ingest: FleetIngest;
   private readonly unsubscribes: Array<() => void> = [];
 
@@ -70,7 +76,9 @@ export class Fleet {
     this.redis = ctx.bus.commands;
     this.recentPets = createRecentPets(this.redis, ctx.config.REDIS_KEY_PREFIX);
     this.persistence = new FleetPersistence(ctx, log, writer, this.state);
-    this.live = new FleetLive(ctx, log, this.state, this.persistence);
+    this.outbox = new FleetOutbox(ctx, log, this.state);
+    this.live = new FleetLive(ctx, log, this.state, this.persistence, this.outbox);
+    this.watcher = new FleetWatch(ctx, log, this.state, this.live, this.persistence);
     const nextSeq = () => this.nextSeq();
     this.ingest = new FleetIngest(
       ctx,
@@ -80,6 +88,7 @@ export class Fleet {
       this.persistence,
       this.recentPets,
       nextSeq,
+      this.outbox,
     );
     this.discoveries = discoveryStream(this.state, (listener) => this.onEvent(listener));
   }
@@ -87,18 +96,28 @@ export class Fleet {
   /** Loads what the database knows and joins the bus. */
   async start(): Promise<void> {
     const seed = await seedFromDatabase(this.ctx, this.state);
-    this.counter = await createSeqCounter(
-      this.redis,
-      seed,
-      this.ctx.config.REDIS_KEY_PREFIX,
-      () => this.state.head,
-    );
+    this.counter = await createSeqCounter(this.redis, seed, this.ctx.config.REDIS_KEY_PREFIX, {
+      // Every position handed out that this instance heard of (its own, the others' `changes`)...
+      known: () => Math.max(this.state.head, this.live.othersHead),
+      // ...and, when Redis lost the counter, every one written.
+      written: () => maxFleetSeq(this.ctx.db),
+    });
     this.live.start(this.counter.current);
     this.unsubscribes.push(this.ctx.bus.subscribe(FLEET_CHANNEL, (message) => this.live.apply(message)));
+    this.watcher.start();
+    // Redis was away: the others may have lost this instance's changes, and it theirs.
+    this.unsubscribes.push(
+      this.ctx.bus.onResync(() => {
+        this.outbox.resend();
+        this.persistence.recountTotals();
+      }),
+    );
   }
 
   async close(): Promise<void> {
     this.live.close();
+    this.watcher.close();
+    await this.outbox.close();
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
     await this.flush().catch((err: unknown) => this.log.error({ err }, 'fleet writes lost at shutdown'));
     await this.counter?.close();
@@ -176,7 +195,18 @@ export class Fleet {
     return this.state.scanners.get(ghostId)?.lastActivity ?? null;
   }
 
-  /** Every hop and discovery as this instance applies it (from any instance), after the state has it. */
+  /**
+   * A dashboard that needs every instance's events: `ready` is null when this instance has them
+   * all, else resolves once it has (fleet-watch.ts). Call `release` when it leaves.
+   */
+  watch(): { ready: Promise<void> | null; release: () => void } {
+    return this.watcher.watch();
+  }
+
+  /**
+   * Every discovery (from any instance) and hop as this instance applies it, after the state has it:
+   * its own hops, and the others' while it has dashboards (fleet-watch.ts).
+   */
   onEvent(listener: (event: FleetEventWithSeq) => void): () => void {
     return this.live.onEvent(listener);
   }

@@ -18,6 +18,19 @@ export class SeqRing<T extends { seq: number }> {
     }
   }
 
+  /**
+   * Adds many at once (what the database holds, read when an instance starts showing every event),
+   * in one sort rather than one insertion each.
+   */
+  merge(more: T[]): void {
+    const bySeq = new Map<number, T>();
+    for (const item of [...more, ...this.items]) bySeq.set(item.seq, item);
+    const all = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+    const dropped = Math.max(0, all.length - this.size);
+    if (dropped > 0) this.floor = Math.max(this.floor, all[dropped - 1]?.seq ?? 0);
+    this.items = all.slice(dropped);
+  }
+
   /** Items with seq > since, oldest first; null when some of them were dropped. */
   after(since: number): T[] | null {
     if (since < this.floor) return null;

@@ -105,16 +105,12 @@ function sendAnswer(
   switch (answer.kind) {
     case 'script': {
       // One line before the script: where it was loaded from and which key opened it.
-      const preamble = scanlinePreamble({
-        site: `${request.protocol}://${request.host}`,
-        keyId: answer.keyId,
-        autoJoinMaxAgeS,
-      });
-      const bytes = Buffer.concat([Buffer.from(preamble, 'utf8'), answer.body]);
-      reply
-        .status(200)
-        .header(LOADER_SIGNATURE_HEADER, signer.signScript(answer.body, preamble, bytes))
-        .send(bytes);
+      const site = `${request.protocol}://${request.host}`;
+      const { keyId } = answer;
+      const { bytes, signature } = signer.signedScript(answer.body, `${keyId} ${site}`, () =>
+        scanlinePreamble({ site, keyId, autoJoinMaxAgeS }),
+      );
+      reply.status(200).header(LOADER_SIGNATURE_HEADER, signature).send(bytes);
       return;
     }
     case 'bootstrap': {

@@ -29,7 +29,7 @@ export interface ReportedFind {
 /** What the stand-in wrote: every HTTP call and every feed answer with the time it arrived (ms). */
 export interface ExecutorReport {
   errors: string[];
-  http: Array<{ url: string; status: number; at: number; ms: number }>;
+  http: Array<{ url: string; status: number; at: number; ms: number; error?: string }>;
   feedAnswers: Array<{ at: number; tier?: string; finds: ReportedFind[] }>;
   startedAt: number;
   endedAt: number;

@@ -57,6 +57,9 @@ interface RunFigures {
   /** The reference socket's latencies over the same finds (what a socket client gets). */
   socket: number[];
   errors: string[];
+  /** Feed calls' durations, ms (a long poll's includes its wait), and the gaps between one's answer and the next. */
+  callMs: number[];
+  gapMs: number[];
 }
 
 /** The latencies of every find after the first answer, each put down to re-arm or wake. */
@@ -98,8 +101,13 @@ function figuresOf(
   );
   const missed = inWindow.filter(([id]) => !seen.has(id)).length;
   const socket = inWindow.map(([, f]) => f.at - Date.parse(f.timestamp));
+  const callMs = answered.map((c) => c.ms);
+  const gapMs = calls.slice(1).map((c, i) => c.at - ((calls[i]?.at ?? 0) + (calls[i]?.ms ?? 0)));
+  for (const call of calls) if (call.status === 0) report.errors.push(`feed call failed: ${call.error}`);
   return {
     bots,
+    callMs,
+    gapMs,
     missed,
     socket,
     finds: latencies.length,
@@ -141,6 +149,15 @@ function printFigures(rows: RunFigures[], seconds: number): void {
     );
   }
   for (const r of rows) {
+    const [c50, c99, g50, g99] = [
+      percentile(r.callMs, 50),
+      percentile(r.callMs, 99),
+      percentile(r.gapMs, 50),
+      percentile(r.gapMs, 99),
+    ];
+    console.log(
+      `${r.bots} bots: feed call ${ms(c50)}/${ms(c99)} ms (p50/p99), the script's gap before the next ${ms(g50)}/${ms(g99)} ms`,
+    );
     if (r.errors.length > 0) console.log(`${r.bots} bots: errors in the script: ${r.errors.join('; ')}`);
   }
   // A missed find never arrived: it fails the goal as a late one would.

@@ -189,7 +189,7 @@ async function runOnce(bots: number, seconds: number): Promise<RunFigures> {
     await until(
       () => fleet.connected() >= bots * CONNECTED_SHARE && fleet.finds() > 0,
       `${bots} bots connected and finding (simulator:\n${fleet.output()})`,
-      (rampS + 120) * 1000,
+      (rampS + 300) * 1000,
     );
     console.log(
       `${bots} bots: ${fleet.connected()} connected; running the premium script for ${seconds} s …`,

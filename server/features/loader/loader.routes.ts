@@ -6,7 +6,7 @@ import { KEY_PAGE_PATH, KEY_STATUS_TEXTS } from '../../../common/key-status.ts';
 import { LoaderKeyResponseSchema, LoaderLuaSchema } from '../../../common/script-access.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
-import { LoaderQuerySchema } from '../scripts/script-params.ts';
+import { LoaderQuerySchema, parseLoaderQuery } from '../scripts/script-params.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { Loader, type LoaderAnswer } from './loader.service.ts';
 import { loaderRefusalChunk, loaderStopChunk, refusalCode, scanlinePreamble } from './loader-response.ts';
@@ -182,7 +182,7 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
     (request, reply) => {
       reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store');
       // Validated here rather than by the route schema, whose refusal would be JSON.
-      const query = LoaderQuerySchema.safeParse(request.query);
+      const query = parseLoaderQuery(request.query);
       if (!query.success) {
         const issue = query.error.issues[0];
         const field = String(issue?.path[0] ?? 'script');

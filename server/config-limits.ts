@@ -55,6 +55,12 @@ export const LIMIT_SETTINGS = {
    */
   RATE_LIMIT_FEED: rateLimit(120),
   /**
+   * Feed calls per IP and per script key per window from a device a usable PREMIUM key is bound to:
+   * counted apart from RATE_LIMIT_FEED. A premium script long-polls and asks again after every
+   * answer, so on a busy fleet (1,000 bots: about 100 finds a second) it calls up to ~25 times a second.
+   */
+  RATE_LIMIT_FEED_PREMIUM: rateLimit(3000),
+  /**
    * /ws/feed sockets one client address (IPv6: its /64) may hold open at once on an instance: an
    * address may be a household or a NAT, each PC running a script or two. Past it an upgrade gets 429.
    */

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type FeedResponse, FeedResponseSchema } from '../../../common/fleet.ts';
@@ -59,7 +59,23 @@ function hardwareIdOf(request: FastifyRequest, fromQuery: string | undefined): s
 export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { ctx }) => {
   const feed = new Feed(ctx, app.pendingWrites, () => ctx.services.fleet.discoveries);
   const sockets = new Set<FeedSocket>();
-  const rateLimit = app.rateLimitHooks('feed', { keyOf: (request) => textField(request.query, 'key') });
+  const keyOf = (request: FastifyRequest) => textField(request.query, 'key');
+  const rateLimit = app.rateLimitHooks('feed', { keyOf });
+  // A premium script long-polls and asks again after every answer, many times a minute on a busy
+  // fleet: a poll from a device a usable PREMIUM key is bound to counts against RATE_LIMIT_FEED_PREMIUM,
+  // on counters of its own, so the free tier's limit (and its counters) stay as they are.
+  const [premiumLimit] = app.rateLimitHooks('feed', {
+    keyOf,
+    limit: { max: ctx.config.RATE_LIMIT_FEED_PREMIUM, counters: 'feed-premium' },
+  });
+  const [freeLimit] = rateLimit;
+  const pollLimit: preHandlerHookHandler = function (request, reply, done) {
+    const key = keyOf(request);
+    const premium =
+      key !== undefined && feed.holdsPremium(key, hardwareIdOf(request, textField(request.query, 'hwid')));
+    const limit = premium ? premiumLimit : freeLimit;
+    limit?.call(this, request, reply, done);
+  };
 
   const caps = new FeedSocketCaps<FeedSocket>({
     perAddress: ctx.config.FEED_SOCKETS_PER_ADDRESS,
@@ -113,7 +129,7 @@ export const feedRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { c
     // A long poll waits up to `wait` seconds by design: kept out of the health report's request timings.
     {
       schema: { querystring: FeedQuerySchema, response: responses({ 200: FeedResponseSchema }) },
-      preHandler: rateLimit,
+      preHandler: pollLimit,
       config: { skipRequestTiming: true },
     },
     async (request, reply): Promise<FeedResponse | undefined> => {

@@ -105,6 +105,11 @@ export class Feed {
     return this.refusedOrFree(decision.status, decision.message);
   }
 
+  /** Whether the caller's key is known here as a usable PREMIUM key bound to `hwid` (LoaderAccess.holdsPremium). */
+  holdsPremium(key: string, hwid: string | undefined): boolean {
+    return this.access.holdsPremium(key, hwid);
+  }
+
   /** The script key a caller's key stands for (a license key: the one it resolved to). */
   scriptKeyOf(key: string): string {
     return this.access.scriptKeyOf(key);

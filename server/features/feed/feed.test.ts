@@ -31,6 +31,9 @@ async function feedOf(t: App, query: Record<string, string | number>): Promise<F
   return res.json() as FeedResponse;
 }
 
+/** RATE_LIMIT_FEED_PREMIUM in the rate-limit tests. */
+const PREMIUM_LIMIT = 8;
+
 const names = (discoveries: FeedDiscovery[]) => discoveries.map((d) => d.name);
 const joinData = (discoveries: FeedDiscovery[]) =>
   Object.fromEntries(discoveries.map((d) => [d.name, d.jobid === null ? null : 'jobid']));
@@ -214,7 +217,9 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`${dialect}: the discovery feed's rate limit`, () => {
-    const t = useTestApp(dialect, { env: { RATE_LIMIT_FEED: '3' } });
+    const t = useTestApp(dialect, {
+      env: { RATE_LIMIT_FEED: '3', RATE_LIMIT_FEED_PREMIUM: String(PREMIUM_LIMIT) },
+    });
 
     it('answers 429 past the limit, per IP and per key', async () => {
       for (let i = 0; i < 3; i++) expect((await getFeed(t, { since: 0 }, '10.0.0.1')).statusCode).toBe(200);
@@ -223,7 +228,8 @@ for (const dialect of DIALECTS) {
       expect((limited.json() as { error: string }).error).toMatch(/^Too many requests/);
       expect((await getFeed(t, { since: 0 }, '10.0.0.2')).statusCode).toBe(200);
 
-      const key = await insertTestScriptKey(t);
+      // A FREE key: the free tier's limit (a PREMIUM key's polls count apart, below).
+      const key = await insertTestScriptKey(t, { scriptType: 'FREE' });
       for (let i = 0; i < 3; i++) {
         const res = await getFeed(t, { since: 0, key: key.scriptKey, hwid: 'd' }, `10.1.0.${i}`);
         expect(res.statusCode).toBe(200);
@@ -231,6 +237,22 @@ for (const dialect of DIALECTS) {
       expect((await getFeed(t, { since: 0, key: key.scriptKey, hwid: 'd' }, '10.1.0.9')).statusCode).toBe(
         429,
       );
+    });
+
+    it("counts a PREMIUM key's polls from its bound device apart, against RATE_LIMIT_FEED_PREMIUM", async () => {
+      const key = await insertTestScriptKey(t);
+      const poll = (address: string) => getFeed(t, { since: 0, key: key.scriptKey, hwid: 'd' }, address);
+      // The first call binds the device (from another address: it counts as a free one there).
+      expect((await poll('10.3.0.9')).statusCode).toBe(200);
+      // A premium script on a busy fleet polls again after every answer: past RATE_LIMIT_FEED (3).
+      for (let i = 0; i < PREMIUM_LIMIT; i++)
+        expect((await poll('10.3.0.1')).statusCode, `poll ${i}`).toBe(200);
+      const limited = await poll('10.3.0.1');
+      expect(limited.statusCode).toBe(429);
+      expect((limited.json() as { error: string }).error).toMatch(/^Too many requests/);
+      // The free tier's limit at that address is its own, as it was.
+      for (let i = 0; i < 3; i++) expect((await getFeed(t, { since: 0 }, '10.3.0.1')).statusCode).toBe(200);
+      expect((await getFeed(t, { since: 0 }, '10.3.0.1')).statusCode).toBe(429);
     });
 
     it('counts socket upgrades too', async () => {

@@ -126,6 +126,18 @@ export class LoaderAccess {
     return this.licenses.get(given) ?? given;
   }
 
+  /**
+   * Whether this instance holds `given` as a usable non-FREE key with `hwid` bound and active: a
+   * lookup in memory only (nothing read, nothing counted), false for a key not read yet. The feed
+   * counts such a caller's polls against its premium limit; a made-up key never gets there.
+   */
+  holdsPremium(given: string, hwid: string | undefined): boolean {
+    const key = this.keys.get(this.licenses.get(given) ?? given);
+    if (key === undefined || hwid === undefined || keyRefusal(key, this.ctx.now()) !== undefined)
+      return false;
+    return key.bindings.get(hwid)?.active === true;
+  }
+
   check(request: PremiumRequest): AccessDecision | Promise<AccessDecision> {
     if (request.key === undefined) return KEY_REQUIRED;
     const scriptKey = this.licenses.get(request.key) ?? request.key;

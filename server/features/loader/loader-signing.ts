@@ -4,8 +4,16 @@ import type { Db } from '../../db/index.ts';
 /** The header every Lua answer of the loader carries: `ed25519=<base64 signature of the body>`. */
 export const LOADER_SIGNATURE_HEADER = 'x-scanline-signature';
 
-/** Signatures remembered per text or per served script at most, before the memory is cleared. */
+/** Signatures of fixed texts remembered at most, before the memory is cleared. */
 const MAX_REMEMBERED = 10_000;
+/** Answers remembered per served script (each a copy of it, e.g. 20 KiB: 256 of them 5 MiB). */
+const MAX_ANSWERS_PER_SCRIPT = 256;
+
+/** A served script's bytes as sent (preamble line, then the script) and their signature header value. */
+export interface SignedScript {
+  bytes: Buffer;
+  signature: string;
+}
 
 /**
  * Signs what the loader answers, with the server's Ed25519 key, so a client that holds the public key
@@ -15,7 +23,7 @@ const MAX_REMEMBERED = 10_000;
  * text's (a refusal) per text, so the hot path signs once and then looks up.
  */
 export class LoaderSigner {
-  private readonly byScript = new WeakMap<Buffer, Map<string, string>>();
+  private readonly byScript = new WeakMap<Buffer, Map<string, SignedScript>>();
   private readonly byText = new Map<string, string>();
 
   constructor(
@@ -40,21 +48,26 @@ export class LoaderSigner {
   }
 
   /**
-   * The header value for a served script: `bytes` is `preamble` followed by `body`. Remembered per
-   * body (a cached script's Buffer: dropped with it when the script changes) and preamble.
+   * A served script's answer: `preamble()` followed by `body`, and its header value. Remembered per
+   * body (a cached script's Buffer: dropped with it when the script changes) and `caller` (what the
+   * preamble depends on: the site and the key's number), so a warm call neither signs, builds the
+   * preamble nor copies the script: it writes the same bytes again, as a script served from memory
+   * would. Each script's memory is bounded (MAX_ANSWERS_PER_SCRIPT copies of it; the one remembered
+   * longest goes first).
    */
-  signScript(body: Buffer, preamble: string, bytes: Buffer): string {
-    let signatures = this.byScript.get(body);
-    if (signatures === undefined) {
-      signatures = new Map();
-      this.byScript.set(body, signatures);
+  signedScript(body: Buffer, caller: string, preamble: () => string): SignedScript {
+    let answers = this.byScript.get(body);
+    if (answers === undefined) {
+      answers = new Map();
+      this.byScript.set(body, answers);
     }
-    const known = signatures.get(preamble);
+    const known = answers.get(caller);
     if (known !== undefined) return known;
-    if (signatures.size >= MAX_REMEMBERED) signatures.clear();
-    const signature = this.sign(bytes);
-    signatures.set(preamble, signature);
-    return signature;
+    if (answers.size >= MAX_ANSWERS_PER_SCRIPT) answers.delete(answers.keys().next().value as string);
+    const bytes = Buffer.concat([Buffer.from(preamble(), 'utf8'), body]);
+    const answer = { bytes, signature: this.sign(bytes) };
+    answers.set(caller, answer);
+    return answer;
   }
 }
 

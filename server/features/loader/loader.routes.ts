@@ -6,7 +6,7 @@ import { KEY_PAGE_PATH, KEY_STATUS_TEXTS } from '../../../common/key-status.ts';
 import { LoaderKeyResponseSchema, LoaderLuaSchema } from '../../../common/script-access.ts';
 import type { FeatureOptions } from '../../context.ts';
 import { responses } from '../../plugins/responses.ts';
-import { LoaderQuerySchema } from '../scripts/script-params.ts';
+import { LoaderQuerySchema, parseLoaderQuery } from '../scripts/script-params.ts';
 import { textField } from '../security/rate-limit-hooks.ts';
 import { Loader, type LoaderAnswer } from './loader.service.ts';
 import { loaderRefusalChunk, loaderStopChunk, refusalCode, scanlinePreamble } from './loader-response.ts';
@@ -105,16 +105,12 @@ function sendAnswer(
   switch (answer.kind) {
     case 'script': {
       // One line before the script: where it was loaded from and which key opened it.
-      const preamble = scanlinePreamble({
-        site: `${request.protocol}://${request.host}`,
-        keyId: answer.keyId,
-        autoJoinMaxAgeS,
-      });
-      const bytes = Buffer.concat([Buffer.from(preamble, 'utf8'), answer.body]);
-      reply
-        .status(200)
-        .header(LOADER_SIGNATURE_HEADER, signer.signScript(answer.body, preamble, bytes))
-        .send(bytes);
+      const site = `${request.protocol}://${request.host}`;
+      const { keyId } = answer;
+      const { bytes, signature } = signer.signedScript(answer.body, `${keyId} ${site}`, () =>
+        scanlinePreamble({ site, keyId, autoJoinMaxAgeS }),
+      );
+      reply.status(200).header(LOADER_SIGNATURE_HEADER, signature).send(bytes);
       return;
     }
     case 'bootstrap': {
@@ -186,7 +182,7 @@ export const loaderRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
     (request, reply) => {
       reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store');
       // Validated here rather than by the route schema, whose refusal would be JSON.
-      const query = LoaderQuerySchema.safeParse(request.query);
+      const query = parseLoaderQuery(request.query);
       if (!query.success) {
         const issue = query.error.issues[0];
         const field = String(issue?.path[0] ?? 'script');

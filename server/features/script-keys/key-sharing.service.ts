@@ -11,7 +11,7 @@ import {
   type KeyAddressSighting,
   upsertKeyAddress,
 } from './key-sharing.store.ts';
-import { sharingAddressOf } from './key-sharing-address.ts';
+import { type SharingAddress, sharingAddressOf } from './key-sharing-address.ts';
 import { announceScriptKeyChanged } from './script-keys.service.ts';
 
 declare module '../../context.ts' {
@@ -26,6 +26,8 @@ const HOUR_MS = 60 * 60 * 1000;
 export const SIGHTING_EVERY_MS = 60_000;
 /** (key, address) pairs this instance remembers at most; past it the oldest are forgotten (a flood of addresses cannot grow memory). */
 const MAX_REMEMBERED = 100_000;
+/** Callers' addresses remembered as parsed at most, before that memory is cleared. */
+const MAX_PARSED_ADDRESSES = 10_000;
 
 /** The window's start and the thresholds, as the settings say. */
 export function keySharingLimits(ctx: AppContext, now: number) {
@@ -51,6 +53,8 @@ export function keySharingLimits(ctx: AppContext, now: number) {
 export class KeySharing {
   /** `${keyId} ${address}` -> when it was last handed to the writer; in that order (oldest first). */
   private readonly lastQueued = new Map<string, number>();
+  /** A caller's address text -> how it is counted: parsed once, not on every call of the hot path. */
+  private readonly parsed = new Map<string, SharingAddress>();
   /** Keys switched off by a batch, until that batch commits. */
   private readonly switchedOff = new WeakMap<KeyAddressSighting[], string[]>();
   private readonly rows: RowKind<KeyAddressSighting>;
@@ -70,7 +74,7 @@ export class KeySharing {
 
   /** One served use of the key from `ip` (the caller's address as the request sees it). */
   recordUse(scriptKeyId: number, ip: string, now: number): void {
-    const { address, network } = sharingAddressOf(ip);
+    const { address, network } = this.addressOf(ip);
     const pair = `${scriptKeyId} ${address}`;
     const last = this.lastQueued.get(pair);
     if (last !== undefined && now >= last && now - last < SIGHTING_EVERY_MS) return;
@@ -79,6 +83,16 @@ export class KeySharing {
     this.forgetOld(now);
     this.lastQueued.set(pair, now);
     this.writer.add(this.rows, { scriptKeyId, address, network, seenAt: now });
+  }
+
+  private addressOf(ip: string): SharingAddress {
+    let counted = this.parsed.get(ip);
+    if (counted === undefined) {
+      if (this.parsed.size >= MAX_PARSED_ADDRESSES) this.parsed.clear();
+      counted = sharingAddressOf(ip);
+      this.parsed.set(ip, counted);
+    }
+    return counted;
   }
 
   /** Forgets pairs queued over a minute ago (from the oldest on) and, at the bound, the oldest one. */

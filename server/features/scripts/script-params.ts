@@ -41,3 +41,34 @@ export const LoaderQuerySchema = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, 'sig must be 64 hexadecimal characters (HMAC-SHA256)')
     .optional(),
 });
+
+export type LoaderQuery = z.infer<typeof LoaderQuerySchema>;
+
+const SIG = /^[0-9a-fA-F]{64}$/;
+/** An optional text field within `max` characters, as the schema takes it (a repeated field is an array). */
+const fits = (value: unknown, max: number) =>
+  value === undefined || (typeof value === 'string' && value.length >= 1 && value.length <= max);
+
+/**
+ * LoaderQuerySchema.safeParse, with the common case checked by hand first: a query the schema takes
+ * comes back as the schema would return it, without zod (its parse was the largest cost left in a
+ * warm loader call); anything else goes to the schema, whose refusal names the field.
+ */
+export function parseLoaderQuery(query: unknown): ReturnType<typeof LoaderQuerySchema.safeParse> {
+  const q = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
+  const { script, key, hwid, nonce, sig } = q;
+  const valid =
+    typeof script === 'string' &&
+    scriptFilenameProblem(script) === null &&
+    fits(key, 200) &&
+    fits(hwid, 200) &&
+    fits(nonce, 100) &&
+    (sig === undefined || (typeof sig === 'string' && SIG.test(sig)));
+  if (!valid) return LoaderQuerySchema.safeParse(query);
+  const data: LoaderQuery = { script };
+  if (key !== undefined) data.key = key as string;
+  if (hwid !== undefined) data.hwid = hwid as string;
+  if (nonce !== undefined) data.nonce = nonce as string;
+  if (sig !== undefined) data.sig = sig as string;
+  return { success: true, data };
+}

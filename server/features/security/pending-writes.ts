@@ -84,15 +84,14 @@ const hitRows: RowKind<HitWindow> = {
 const keyUseRows: RowKind<KeyUseTally & { scriptKeyId: number }> = {
   table: 'script_keys',
   keyOf: (tally) => tally.scriptKeyId,
+  // Added to in place: a queued tally is the writer's alone (a batch takes its rows out of the queue
+  // first), and a served call, the hot path, then allocates only its own small tally.
   merge: (queued, next) => {
-    const usesByDay = new Map(queued.usesByDay);
-    for (const [day, uses] of next.usesByDay) usesByDay.set(day, (usesByDay.get(day) ?? 0) + uses);
-    return {
-      ...queued,
-      uses: queued.uses + next.uses,
-      lastUsed: Math.max(queued.lastUsed, next.lastUsed),
-      usesByDay,
-    };
+    for (const [day, uses] of next.usesByDay)
+      queued.usesByDay.set(day, (queued.usesByDay.get(day) ?? 0) + uses);
+    queued.uses += next.uses;
+    queued.lastUsed = Math.max(queued.lastUsed, next.lastUsed);
+    return queued;
   },
   async write(trx, tallies) {
     // In id order, so two instances writing at once lock the same rows in the same order.

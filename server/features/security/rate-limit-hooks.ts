@@ -32,6 +32,8 @@ export interface RateLimitOptions {
   keyOf?: (request: FastifyRequest) => string | undefined;
   /** Sends the refusal (status 429 and headers are set); JSON `{error: message}` when absent. */
   refuse?: (request: FastifyRequest, reply: FastifyReply, message: string) => void;
+  /** A second limit of the call (the feed's premium one): this many per window, on counters named `counters`. */
+  limit?: { max: number; counters: string };
 }
 
 const refuseWithJson = (_request: FastifyRequest, reply: FastifyReply, message: string) => {
@@ -94,7 +96,7 @@ export function registerRateLimits(app: FastifyInstance, ctx: AppContext) {
   };
   app.decorate('rateLimitStore', store);
   app.decorate('rateLimitHooks', (call: RateLimitedCall, options: RateLimitOptions = {}) => [
-    createLimitHook(app, ctx, store, call, limits[call], options),
+    createLimitHook(app, ctx, store, call, options.limit?.max ?? limits[call], options),
   ]);
   return routeRateLimitStore(routeStore, ctx.now);
 }
@@ -142,11 +144,12 @@ function createLimitHook(
   store: RateLimitStore,
   call: RateLimitedCall,
   limit: number,
-  { keyOf, refuse: sendRefusal = refuseWithJson }: RateLimitOptions,
+  { keyOf, refuse: sendRefusal = refuseWithJson, limit: own }: RateLimitOptions,
 ): preHandlerHookHandler {
   const windowMs = ctx.config.RATE_LIMIT_WINDOW_MS;
-  const ipPrefix = `${call}:ip:`;
-  const keyPrefix = `${call}:key:`;
+  const counters = own?.counters ?? call;
+  const ipPrefix = `${counters}:ip:`;
+  const keyPrefix = `${counters}:key:`;
 
   function refuse(
     request: FastifyRequest,

@@ -1,0 +1,116 @@
+/*
+ * One bench:scale run: the deployment (bench/scale-deployment.ts), the admin signed in with a
+ * dashboard socket on the last instance, the fleet connecting over the ramp; after a warm-up, the
+ * measured seconds (CPU and RSS from /proc, /healthz and dashboard stats sampled, every hop timed to
+ * the admin socket, the event loop's p99 from /metrics); then everything stopped.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { logIn, openAdminSocket } from './scale-admin-socket.ts';
+import { ADMIN_SECRET, BOT_TOKEN, startDeployment } from './scale-deployment.ts';
+import { type FleetCounters, startFleet } from './scale-fleet-process.ts';
+import { absoluteNow, HopTimer } from './scale-hop-timer.ts';
+import type { RunPlan } from './scale-options.ts';
+import { LatencySampler, ProcessSampler, scrapeLoopLagP99 } from './scale-probes.ts';
+import type { RunResult } from './scale-report.ts';
+import type { Teardown } from './scale-teardown.ts';
+
+/**
+ * After the ramp, one hop interval (the simulator's 5 s) before measuring: every bot has said hello,
+ * settled and hopped once.
+ */
+export const WARM_UP_SECONDS = 5;
+/** /healthz and dashboard stats are each asked this often per instance. */
+const SAMPLES_PER_SECOND = 4;
+/** The dashboard's stats call (web/pages/admin/shared/query-keys.ts, dashboardStats). */
+const STATS_PATH = '/api/admin/dashboard/stats';
+
+export async function runOnce(
+  plan: RunPlan,
+  seconds: number,
+  postgresServerUrl: string,
+  teardown: Teardown,
+  log: (line: string) => void,
+): Promise<RunResult> {
+  const deployment = await startDeployment(plan, postgresServerUrl, teardown);
+  log(deployment.describe);
+  const { instances } = deployment;
+  const adminSide = instances.at(-1)!;
+  const cookie = await logIn(adminSide.url, ADMIN_SECRET);
+  const timer = new HopTimer();
+  const admin = await openAdminSocket(adminSide.url, cookie, (botId, jobId, at) =>
+    timer.onArrived(botId, jobId, at),
+  );
+  teardown.add('the admin socket', () => admin.close());
+
+  const fleet = startFleet(
+    { url: deployment.fleetUrl, token: BOT_TOKEN, bots: plan.bots, rampSeconds: plan.rampSeconds },
+    (hops) => {
+      for (const [ghostId, jobId, at, instance] of hops) timer.onSent(ghostId, jobId, at, instance);
+    },
+  );
+  const stopFleet = teardown.add('the fleet', async () => {
+    await fleet.stop();
+  });
+  log(
+    `${plan.bots} bots enrolling, then connecting over ${plan.rampSeconds} s through ${deployment.fleetUrl} …`,
+  );
+  await fleet.started;
+  await sleep((plan.rampSeconds + WARM_UP_SECONDS) * 1000);
+
+  // The measured seconds.
+  const before = await fleet.counters();
+  await Promise.all(instances.map((i) => scrapeLoopLagP99(i.url))); // resets the servers' histograms
+  const processes = new ProcessSampler({
+    ...Object.fromEntries(instances.map((i) => [i.name, i.pid])),
+    fleet: fleet.pid,
+  });
+  const samplers = instances.flatMap((i) => [
+    new LatencySampler(`${i.url}/healthz`, {}, SAMPLES_PER_SECOND),
+    new LatencySampler(`${i.url}${STATS_PATH}`, { cookie }, SAMPLES_PER_SECOND),
+  ]);
+  const startedAt = performance.now();
+  const from = absoluteNow();
+  timer.measure(from, from + seconds * 1000);
+  processes.start();
+  for (const sampler of samplers) sampler.start();
+  log(`measuring for ${seconds} s …`);
+  let connectedMin = before.connected;
+  let after: FleetCounters = before;
+  while (performance.now() - startedAt < seconds * 1000) {
+    await sleep(Math.min(1_000, seconds * 1000 - (performance.now() - startedAt)));
+    after = await fleet.counters();
+    connectedMin = Math.min(connectedMin, after.connected);
+  }
+  const elapsedS = (performance.now() - startedAt) / 1000;
+  const lags = await Promise.all(instances.map((i) => scrapeLoopLagP99(i.url)));
+  const usage = processes.stop();
+  const latencies = await Promise.all(samplers.map((s) => s.stop()));
+
+  // Stopping the fleet flushes the last hops it sent; the admin socket has had them by then.
+  await stopFleet();
+  const same = timer.samples.filter((s) => plan.instances === 1 || s.instance === adminSide.address);
+  const other = timer.samples.filter((s) => plan.instances === 2 && s.instance === instances[0]!.address);
+  const merged = (kind: 0 | 1) => ({
+    ms: latencies.filter((_, n) => n % 2 === kind).flatMap((l) => l.ms),
+    failed: latencies.filter((_, n) => n % 2 === kind).reduce((sum, l) => sum + l.failed, 0),
+  });
+  return {
+    plan,
+    seconds: elapsedS,
+    connected: after.connected,
+    connectedMin,
+    hopsOfferedPerSecond: (after.hops - before.hops) / elapsedS,
+    hopsHandledPerSecond: (after.handled - before.handled) / elapsedS,
+    claims: { poolEmpty: after.poolEmpty, refused: after.claimsRefused, failed: after.claimsFailed },
+    errors: after.errors,
+    lastError: after.lastError,
+    instances: instances.map((i, n) => ({ name: i.name, ...usage[i.name]!, loopLagP99Ms: lags[n] ?? null })),
+    fleetCpuMeanPercent: usage.fleet?.cpuMeanPercent ?? Number.NaN,
+    healthz: merged(0),
+    stats: merged(1),
+    hopToAdminOther: other.map((s) => s.ms),
+    hopToAdminSame: same.map((s) => s.ms),
+    hopsSentInWindow: timer.sentInWindow,
+    connectionShortages: deployment.connectionShortages(),
+  };
+}

@@ -6,12 +6,13 @@
  * nginx.conf) in front. Each part is handed to the teardown as it starts.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ThrowawayRedis } from '../server/test/throwaway-redis.ts';
+import pg from 'pg';
+import { canStartRedis, ThrowawayRedis } from '../server/test/throwaway-redis.ts';
 import { createFreshDatabase } from '../tests/operations/fresh-database.ts';
-import { startNginx } from '../tests/operations/nginx.ts';
+import { NGINX, startNginx } from '../tests/operations/nginx.ts';
 import { freePort, startServer, stopServer } from '../tests/reliability/server-process.ts';
 import type { RunPlan } from './scale-options.ts';
 import type { Teardown } from './scale-teardown.ts';
@@ -35,6 +36,29 @@ export interface Deployment {
   /** Lines of nginx's error log saying a worker ran out of connections (0 without nginx). */
   connectionShortages(): number;
   describe: string;
+}
+
+/** What the runs need that this machine lacks, one sentence each (none: every run can start). */
+export async function missingForRuns(runs: readonly RunPlan[], postgresServerUrl: string): Promise<string[]> {
+  const missing: string[] = [];
+  if (runs.some((r) => r.database === 'postgres')) {
+    const client = new pg.Client({ connectionString: postgresServerUrl });
+    try {
+      await client.connect();
+    } catch (error) {
+      missing.push(
+        `PostgreSQL at ${postgresServerUrl} cannot be reached (${(error as Error).message}): start it, or pass --database-url`,
+      );
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  if (runs.some((r) => r.instances === 2)) {
+    if (!canStartRedis)
+      missing.push('two instances need redis-server (or REDIS_SERVER_BIN), which is not there');
+    if (!existsSync(NGINX)) missing.push(`two instances need nginx, which is not at ${NGINX} (NGINX_BIN)`);
+  }
+  return missing;
 }
 
 /** Settings for every instance: the fleet enrolls from one address and may be larger than the default cap. */

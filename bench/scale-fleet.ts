@@ -23,8 +23,9 @@ const options = parseOptions(
 if (!options) throw new Error('no simulator options');
 const simulator = new Simulator(options, Math.random, () => {});
 
+// With a callback a failed send (the bench gone) is passed to it rather than thrown as an 'error' event.
 const send = (message: FleetMessage) => {
-  if (process.connected) process.send?.(message);
+  if (process.connected) process.send?.(message, undefined, {}, () => {});
 };
 
 let handled = 0;

@@ -19,9 +19,19 @@ export class Teardown {
     return () => this.runStep(step);
   }
 
-  /** Runs every step left, newest first; a step that fails is reported and the rest still run. */
-  async runAll(): Promise<void> {
-    for (let step = this.steps.at(-1); step; step = this.steps.at(-1)) await this.runStep(step);
+  private running: Promise<void> | null = null;
+
+  /**
+   * Runs every step left, newest first; a step that fails is reported and the rest still run. A call
+   * while they run (Ctrl-C during a run's end) waits for the same.
+   */
+  runAll(): Promise<void> {
+    this.running ??= (async () => {
+      for (let step = this.steps.at(-1); step; step = this.steps.at(-1)) await this.runStep(step);
+    })().finally(() => {
+      this.running = null;
+    });
+    return this.running;
   }
 
   private async runStep(step: Step): Promise<void> {
@@ -36,12 +46,21 @@ export class Teardown {
   }
 }
 
-/** On Ctrl-C or SIGTERM: stop everything, then exit (a second signal exits at once). */
-export function stopOnSignals(teardown: Teardown, atExit: () => void): void {
-  let stopping = false;
+/** A repeat within this long is the same Ctrl-C passed on again (by npm or tsx), not a second one. */
+const REPEAT_MS = 1_000;
+
+/**
+ * On Ctrl-C or SIGTERM: stop everything, call `atExit`, exit 130 (a second Ctrl-C exits at once).
+ * `received()` tells the run that fails meanwhile (its processes gone) to leave the exit to this.
+ */
+export function stopOnSignals(teardown: Teardown, atExit: () => void): { received(): boolean } {
+  let stoppingSince: number | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = true;
+    if (stoppingSince !== null) {
+      if (performance.now() - stoppingSince > REPEAT_MS) process.exit(130);
+      return;
+    }
+    stoppingSince = performance.now();
     console.log(`\n${signal}: stopping everything this bench started …`);
     void teardown.runAll().finally(() => {
       atExit();
@@ -50,4 +69,5 @@ export function stopOnSignals(teardown: Teardown, atExit: () => void): void {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  return { received: () => stoppingSince !== null };
 }

@@ -17,6 +17,7 @@
  * and stops everything it started, also on Ctrl-C or an error. Options: `-- --help`.
  */
 import { availableParallelism, freemem, loadavg, totalmem } from 'node:os';
+import { missingForRuns } from './scale-deployment.ts';
 import { type DatabaseKind, parseScaleOptions, planRuns, ScaleOptionsError, USAGE } from './scale-options.ts';
 import { baselineOf, describeRun, type RunResult, resultTable, runLabel } from './scale-report.ts';
 import { runOnce } from './scale-run.ts';
@@ -48,8 +49,26 @@ try {
   process.exit(2);
 }
 
+const missing = await missingForRuns(plan.runs, databaseUrl);
+if (missing.length > 0) {
+  for (const line of missing) console.error(`bench:scale: ${line}`);
+  process.exit(2);
+}
+
+const results: RunResult[] = [];
+function printTable(): void {
+  if (results.length === 0) return;
+  console.log(
+    `\nPer run (CPU: % of one core per instance, A + B; lag: event-loop p99; hop→admin: across instances with two):`,
+  );
+  console.log(resultTable(results));
+}
+
 const teardown = new Teardown();
-stopOnSignals(teardown, () => console.log(machineLoad('at the end')));
+const signals = stopOnSignals(teardown, () => {
+  printTable();
+  console.log(`\n${machineLoad('at the end')}`);
+});
 console.log(machineLoad('at the start'));
 for (const line of plan.skipped) console.log(line);
 const uses = (database: DatabaseKind) => plan.runs.some((r) => r.database === database);
@@ -58,10 +77,13 @@ console.log(
     (uses('postgres') ? `; PostgreSQL databases created on ${databaseUrl}` : ''),
 );
 
-const results: RunResult[] = [];
+/** Stopped by Ctrl-C: the signal's handler stops everything, prints and exits; nothing more here. */
+const leaveItToTheSignal = () => new Promise<never>(() => {});
+
 let failed = false;
 try {
   for (const run of plan.runs) {
+    if (signals.received()) await leaveItToTheSignal();
     console.log(`\n${runLabel(run)}:`);
     const log = (line: string) => console.log(`  ${line}`);
     try {
@@ -73,17 +95,13 @@ try {
     }
   }
 } catch (error) {
+  if (signals.received()) await leaveItToTheSignal();
   failed = true;
   console.error(`\nbench:scale stopped: ${(error as Error).stack ?? error}`);
 } finally {
   await teardown.runAll();
 }
 
-if (results.length > 0) {
-  console.log(
-    `\nPer run (CPU: % of one core per instance, A + B; lag: event-loop p99; hop→admin: across instances with two):`,
-  );
-  console.log(resultTable(results));
-}
+printTable();
 console.log(`\n${machineLoad('at the end')}`);
 process.exit(failed ? 1 : 0);

@@ -58,12 +58,15 @@ export class ProcessSampler {
   }
 }
 
-/** An answer slower than this counts as failed (and its time is not a sample). */
+/** A request not answered by then is given up, and counted as a sample of this long. */
 const PROBE_TIMEOUT_MS = 10_000;
 
 export interface LatencySamples {
+  /** Answers' times, and PROBE_TIMEOUT_MS for each request given up. */
   ms: number[];
-  /** Non-2xx answers, errors and timeouts. */
+  /** Requests given up after PROBE_TIMEOUT_MS (a server that stalls shows as slow, not as fewer samples). */
+  timedOut: number;
+  /** Non-2xx answers and connection errors. */
   failed: number;
 }
 
@@ -72,7 +75,7 @@ export interface LatencySamples {
  * next request, so a stall shows in the figures rather than in fewer samples.
  */
 export class LatencySampler {
-  readonly result: LatencySamples = { ms: [], failed: 0 };
+  readonly result: LatencySamples = { ms: [], timedOut: 0, failed: 0 };
   private timer: NodeJS.Timeout | undefined;
   private readonly pending = new Set<Promise<void>>();
 
@@ -101,15 +104,20 @@ export class LatencySampler {
         if (res.ok) this.result.ms.push(performance.now() - started);
         else this.result.failed += 1;
       })
-      .catch(() => {
-        this.result.failed += 1;
+      .catch((error: Error) => {
+        if (error.name !== 'TimeoutError') {
+          this.result.failed += 1;
+          return;
+        }
+        this.result.timedOut += 1;
+        this.result.ms.push(PROBE_TIMEOUT_MS);
       })
       .finally(() => this.pending.delete(request));
     this.pending.add(request);
   }
 }
 
-/** The server's event-loop p99 (ms) since its previous /metrics scrape; null when /metrics is off. */
+/** The server's event-loop p99 (ms) since its previous /metrics scrape; null when /metrics is off or gave no answer in time. */
 export async function scrapeLoopLagP99(baseUrl: string): Promise<number | null> {
   try {
     const res = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });

@@ -3,6 +3,7 @@
  * the 70-bot run on the same database and instance count. Pure (bench/scale.test.ts).
  */
 import { BASELINE_BOTS, type RunPlan } from './scale-options.ts';
+import type { LatencySamples } from './scale-probes.ts';
 import { percentile } from './scale-stats.ts';
 
 export interface InstanceFigures {
@@ -10,7 +11,7 @@ export interface InstanceFigures {
   cpuMeanPercent: number;
   cpuMaxPercent: number;
   rssMaxBytes: number;
-  /** The event loop's p99 delay over the measured seconds (ms); null when /metrics is off. */
+  /** The event loop's p99 delay over the measured seconds (ms); null when /metrics gave none. */
   loopLagP99Ms: number | null;
 }
 
@@ -28,8 +29,8 @@ export interface RunResult {
   lastError: string | null;
   instances: InstanceFigures[];
   fleetCpuMeanPercent: number;
-  healthz: { ms: number[]; failed: number };
-  stats: { ms: number[]; failed: number };
+  healthz: LatencySamples;
+  stats: LatencySamples;
   /** Hop → admin socket (ms): from bots on another instance than the admin socket's (two instances), or on the same. */
   hopToAdminOther: number[];
   hopToAdminSame: number[];
@@ -55,6 +56,9 @@ const perInstance = (r: RunResult, figure: (i: InstanceFigures) => string) =>
 const totalCpu = (r: RunResult) => r.instances.reduce((sum, i) => sum + i.cpuMeanPercent, 0);
 /** The figure the hop → admin column shows: across instances when there are two, else on the one. */
 const hopToAdmin = (r: RunResult) => (r.plan.instances === 2 ? r.hopToAdminOther : r.hopToAdminSame);
+
+const samples = (l: LatencySamples) =>
+  `${l.ms.length} samples${l.timedOut ? `, ${l.timedOut} of them given up at 10 s` : ''}, ${l.failed} failed`;
 
 export function runLabel(plan: RunPlan): string {
   return `${plan.database} ×${plan.instances} ${plan.bots} bots`;
@@ -87,11 +91,11 @@ export function describeRun(r: RunResult, baseline: RunResult | undefined): stri
       (i, n) =>
         `instance ${i.name}: CPU mean ${i.cpuMeanPercent.toFixed(0)}% (max ${i.cpuMaxPercent.toFixed(0)}%) of a core` +
         `${vs(i.cpuMeanPercent, baseline?.instances[n]?.cpuMeanPercent)}, RSS ${(i.rssMaxBytes / MIB).toFixed(0)} MiB, ` +
-        `event-loop lag p99 ${i.loopLagP99Ms === null ? '– (/metrics off)' : `${formatMs(i.loopLagP99Ms)} ms`}`,
+        `event-loop lag p99 ${i.loopLagP99Ms === null ? '– (/metrics gave none: off, or no answer within 10 s)' : `${formatMs(i.loopLagP99Ms)} ms`}`,
     ),
-    `/healthz p50/p99: ${p50p99(r.healthz.ms)} ms (${r.healthz.ms.length} samples, ${r.healthz.failed} failed)` +
+    `/healthz p50/p99: ${p50p99(r.healthz.ms)} ms (${samples(r.healthz)})` +
       vs(percentile(r.healthz.ms, 0.99), baseline && percentile(baseline.healthz.ms, 0.99)),
-    `dashboard stats p50/p99: ${p50p99(r.stats.ms)} ms (${r.stats.ms.length} samples, ${r.stats.failed} failed)` +
+    `dashboard stats p50/p99: ${p50p99(r.stats.ms)} ms (${samples(r.stats)})` +
       vs(percentile(r.stats.ms, 0.99), baseline && percentile(baseline.stats.ms, 0.99)),
     `hop → admin socket p50/p99 (${where}): ${p50p99(hops)} ms, ${hops.length} hops` +
       vs(percentile(hops, 0.99), baseline && percentile(hopToAdmin(baseline), 0.99)),

@@ -90,10 +90,14 @@ export async function runOnce(
   await stopFleet();
   const same = timer.samples.filter((s) => plan.instances === 1 || s.instance === adminSide.address);
   const other = timer.samples.filter((s) => plan.instances === 2 && s.instance === instances[0]!.address);
-  const merged = (kind: 0 | 1) => ({
-    ms: latencies.filter((_, n) => n % 2 === kind).flatMap((l) => l.ms),
-    failed: latencies.filter((_, n) => n % 2 === kind).reduce((sum, l) => sum + l.failed, 0),
-  });
+  const merged = (kind: 0 | 1) => {
+    const of = latencies.filter((_, n) => n % 2 === kind);
+    return {
+      ms: of.flatMap((l) => l.ms),
+      timedOut: of.reduce((sum, l) => sum + l.timedOut, 0),
+      failed: of.reduce((sum, l) => sum + l.failed, 0),
+    };
+  };
   return {
     plan,
     seconds: elapsedS,

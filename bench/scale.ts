@@ -70,6 +70,11 @@ const signals = stopOnSignals(teardown, () => {
   console.log(`\n${machineLoad('at the end')}`);
 });
 console.log(machineLoad('at the start'));
+if (loadavg()[0]! > availableParallelism()) {
+  console.log(
+    '  (more work waiting than there are cores: other processes take CPU from the runs, and the figures move)',
+  );
+}
 for (const line of plan.skipped) console.log(line);
 const uses = (database: DatabaseKind) => plan.runs.some((r) => r.database === database);
 console.log(

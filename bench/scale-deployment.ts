@@ -27,6 +27,8 @@ export interface Instance {
   pid: number;
   /** host:port, as nginx names it in its upstream header. */
   address: string;
+  /** Why it is no longer running (its exit and the end of its output), or null while it runs. */
+  gone(): string | null;
 }
 
 export interface Deployment {
@@ -107,7 +109,17 @@ export async function startDeployment(
     const port = await freePort();
     const server = await startServer(env, port);
     teardown.add(`instance ${name}`, () => stopServer(server));
-    instances.push({ name, url: server.url, pid: server.child.pid ?? 0, address: `127.0.0.1:${port}` });
+    const { child } = server;
+    instances.push({
+      name,
+      url: server.url,
+      pid: child.pid ?? 0,
+      address: `127.0.0.1:${port}`,
+      gone: () =>
+        child.exitCode === null && child.signalCode === null
+          ? null
+          : `exited (${child.signalCode ?? child.exitCode}): ${server.output().slice(-2_000)}`,
+    });
   }
   const where = plan.database === 'sqlite' ? `SQLite ${databaseUrl}` : `PostgreSQL ${databaseUrl}`;
   if (plan.instances === 1) {

@@ -15,10 +15,12 @@ import type { RunResult } from './scale-report.ts';
 import type { Teardown } from './scale-teardown.ts';
 
 /**
- * After the ramp, one hop interval (the simulator's 5 s) before measuring: every bot has said hello,
- * settled and hopped once.
+ * Once every bot is connected, one hop interval (the simulator's 5 s) before measuring: every bot has
+ * said hello, settled and hopped once.
  */
 export const WARM_UP_SECONDS = 5;
+/** How long past the ramp the bench waits for every bot to connect before measuring anyway. */
+const CONNECT_GRACE_SECONDS = 30;
 /** /healthz and dashboard stats are each asked this often per instance. */
 const SAMPLES_PER_SECOND = 4;
 /** The dashboard's stats call (web/pages/admin/shared/query-keys.ts, dashboardStats). */
@@ -55,7 +57,20 @@ export async function runOnce(
     `${plan.bots} bots enrolling, then connecting over ${plan.rampSeconds} s through ${deployment.fleetUrl} …`,
   );
   await fleet.started;
-  await sleep((plan.rampSeconds + WARM_UP_SECONDS) * 1000);
+  const rampStarted = performance.now();
+  const connectBy = rampStarted + (plan.rampSeconds + CONNECT_GRACE_SECONDS) * 1000;
+  let connecting = await fleet.counters();
+  while (connecting.connected < plan.bots && performance.now() < connectBy) {
+    await sleep(1_000);
+    connecting = await fleet.counters();
+  }
+  const tookS = ((performance.now() - rampStarted) / 1000).toFixed(0);
+  log(
+    connecting.connected === plan.bots
+      ? `all ${plan.bots} connected within ${tookS} s; warming up ${WARM_UP_SECONDS} s …`
+      : `${connecting.connected} of ${plan.bots} connected after ${tookS} s: measuring anyway, after ${WARM_UP_SECONDS} s …`,
+  );
+  await sleep(WARM_UP_SECONDS * 1000);
 
   // The measured seconds.
   const before = await fleet.counters();
@@ -85,6 +100,10 @@ export async function runOnce(
   const lags = await Promise.all(instances.map((i) => scrapeLoopLagP99(i.url)));
   const usage = processes.stop();
   const latencies = await Promise.all(samplers.map((s) => s.stop()));
+  for (const instance of instances) {
+    const gone = instance.gone();
+    if (gone) log(`instance ${instance.name} stopped during the run: ${gone}`);
+  }
 
   // Stopping the fleet flushes the last hops it sent; the admin socket has had them by then.
   await stopFleet();

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import {
+  listenOverflowsFromNetstat,
   loopLagP99FromMetrics,
   type ProcessSample,
   type ProcessUsage,
@@ -123,6 +124,15 @@ export async function scrapeLoopLagP99(baseUrl: string): Promise<number | null> 
     const res = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const text = await res.text();
     return res.ok ? loopLagP99FromMetrics(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The machine's listen-queue overflows so far (see listenOverflowsFromNetstat); null where Linux does not say. */
+export function readListenOverflows(): number | null {
+  try {
+    return listenOverflowsFromNetstat(readFileSync('/proc/net/netstat', 'utf8'));
   } catch {
     return null;
   }

@@ -36,6 +36,8 @@ export interface RunResult {
   hopToAdminSame: number[];
   hopsSentInWindow: number;
   connectionShortages: number;
+  /** Connection attempts this machine dropped during the measured seconds, its accept queues full (null: not known). */
+  listenOverflows: number | null;
 }
 
 const MIB = 1024 * 1024;
@@ -109,6 +111,10 @@ export function describeRun(r: RunResult, baseline: RunResult | undefined): stri
   if (arrived < r.hopsSentInWindow)
     lines.push(
       `hops sent that never reached the admin socket: ${r.hopsSentInWindow - arrived} of ${r.hopsSentInWindow}`,
+    );
+  if (r.listenOverflows)
+    lines.push(
+      `listen queues overflowed ${r.listenOverflows} times on this machine (connections dropped, retried after 1, 3, 7 s): a server accepting too slowly`,
     );
   if (r.connectionShortages > 0)
     lines.push(`nginx: "worker_connections are not enough" ${r.connectionShortages} times`);

@@ -10,7 +10,13 @@ import { ADMIN_SECRET, BOT_TOKEN, type Instance, startDeployment } from './scale
 import { type FleetCounters, type FleetProcess, startFleet } from './scale-fleet-process.ts';
 import { absoluteNow, HopTimer } from './scale-hop-timer.ts';
 import type { RunPlan } from './scale-options.ts';
-import { LatencySampler, type LatencySamples, ProcessSampler, scrapeLoopLagP99 } from './scale-probes.ts';
+import {
+  LatencySampler,
+  type LatencySamples,
+  ProcessSampler,
+  readListenOverflows,
+  scrapeLoopLagP99,
+} from './scale-probes.ts';
 import type { RunResult } from './scale-report.ts';
 import type { Teardown } from './scale-teardown.ts';
 
@@ -90,6 +96,7 @@ export async function runOnce(
     hopToAdminSame: same.map((s) => s.ms),
     hopsSentInWindow: timer.sentInWindow,
     connectionShortages: deployment.connectionShortages(),
+    listenOverflows: measured.listenOverflows,
   };
 }
 
@@ -119,6 +126,7 @@ async function measure(
   seconds: number,
 ) {
   const before = await fleet.counters();
+  const overflowsBefore = readListenOverflows();
   await Promise.all(instances.map((i) => scrapeLoopLagP99(i.url))); // resets the servers' histograms
   const processes = new ProcessSampler({
     ...Object.fromEntries(instances.map((i) => [i.name, i.pid])),
@@ -142,11 +150,14 @@ async function measure(
   }
   const elapsedS = (performance.now() - startedAt) / 1000;
   const lags = await Promise.all(instances.map((i) => scrapeLoopLagP99(i.url)));
+  const overflowsAfter = readListenOverflows();
+  const listenOverflows =
+    overflowsBefore === null || overflowsAfter === null ? null : overflowsAfter - overflowsBefore;
   const usage = processes.stop();
   const latencies = await Promise.all(
     samplers.map(async (s) => ({ healthz: await s.healthz.stop(), stats: await s.stats.stop() })),
   );
-  return { before, after, connectedMin, elapsedS, lags, usage, latencies };
+  return { before, after, connectedMin, elapsedS, lags, usage, latencies, listenOverflows };
 }
 
 /** Every instance's samples of one call together. */

@@ -70,3 +70,15 @@ export function loopLagP99FromMetrics(text: string): number | null {
   const ms = Number(match[1]) * 1000 - PROM_CLIENT_RESOLUTION_MS;
   return Number.isFinite(ms) ? Math.max(0, ms) : null;
 }
+
+/**
+ * How many times a listening socket's accept queue overflowed on this machine (any process's), from
+ * the text of /proc/net/netstat: each is a connection attempt dropped because a server did not accept
+ * fast enough (the client tries again after 1, 3, 7 s). Null when the counter is not there.
+ */
+export function listenOverflowsFromNetstat(text: string): number | null {
+  const [names, values] = text.split('\n').filter((line) => line.startsWith('TcpExt:'));
+  const index = names?.split(/\s+/).indexOf('ListenOverflows') ?? -1;
+  const value = index > 0 ? Number(values?.split(/\s+/)[index]) : Number.NaN;
+  return Number.isFinite(value) ? value : null;
+}

@@ -8,7 +8,13 @@ import {
   ScaleOptionsError,
 } from './scale-options.ts';
 import { formatMs, type RunResult, ratio, resultTable } from './scale-report.ts';
-import { loopLagP99FromMetrics, parseProcStat, percentile, summarizeUsage } from './scale-stats.ts';
+import {
+  listenOverflowsFromNetstat,
+  loopLagP99FromMetrics,
+  parseProcStat,
+  percentile,
+  summarizeUsage,
+} from './scale-stats.ts';
 
 /* bench:scale's options, plan and arithmetic; the bench itself is run by hand (docs/development.md). */
 
@@ -143,6 +149,14 @@ describe('bench:scale arithmetic', () => {
     expect(loopLagP99FromMetrics('up 1')).toBeNull();
   });
 
+  it("reads the machine's listen-queue overflows from /proc/net/netstat", () => {
+    const text =
+      'TcpExt: SyncookiesSent PruneCalled ListenOverflows ListenDrops\nTcpExt: 0 36 37966 37966\n' +
+      'IpExt: InNoRoutes ListenOverflows\nIpExt: 0 5\n';
+    expect(listenOverflowsFromNetstat(text)).toBe(37966);
+    expect(listenOverflowsFromNetstat('IpExt: a\nIpExt: 1\n')).toBeNull();
+  });
+
   it('joins a hop sent with its arrival on the admin socket, whichever is told first, inside the window only', () => {
     const timer = new HopTimer();
     timer.measure(1_000, 2_000);
@@ -186,6 +200,7 @@ describe('bench:scale report', () => {
     hopToAdminSame: [2, 3, 50],
     hopsSentInWindow: 6,
     connectionShortages: 0,
+    listenOverflows: 0,
   });
 
   it('formats milliseconds and ratios', () => {

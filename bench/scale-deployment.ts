@@ -6,7 +6,7 @@
  * nginx.conf) in front. Each part is handed to the teardown as it starts.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -37,6 +37,8 @@ export interface Deployment {
   fleetUrl: string;
   /** Lines of nginx's error log saying a worker ran out of connections (0 without nginx). */
   connectionShortages(): number;
+  /** Bot socket upgrades nginx answered with an error so far, by status ({} without nginx). */
+  refusedUpgrades(): Record<string, number>;
   describe: string;
 }
 
@@ -127,19 +129,34 @@ export async function startDeployment(
       instances,
       fleetUrl: instances[0]!.url,
       connectionShortages: () => 0,
+      refusedUpgrades: () => ({}),
       describe: `1 instance (${instances[0]!.address}, pid ${instances[0]!.pid}) on ${where}`,
     };
   }
 
   const ports = instances.map((i) => Number(i.address.split(':')[1])) as [number, number];
-  const nginx = await startNginx(join(dir, 'nginx'), await freePort(), ports);
+  const nginxDir = join(dir, 'nginx');
+  const nginx = await startNginx(nginxDir, await freePort(), ports);
   teardown.add('nginx', () => nginx.stop());
   return {
     instances,
     fleetUrl: nginx.url,
     connectionShortages: () => nginx.output().split('worker_connections are not enough').length - 1,
+    refusedUpgrades: () => refusedUpgrades(readFileSync(join(nginxDir, 'access.log'), 'utf8')),
     describe:
       `2 instances (${instances.map((i) => `${i.name} ${i.address} pid ${i.pid}`).join(', ')}) on ${where}, ` +
       `Redis ${env.REDIS_URL}, nginx ${nginx.url} (docs/deploy, one worker)`,
   };
+}
+
+/**
+ * The /ws requests in an nginx access log (its default format) answered with an error, by status. An
+ * upgraded socket is logged only when it closes, so while the fleet runs the log holds the failures.
+ */
+export function refusedUpgrades(accessLog: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [, status] of accessLog.matchAll(/"GET \/ws\?\S* HTTP\/1\.1" (\d{3}) /g)) {
+    if (status !== '101') counts[status!] = (counts[status!] ?? 0) + 1;
+  }
+  return counts;
 }

@@ -36,6 +36,8 @@ export interface RunResult {
   hopToAdminSame: number[];
   hopsSentInWindow: number;
   connectionShortages: number;
+  /** Bot socket upgrades nginx answered with an error, by status. */
+  refusedUpgrades: Record<string, number>;
   /** Connection attempts this machine dropped during the measured seconds, its accept queues full (null: not known). */
   listenOverflows: number | null;
 }
@@ -115,6 +117,11 @@ export function describeRun(r: RunResult, baseline: RunResult | undefined): stri
   if (r.listenOverflows)
     lines.push(
       `listen queues overflowed ${r.listenOverflows} times on this machine (connections dropped, retried after 1, 3, 7 s): a server accepting too slowly`,
+    );
+  const refused = Object.entries(r.refusedUpgrades);
+  if (refused.length > 0)
+    lines.push(
+      `nginx answered bot socket upgrades with ${refused.map(([status, n]) => `${status} ×${n}`).join(', ')}`,
     );
   if (r.connectionShortages > 0)
     lines.push(`nginx: "worker_connections are not enough" ${r.connectionShortages} times`);

@@ -96,6 +96,7 @@ export async function runOnce(
     hopToAdminSame: same.map((s) => s.ms),
     hopsSentInWindow: timer.sentInWindow,
     connectionShortages: deployment.connectionShortages(),
+    refusedUpgrades: deployment.refusedUpgrades(),
     listenOverflows: measured.listenOverflows,
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { refusedUpgrades } from './scale-deployment.ts';
 import { HopTimer } from './scale-hop-timer.ts';
 import {
   DEFAULT_DATABASE_URL,
@@ -157,6 +158,18 @@ describe('bench:scale arithmetic', () => {
     expect(listenOverflowsFromNetstat('IpExt: a\nIpExt: 1\n')).toBeNull();
   });
 
+  it("counts the bot socket upgrades nginx's access log shows refused, by status", () => {
+    const line = (path: string, status: number) =>
+      `127.0.0.1 - - [29/Nov/2026:01:20:00 +0000] "GET ${path} HTTP/1.1" ${status} 0 "-" "-"\n`;
+    const log =
+      line('/ws?ghostId=ghost-0001', 502) +
+      line('/ws?ghostId=ghost-0002', 504) +
+      line('/ws?ghostId=ghost-0003', 502) +
+      line('/ws?ghostId=ghost-0004', 101) +
+      line('/api/server-pool/claim', 502);
+    expect(refusedUpgrades(log)).toEqual({ '502': 2, '504': 1 });
+  });
+
   it('joins a hop sent with its arrival on the admin socket, whichever is told first, inside the window only', () => {
     const timer = new HopTimer();
     timer.measure(1_000, 2_000);
@@ -200,6 +213,7 @@ describe('bench:scale report', () => {
     hopToAdminSame: [2, 3, 50],
     hopsSentInWindow: 6,
     connectionShortages: 0,
+    refusedUpgrades: {},
     listenOverflows: 0,
   });
 

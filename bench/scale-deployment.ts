@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { canStartRedis, ThrowawayRedis } from '../server/test/throwaway-redis.ts';
-import { createFreshDatabase } from '../tests/operations/fresh-database.ts';
+import { createFreshDatabase, type FreshDatabase } from '../tests/operations/fresh-database.ts';
 import { NGINX, startNginx } from '../tests/operations/nginx.ts';
 import { freePort, startServer, stopServer } from '../tests/reliability/server-process.ts';
 import type { RunPlan } from './scale-options.ts';
@@ -87,7 +87,7 @@ export async function startDeployment(
   teardown.add('the temporary directory', () => rmSync(dir, { recursive: true, force: true }));
   let databaseUrl = join(dir, 'scanline.db');
   if (plan.database === 'postgres') {
-    let database: Awaited<ReturnType<typeof createFreshDatabase>>;
+    let database: FreshDatabase;
     try {
       database = await createFreshDatabase(postgresServerUrl, 'scale');
     } catch (error) {

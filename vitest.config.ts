@@ -48,7 +48,7 @@ const apiExcludes = [
 
 /**
  * Eight projects (`npm test` runs them in tiers, tests/run-all.mjs):
- * - unit: pure code in common/ and server/ helpers (node)
+ * - unit: pure code in common/ and server/ helpers, the simulator, the benchmarks' arithmetic (node)
  * - web:  React components with Testing Library (jsdom)
  * - api:  the Fastify app through app.inject and real sockets, on SQLite and (with TEST_DATABASE_URL)
  *   PostgreSQL; files share one module graph per worker (each test still gets its own app and database)
@@ -71,7 +71,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['common/**/*.test.ts', 'bots/**/*.test.ts', 'tests/*.test.ts'],
+          include: ['common/**/*.test.ts', 'bots/**/*.test.ts', 'tests/*.test.ts', 'bench/*.test.ts'],
         },
       },
       {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import type { z } from 'zod';
@@ -212,6 +214,7 @@ class SimulatedBot {
       this.heartbeat = setInterval(() => this.send('heartbeat', {}), HEARTBEAT_MS);
     });
     socket.on('message', (data) => this.receive(String(data)));
+    socket.on('upgrade', (response) => this.fleet.onSocketOpened?.(this.ghostId, response.headers));
     socket.on('unexpected-response', (_request, response) => {
       const retryAfter = Number(response.headers['retry-after']);
       if (retryAfter > 0) this.retryNotBefore = Date.now() + retryAfter * 1000;
@@ -537,6 +540,7 @@ class SimulatedBot {
       const failure = failed ? FAILURES[fleet.random() < 0.4 ? 0 : 1]! : null;
       this.hopsTried += 1;
       fleet.counters.hops += 1;
+      fleet.onHopSent?.(this.ghostId, target.jobId);
       this.send('server_hop', {
         fromJobId: this.current?.jobId ?? null,
         toJobId: target.jobId,
@@ -613,6 +617,10 @@ export class Simulator {
   stopping = false;
   /** Told of every hop and find the server acknowledged (set it before start; a test checks none is lost). */
   onAcknowledged: ((event: AcknowledgedEvent) => void) | null = null;
+  /** Told of every hop as a bot sends it, by bot and the server it hopped to (bench:scale times its way to the dashboards). */
+  onHopSent: ((ghostId: string, toJobId: string) => void) | null = null;
+  /** Told of every socket a bot opens, with the upgrade's response headers (bench:scale reads which instance behind nginx took it). */
+  onSocketOpened: ((ghostId: string, headers: IncomingHttpHeaders) => void) | null = null;
   readonly bots: SimulatedBot[];
   private loops: Promise<void>[] = [];
   private timers: NodeJS.Timeout[] = [];
@@ -632,6 +640,8 @@ export class Simulator {
   ) {
     this.bots = ghostIds(options.bots, options.ghostPrefix).map((id) => new SimulatedBot(id, this));
     this.byId = new Map(this.bots.map((bot) => [bot.ghostId, bot]));
+    // Every bot waiting for its turn on the ramp listens for the stop: not a leak, however many.
+    setMaxListeners(this.bots.length + 10, this.stopped.signal);
   }
 
   /** Enrolls every bot, stocks the pool, connects the enrolled bots and starts their hop loops. */

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfigurationDashboard } from '../../../common/configuration.ts';
-import { buildTestApp, DIALECTS, TEST_BOT_TOKEN, type TestApp } from '../../test/helper.ts';
+import { buildTestApp, DIALECTS, type TestApp } from '../../test/helper.ts';
+import { botsReport, ghostIds } from '../health/bots-heard.fixtures.ts';
 
 /*
  * The configuration dashboard polls its stats: a poll must not read every bot's configuration, or it
@@ -40,16 +41,7 @@ for (const dialect of DIALECTS) {
     }
 
     it('counts every bot the fleet knows without reading each configuration', async () => {
-      for (let i = 1; i <= BOTS; i++) {
-        const ghostId = `bot-${i}`;
-        const res = await t.injectBare({
-          method: 'POST',
-          url: '/api/bot/events',
-          headers: { authorization: `Bearer ${TEST_BOT_TOKEN}` },
-          payload: { ghostId, events: [{ type: 'hello', payload: { ghostId, version: '1.0.0' } }] },
-        });
-        expect(res.statusCode, res.body).toBe(200);
-      }
+      await botsReport(t, ghostIds(BOTS));
       // The first poll may give the bots their default configurations; the next ones only count.
       await stats();
       const { body, sent } = await stats();

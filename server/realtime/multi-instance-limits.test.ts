@@ -74,7 +74,9 @@ if (DIALECTS.includes('postgres') && REDIS_URL) {
     });
 
     it("counts a script key's feed calls across instances and addresses", async () => {
-      const key = await insertTestScriptKey(first);
+      // A FREE key: a PREMIUM key's polls from its bound device count against RATE_LIMIT_FEED_PREMIUM
+      // on counters of their own (feed.test.ts).
+      const key = await insertTestScriptKey(first, { scriptType: 'FREE' });
       const statuses: number[] = [];
       for (let i = 0; i < 121; i++) {
         const app = i % 2 === 0 ? second : first;

@@ -77,4 +77,26 @@ describe('public pages arrive as HTML and hydrate', () => {
       expect(problems).toEqual([]);
     });
   }
+
+  it('/key keeps a key pasted before its script ran, and checks it', async () => {
+    const { page } = suite;
+    // A slow phone: the page's scripts arrive only after the buyer pasted the key.
+    let release = () => {};
+    const scriptsHeld = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/*.js', async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    await page.goto('/key', { waitUntil: 'commit' });
+    const field = page.getByLabel('Script key');
+    await field.fill('SK-PASTED-BEFORE-HYDRATION');
+    release();
+    const button = page.getByRole('button', { name: 'Check key' });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    await button.click();
+    await page.getByRole('alert').waitFor();
+    expect(await field.inputValue()).toBe('SK-PASTED-BEFORE-HYDRATION');
+  });
 });

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { ApiError, apiRequest } from '@/lib/api.ts';
+import { useTypedBeforeHydration } from '@/lib/typed-before-hydration.ts';
 import type { KeyStatusResponse } from '../../../common/key-status.ts';
 import { KEY_DETAILS_TEXTS, KeyDetails, SectionCard } from './key-details.tsx';
 
@@ -23,6 +24,7 @@ export const KEY_PAGE_TEXTS = {
  */
 export function KeyPage() {
   const [key, setKey] = useState('');
+  useTypedBeforeHydration('script-key', setKey);
   const [checking, setChecking] = useState(false);
   const [status, setStatus] = useState<{ key: string; value: KeyStatus } | null>(null);
   const [error, setError] = useState<string | null>(null);

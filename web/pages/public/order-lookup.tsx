@@ -5,6 +5,7 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { ApiError, apiRequest } from '@/lib/api.ts';
 import { leavePageFor } from '@/lib/navigation.ts';
+import { useTypedBeforeHydration } from '@/lib/typed-before-hydration.ts';
 import { ORDER_LOOKUP_TEXTS } from '../../../common/order-texts.ts';
 import type { OrderLookupResponse } from '../../../common/payments.ts';
 
@@ -19,6 +20,8 @@ export function OrderLookupForm() {
   const headingId = useId();
   const [invoiceId, setInvoiceId] = useState('');
   const [email, setEmail] = useState('');
+  useTypedBeforeHydration('lookup-invoice', setInvoiceId);
+  useTypedBeforeHydration('lookup-email', setEmail);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
